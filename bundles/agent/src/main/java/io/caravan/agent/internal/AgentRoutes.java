@@ -1,0 +1,83 @@
+package io.caravan.agent.internal;
+
+import java.util.List;
+
+import io.caravan.api.CaravanException;
+import io.caravan.http.ApiRequest;
+import io.caravan.http.ApiResponse;
+import io.caravan.http.ApiRoutes;
+import io.caravan.http.QueryMeta;
+import io.caravan.http.RouteTable;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Modified;
+
+/**
+ * The agent's own endpoints, and the status endpoints answered from the local agent until the Raft issue gives
+ * them a cluster to report on (a server is then its own leader and only peer).
+ */
+@Component(service = ApiRoutes.class, configurationPid = PidTranslator.AGENT_PID,
+        configurationPolicy = ConfigurationPolicy.REQUIRE)
+public final class AgentRoutes implements ApiRoutes {
+    private volatile AgentPidConfig config;
+
+    @Activate
+    public AgentRoutes(AgentPidConfig config) {
+        this.config = config;
+    }
+
+    @Modified
+    void modified(AgentPidConfig config) {
+        this.config = config;
+    }
+
+    @Override
+    public void register(RouteTable routes) {
+        routes.get("/v1/agent/self", r -> {
+            AgentPidConfig c = config;
+            return ApiResponse.ok(new AgentViews.Self(AgentViews.config(c), AgentViews.member(c),
+                    AgentViews.stats(c)));
+        });
+        routes.get("/v1/agent/health", this::health);
+        routes.get("/v1/agent/members", r -> {
+            AgentPidConfig c = serverOnly();
+            return ApiResponse.ok(new AgentViews.Members(c.name() + "." + c.region(), c.region(), c.datacenter(),
+                    List.of(AgentViews.member(c))));
+        });
+        routes.get("/v1/status/leader", r -> ApiResponse.ok(config.server_enabled() ? config.advertise_rpc() : ""));
+        routes.get("/v1/status/peers", r -> ApiResponse.ok(
+                config.server_enabled() ? List.of(config.advertise_rpc()) : List.of()));
+        routes.get("/v1/regions", r -> ApiResponse.ok(List.of(config.region())));
+    }
+
+    private AgentPidConfig serverOnly() {
+        AgentPidConfig c = config;
+        if (!c.server_enabled()) {
+            // Nomad forwards to a server here; that needs the RPC transport.
+            throw CaravanException.notImplemented("Server only endpoint: this agent is not a server");
+        }
+        return c;
+    }
+
+    /** Nomad's health: only the kinds asked for ({@code ?type=}), or every enabled kind; unhealthy is a 500. */
+    private ApiResponse health(ApiRequest request) {
+        AgentPidConfig c = config;
+        List<String> types = request.queryAll("type");
+        boolean wantClient = types.isEmpty() ? c.client_enabled() : types.contains("client");
+        boolean wantServer = types.isEmpty() ? c.server_enabled() : types.contains("server");
+        AgentViews.Check client = null;
+        AgentViews.Check server = null;
+        if (wantClient) {
+            client = !c.client_enabled() ? new AgentViews.Check(false, "client not enabled")
+                    : AgentViews.knownServers(c).isEmpty() ? new AgentViews.Check(false, "no known servers")
+                    : new AgentViews.Check(true, "ok");
+        }
+        if (wantServer) {
+            server = c.server_enabled() ? new AgentViews.Check(true, "ok")
+                    : new AgentViews.Check(false, "server not enabled");
+        }
+        boolean ok = (client == null || client.ok()) && (server == null || server.ok());
+        return new ApiResponse(ok ? 200 : 500, new AgentViews.Health(client, server), QueryMeta.LOCAL);
+    }
+}

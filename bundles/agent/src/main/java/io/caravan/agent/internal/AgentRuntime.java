@@ -1,0 +1,259 @@
+package io.caravan.agent.internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import java.util.function.IntConsumer;
+
+import io.caravan.agent.GracefulLeave;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleException;
+import org.osgi.service.cm.ConfigurationAdmin;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent process: reads the command line the launcher was given, resolves the configuration, takes the data
+ * dir, writes every component's configuration, prints the banner, and handles signals — SIGHUP reloads, SIGINT and
+ * SIGTERM stop (leaving the cluster first when configured). A bad command line or configuration stops the agent
+ * with exit code 1 and one line on stderr.
+ */
+@Component(immediate = true)
+public final class AgentRuntime {
+    static final String AGENT_ARGS = "caravan.agent.args";
+    private static final Logger LOG = LoggerFactory.getLogger(AgentRuntime.class);
+    private static final Duration LEAVE_TIMEOUT = Duration.ofSeconds(30);
+
+    private final BundleContext context;
+    private final ConfigApplier applier;
+    private final List<String> args;
+    private final String version;
+    private final List<GracefulLeave> leaves = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean stopping = new AtomicBoolean();
+
+    @Reference(target = "(caravan.launcher=shutdown)", cardinality = ReferenceCardinality.OPTIONAL,
+            policyOption = ReferencePolicyOption.GREEDY)
+    private volatile IntConsumer launcherShutdown;
+
+    @Reference(service = Consumer.class, target = "(caravan.launcher=log-level)",
+            cardinality = ReferenceCardinality.OPTIONAL, policyOption = ReferencePolicyOption.GREEDY)
+    private volatile Consumer<String> launcherLogLevel;
+
+    private volatile AgentSettings settings;
+    private Path devDataDir;
+    private DataDir dataDir;
+    private Signals signals;
+
+    @Activate
+    public AgentRuntime(BundleContext context, @Reference ConfigurationAdmin configAdmin) {
+        this.context = context;
+        this.applier = new ConfigApplier(configAdmin);
+        String raw = context.getProperty(AGENT_ARGS);
+        this.args = raw == null || raw.isEmpty() ? List.of() : Arrays.asList(raw.split("\0"));
+        this.version = readVersion();
+    }
+
+    @Activate
+    void start() {
+        try {
+            AgentSettings resolved = load();
+            dataDir = DataDir.open(resolved.dataDir(), resolved.ephemeralDataDir(devDataDir));
+            Files.createDirectories(resolved.pluginDir());
+            String nodeId = dataDir.nodeId();
+            String password = resolved.consolePassword() != null ? resolved.consolePassword()
+                    : dataDir.consolePassword();
+            checkListenable(resolved);
+            settings = resolved;
+            setLogLevel(resolved.logLevel());
+            applier.apply(PidTranslator.translate(resolved, nodeId, version, password));
+            String credentials = "user \"" + resolved.consoleUser() + "\", " + (resolved.devMode()
+                    ? "password \"" + password + "\"" : resolved.consolePassword() != null
+                    ? "password from configuration" : "password in " + dataDir.consolePasswordFile());
+            System.out.print(Banner.render(resolved, nodeId, version, credentials));
+            System.out.flush();
+            signals = Signals.install(Map.of(
+                    "HUP", this::reload,
+                    "INT", () -> stop("interrupt", settings.leaveOnInterrupt()),
+                    "TERM", () -> stop("terminated", settings.leaveOnTerminate())));
+        } catch (AgentFlags.UsageException | ConfigFiles.ConfigException | AgentSettings.InvalidConfigException
+                 | IOException e) {
+            System.err.println("==> " + e.getMessage());
+            System.err.flush();
+            exit(1);
+        }
+    }
+
+    /**
+     * Jetty only logs a port it cannot bind, so check first: an agent without its API must not claim to have
+     * started. (A port taken between this check and Jetty's bind is still only logged.)
+     */
+    private static void checkListenable(AgentSettings s) throws IOException {
+        try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
+            probe.bind(new java.net.InetSocketAddress(s.httpAddr(), s.httpPort()));
+        } catch (IOException e) {
+            throw new IOException("Error starting agent: failed to listen on HTTP address "
+                    + new AgentSettings.HostPort(s.httpAddr(), s.httpPort()) + ": " + e.getMessage());
+        }
+    }
+
+    /** Merges defaults, {@code -dev} defaults, files and flags, in Nomad's order. */
+    private AgentSettings load() throws AgentFlags.UsageException, ConfigFiles.ConfigException,
+            AgentSettings.InvalidConfigException, IOException {
+        AgentFlags.Parsed flags = AgentFlags.parse(args);
+        AgentConfig merged = AgentSettings.defaults();
+        if (flags.dev()) {
+            merged = merged.merge(AgentSettings.devDefaults());
+        }
+        List<ConfigFiles.Loaded> files = ConfigFiles.load(flags.configPaths());
+        for (ConfigFiles.Loaded file : files) {
+            merged = merged.merge(file.config());
+        }
+        merged = merged.merge(flags.layer());
+        if (flags.dev() && merged.dataDir() == null && devDataDir == null) {
+            devDataDir = AgentSettings.createDevDataDir();
+        }
+        return AgentSettings.resolve(merged, files.stream().map(ConfigFiles.Loaded::file).toList(), devDataDir,
+                hostName());
+    }
+
+    /**
+     * SIGHUP: parse and validate everything again, then apply all of it or none of it. Settings that only take
+     * effect at start are refused with a message rather than half applied.
+     */
+    void reload() {
+        LOG.info("reloading agent configuration");
+        try {
+            AgentSettings next = load();
+            AgentSettings current = settings;
+            String restartOnly = restartScopedChange(current, next);
+            if (restartOnly != null) {
+                LOG.atError().addKeyValue("key", restartOnly)
+                        .log("reload refused: this setting only changes with a restart; nothing was applied");
+                return;
+            }
+            String password = next.consolePassword() != null ? next.consolePassword() : dataDir.consolePassword();
+            settings = next;
+            setLogLevel(next.logLevel());
+            applier.apply(PidTranslator.translate(next, dataDir.nodeId(), version, password));
+            LOG.info("agent configuration reloaded");
+        } catch (Exception e) {
+            LOG.atError().addKeyValue("error", e.getMessage()).log("reload failed; nothing was applied");
+        }
+    }
+
+    /** The settings a running agent cannot change (its identity, storage, modes and listeners). */
+    static String restartScopedChange(AgentSettings a, AgentSettings b) {
+        Map<String, List<Object>> keys = Map.of(
+                "region", List.of(a.region(), b.region()),
+                "datacenter", List.of(a.datacenter(), b.datacenter()),
+                "name", List.of(a.name(), b.name()),
+                "data_dir", List.of(a.dataDir(), b.dataDir()),
+                "server.enabled", List.of(a.server(), b.server()),
+                "client.enabled", List.of(a.client(), b.client()),
+                "ports", List.of(List.of(a.httpPort(), a.rpcPort(), a.serfPort()),
+                        List.of(b.httpPort(), b.rpcPort(), b.serfPort())),
+                "addresses", List.of(List.of(a.httpAddr(), a.rpcAddr(), a.serfAddr()),
+                        List.of(b.httpAddr(), b.rpcAddr(), b.serfAddr())));
+        return keys.entrySet().stream()
+                .filter(e -> !Objects.equals(e.getValue().get(0), e.getValue().get(1)))
+                .map(Map.Entry::getKey).sorted().findFirst().orElse(null);
+    }
+
+    private void stop(String signal, boolean leave) {
+        if (!stopping.compareAndSet(false, true)) {
+            System.err.println("==> Caught second signal " + signal + ". Exiting");
+            Runtime.getRuntime().halt(1);
+        }
+        System.out.println("==> Caught signal: " + signal);
+        if (leave) {
+            System.out.println("==> Gracefully shutting down agent...");
+            for (GracefulLeave l : leaves) {
+                try {
+                    l.leave(LEAVE_TIMEOUT);
+                } catch (Exception e) {
+                    LOG.atError().addKeyValue("error", e.getMessage()).log("error leaving the cluster");
+                }
+            }
+        }
+        exit(0);
+    }
+
+    private void exit(int code) {
+        IntConsumer shutdown = launcherShutdown;
+        if (shutdown != null) {
+            shutdown.accept(code);
+            return;
+        }
+        // Not started by our launcher (an in-container test): stop the framework itself.
+        Thread stopper = new Thread(() -> {
+            try {
+                context.getBundle(0).stop();
+            } catch (BundleException e) {
+                LOG.atError().addKeyValue("error", e.getMessage()).log("cannot stop the framework");
+            }
+        }, "caravan-stop");
+        stopper.start();
+    }
+
+    private void setLogLevel(String level) {
+        Consumer<String> setter = launcherLogLevel;
+        if (setter != null) {
+            setter.accept(level);
+        }
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    void bindLeave(GracefulLeave leave) {
+        leaves.add(leave);
+    }
+
+    void unbindLeave(GracefulLeave leave) {
+        leaves.remove(leave);
+    }
+
+    @Deactivate
+    void deactivate() {
+        if (signals != null) {
+            signals.close();
+        }
+        if (dataDir != null) {
+            dataDir.close();
+        }
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "localhost";
+        }
+    }
+
+    private static String readVersion() {
+        try (InputStream in = AgentRuntime.class.getResourceAsStream("version.properties")) {
+            Properties p = new Properties();
+            p.load(in);
+            return p.getProperty("version");
+        } catch (IOException | NullPointerException e) {
+            return "unknown";
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package io.caravan.api.json;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+
+/**
+ * The one place that configures Jackson for Nomad's wire format. Output is PascalCase ({@link NomadNaming});
+ * input is matched case-insensitively and unknown fields are ignored, as Go's encoding/json does.
+ */
+public final class NomadJson {
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .propertyNamingStrategy(NomadNaming.INSTANCE)
+            .enable(MapperFeature.ACCEPT_CASE_INSENSITIVE_PROPERTIES)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .serializationInclusion(JsonInclude.Include.ALWAYS)
+            .build();
+
+    /** Nomad's {@code ?pretty} (Go's MarshalIndent): four-space indent, {@code "key": value}, {@code []} when empty. */
+    private static final ObjectWriter PRETTY = MAPPER.writer(new DefaultPrettyPrinter()
+            .withSeparators(Separators.createDefaultInstance()
+                    .withObjectFieldValueSpacing(Separators.Spacing.AFTER)
+                    .withObjectEmptySeparator("")
+                    .withArrayEmptySeparator(""))
+            .withObjectIndenter(new DefaultIndenter("    ", "\n"))
+            .withArrayIndenter(new DefaultIndenter("    ", "\n")));
+
+    private NomadJson() {
+    }
+
+    /** Shared and thread-safe; do not reconfigure it. */
+    public static ObjectMapper mapper() {
+        return MAPPER;
+    }
+
+    public static ObjectWriter writer(boolean pretty) {
+        return pretty ? PRETTY : MAPPER.writer();
+    }
+}

@@ -1,0 +1,7 @@
+package io.caravan.hcl;
+
+/** An element of a {@link Body}: an {@link Attribute} or a {@link Block}. */
+public sealed interface BodyItem permits Attribute, Block {
+
+    Range range();
+}

@@ -1,0 +1,34 @@
+package io.caravan.http;
+
+import java.util.List;
+import java.util.Optional;
+
+import org.osgi.annotation.versioning.ProviderType;
+
+/** One API call as a route sees it: already authenticated-to-be (the token), routed, and its query parsed. */
+@ProviderType
+public interface ApiRequest {
+    String method();
+
+    String path();
+
+    /** A {@code {name}} segment of the matched pattern. */
+    String pathParam(String name);
+
+    Optional<String> query(String name);
+
+    List<String> queryAll(String name);
+
+    Optional<String> header(String name);
+
+    /** {@code X-Nomad-Token}, else the {@code Authorization: Bearer} token; empty means anonymous. */
+    Optional<String> token();
+
+    /** Nomad's common query parameters, validated (a bad {@code index} or {@code wait} is already a 400). */
+    QueryOptions options();
+
+    /** The JSON body; a missing body or bad JSON is a 400. */
+    <T> T body(Class<T> type);
+
+    String remoteAddress();
+}

@@ -1,0 +1,221 @@
+package io.caravan.http.internal;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.caravan.api.CaravanException;
+import io.caravan.api.json.NomadJson;
+import io.caravan.http.ApiResponse;
+import io.caravan.http.ApiRoutes;
+import io.caravan.http.QueryMeta;
+import io.caravan.http.RouteTable;
+import jakarta.servlet.Servlet;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.osgi.framework.Constants;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Modified;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
+import org.osgi.service.metatype.annotations.Designate;
+import org.osgi.service.servlet.whiteboard.propertytypes.HttpWhiteboardServletAsyncSupported;
+import org.osgi.service.servlet.whiteboard.propertytypes.HttpWhiteboardServletPattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one servlet behind Nomad's API. It owns the wire contract: routing ({@code 404} with an empty body for an
+ * unknown path, {@code 405 Invalid method}), query options, {@code X-Nomad-*} headers, JSON with {@code ?pretty},
+ * the configured response headers, and plain-text errors. It also answers the root: {@code /} redirects to the UI.
+ */
+@Component(service = Servlet.class, configurationPid = "io.caravan.http")
+@HttpWhiteboardServletPattern({"/v1/*", "/"})
+@HttpWhiteboardServletAsyncSupported
+@Designate(ocd = HttpConfig.class)
+public final class ApiServlet extends HttpServlet {
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(ApiServlet.class);
+
+    private final transient Map<ApiRoutes, Integer> groups = new ConcurrentHashMap<>();
+    private transient volatile Router router = Router.of(List.of());
+    private transient volatile Settings settings;
+
+    /** The parts of {@link HttpConfig} this servlet uses, swapped atomically on change. */
+    private record Settings(String region, List<String[]> responseHeaders, String consoleRoot) {
+        static Settings of(HttpConfig config) {
+            List<String[]> headers = new ArrayList<>();
+            for (String line : config.response_headers()) {
+                int colon = line.indexOf(':');
+                if (colon > 0) {
+                    headers.add(new String[] {line.substring(0, colon).trim(), line.substring(colon + 1).trim()});
+                }
+            }
+            return new Settings(config.region(), List.copyOf(headers), config.console_root());
+        }
+    }
+
+    @Activate
+    public ApiServlet(HttpConfig config) {
+        this.settings = Settings.of(config);
+    }
+
+    @Modified
+    void modified(HttpConfig config) {
+        this.settings = Settings.of(config);
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    void bindRoutes(ApiRoutes routes, Map<String, Object> properties) {
+        groups.put(routes, ranking(properties));
+        rebuild();
+    }
+
+    void unbindRoutes(ApiRoutes routes) {
+        groups.remove(routes);
+        rebuild();
+    }
+
+    private static int ranking(Map<String, Object> properties) {
+        return properties.get(Constants.SERVICE_RANKING) instanceof Integer i ? i : 0;
+    }
+
+    private synchronized void rebuild() {
+        List<Router.Route> routes = new ArrayList<>();
+        groups.forEach((group, ranking) -> {
+            String source = group.getClass().getName();
+            RouteTable table = new RouteTable() {
+                @Override
+                public RouteTable route(String method, String pattern, io.caravan.http.Handler handler) {
+                    routes.add(new Router.Route(method, new Router.Pattern(pattern), handler, ranking, source));
+                    return this;
+                }
+            };
+            try {
+                group.register(table);
+            } catch (RuntimeException e) {
+                LOG.atError().addKeyValue("routes", source).addKeyValue("error", e.toString())
+                        .log("route group failed to register");
+            }
+        });
+        Router next = Router.of(routes);
+        next.conflicts().forEach(c -> LOG.atWarn().addKeyValue("route", c).log("duplicate API route"));
+        router = next;
+    }
+
+    @Override
+    protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        Settings current = settings;
+        for (String[] header : current.responseHeaders()) {
+            response.setHeader(header[0], header[1]);
+        }
+        String path = request.getRequestURI();
+        if (!path.startsWith("/v1/")) {
+            root(path, current, response);
+            return;
+        }
+        long start = System.nanoTime();
+        int status;
+        try {
+            status = serve(request, response, current);
+        } catch (CaravanException e) {
+            status = e.code().httpStatus();
+            writeError(response, status, e.getMessage());
+        } catch (Exception e) {
+            status = 500;
+            LOG.atError().addKeyValue("method", request.getMethod()).addKeyValue("path", path)
+                    .addKeyValue("error", e.toString()).setCause(e).log("request failed");
+            writeError(response, status, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+        }
+        if (LOG.isDebugEnabled()) {
+            LOG.atDebug().addKeyValue("method", request.getMethod()).addKeyValue("path", path)
+                    .addKeyValue("status", status).addKeyValue("duration", (System.nanoTime() - start) / 1000 + "µs")
+                    .log("request complete");
+        }
+    }
+
+    private int serve(HttpServletRequest request, HttpServletResponse response, Settings current) throws Exception {
+        Router.Match match = router.find(request.getMethod(), request.getRequestURI());
+        if (match instanceof Router.NotFound) {
+            response.setStatus(404);
+            return 404;
+        }
+        if (match instanceof Router.WrongMethod) {
+            throw new CaravanException(io.caravan.api.ErrorCode.METHOD_NOT_ALLOWED, "Invalid method");
+        }
+        Router.Found found = (Router.Found) match;
+        WireRequest wire = new WireRequest(request, found.params(), current.region(), NomadJson.mapper());
+        ApiResponse answer = found.handler().handle(wire);
+        write(request, response, answer);
+        return answer.status();
+    }
+
+    private static void write(HttpServletRequest request, HttpServletResponse response, ApiResponse answer)
+            throws IOException {
+        response.setStatus(answer.status());
+        writeMeta(response, answer.meta());
+        if (answer.body() == null) {
+            response.setContentLength(0);
+            return;
+        }
+        response.setContentType("application/json");
+        String pretty = request.getParameter("pretty");
+        boolean indent = pretty != null && !pretty.equals("0");
+        try (OutputStream out = response.getOutputStream()) {
+            NomadJson.writer(indent).writeValue(out, answer.body());
+            if (indent) {
+                out.write('\n');
+            }
+        }
+    }
+
+    /** Go canonicalises header names, so these are the spellings Nomad clients see on the wire. */
+    static void writeMeta(HttpServletResponse response, QueryMeta meta) {
+        if (meta == null) {
+            return;
+        }
+        response.setHeader("X-Nomad-Index", Long.toString(meta.index()));
+        response.setHeader("X-Nomad-Knownleader", Boolean.toString(meta.knownLeader()));
+        response.setHeader("X-Nomad-Lastcontact", Long.toString(meta.lastContactMillis()));
+        if (meta.nextToken() != null && !meta.nextToken().isEmpty()) {
+            response.setHeader("X-Nomad-Nexttoken", meta.nextToken());
+        }
+    }
+
+    private static void writeError(HttpServletResponse response, int status, String message) throws IOException {
+        if (response.isCommitted()) {
+            return;
+        }
+        response.resetBuffer();
+        response.setStatus(status);
+        response.setContentType("text/plain; charset=utf-8");
+        byte[] body = message.getBytes(StandardCharsets.UTF_8);
+        response.setContentLength(body.length);
+        response.getOutputStream().write(body);
+    }
+
+    /** Nomad redirects {@code /} to its UI; until Caravan's UI exists, {@code /ui/} leads to the web console. */
+    private static void root(String path, Settings current, HttpServletResponse response) {
+        if (path.equals("/")) {
+            redirect(response, "/ui/");
+        } else if (path.equals("/ui") || path.equals("/ui/")) {
+            redirect(response, current.consoleRoot());
+        } else {
+            response.setStatus(404);
+        }
+    }
+
+    private static void redirect(HttpServletResponse response, String location) {
+        response.setStatus(307);
+        response.setHeader("Location", location);
+    }
+}

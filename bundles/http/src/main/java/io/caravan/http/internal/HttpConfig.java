@@ -1,0 +1,20 @@
+package io.caravan.http.internal;
+
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+
+/** PID {@code io.caravan.http}. Every key applies at once on change; the listener itself is Felix HTTP's. */
+@ObjectClassDefinition(name = "Caravan HTTP API")
+@interface HttpConfig {
+    @AttributeDefinition(description = "The region this agent answers for when a request names none")
+    String region() default "global";
+
+    @AttributeDefinition(description = "Nomad's http_api_response_headers, each written \"Name: value\"")
+    String[] response_headers() default {};
+
+    @AttributeDefinition(description = "Path of the OSGi web console")
+    String console_root() default "/ui/console";
+
+    @AttributeDefinition(description = "Let the web console answer requests that do not come from this host")
+    boolean console_allow_remote() default false;
+}

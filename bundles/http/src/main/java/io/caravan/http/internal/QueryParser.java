@@ -1,0 +1,71 @@
+package io.caravan.http.internal;
+
+import java.time.Duration;
+import java.util.function.Function;
+
+import io.caravan.api.CaravanException;
+import io.caravan.api.GoDuration;
+import io.caravan.http.QueryOptions;
+
+/** Reads Nomad's common query parameters, with Nomad's error texts for bad values. */
+final class QueryParser {
+    private QueryParser() {
+    }
+
+    /** @param param the first value of a query parameter, or null when absent */
+    static QueryOptions parse(Function<String, String> param, String defaultRegion) {
+        String region = orDefault(param.apply("region"), defaultRegion);
+        String namespace = orDefault(param.apply("namespace"), QueryOptions.DEFAULT_NAMESPACE);
+
+        long minIndex = 0;
+        String index = param.apply("index");
+        if (index != null && !index.isEmpty()) {
+            try {
+                minIndex = Long.parseUnsignedLong(index);
+            } catch (NumberFormatException e) {
+                throw CaravanException.badRequest("Invalid index");
+            }
+        }
+
+        Duration wait = Duration.ZERO;
+        String waitText = param.apply("wait");
+        if (waitText != null && !waitText.isEmpty()) {
+            try {
+                wait = GoDuration.parse(waitText);
+            } catch (IllegalArgumentException e) {
+                throw CaravanException.badRequest("Invalid wait time");
+            }
+        }
+        if (wait.isNegative() || wait.isZero() || wait.compareTo(QueryOptions.MAX_WAIT) > 0) {
+            wait = QueryOptions.MAX_WAIT;
+        }
+
+        boolean stale = false;
+        String staleText = param.apply("stale");
+        if (staleText != null) {
+            if (staleText.isEmpty() || staleText.equals("true")) {
+                stale = true;
+            } else if (!staleText.equals("false")) {
+                throw CaravanException.badRequest("Expect `true` or `false` for `stale` query string parameter");
+            }
+        }
+
+        int perPage = 0;
+        String perPageText = param.apply("per_page");
+        if (perPageText != null && !perPageText.isEmpty()) {
+            try {
+                perPage = Integer.parseInt(perPageText);
+            } catch (NumberFormatException e) {
+                throw CaravanException.badRequest("Expect a number for `per_page` query string parameter");
+            }
+        }
+
+        return new QueryOptions(region, namespace, minIndex, wait, stale, orDefault(param.apply("prefix"), ""),
+                orDefault(param.apply("filter"), ""), perPage, orDefault(param.apply("next_token"), ""),
+                "true".equals(param.apply("reverse")));
+    }
+
+    private static String orDefault(String value, String fallback) {
+        return value == null || value.isEmpty() ? fallback : value;
+    }
+}

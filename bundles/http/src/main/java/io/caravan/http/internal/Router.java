@@ -1,0 +1,158 @@
+package io.caravan.http.internal;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import io.caravan.http.Handler;
+
+/**
+ * An immutable table of routes, matched segment by segment. Literal segments beat parameters, which beat a
+ * rest-of-path parameter, so {@code /v1/job/{id}/allocations} wins over {@code /v1/job/{id*}}: Nomad's suffix
+ * precedence, made explicit.
+ */
+final class Router {
+    /** The outcome of a lookup: a handler and its parameters, a path known under other methods, or nothing. */
+    sealed interface Match permits Found, WrongMethod, NotFound {}
+
+    record Found(Handler handler, Map<String, String> params) implements Match {}
+
+    record WrongMethod() implements Match {}
+
+    record NotFound() implements Match {}
+
+    record Route(String method, Pattern pattern, Handler handler, int ranking, String source) {}
+
+    private final List<Route> routes;
+
+    private Router(List<Route> routes) {
+        this.routes = routes;
+    }
+
+    static Router of(List<Route> routes) {
+        List<Route> sorted = new ArrayList<>(routes);
+        sorted.sort((a, b) -> {
+            int bySpecificity = a.pattern().compareSpecificity(b.pattern());
+            return bySpecificity != 0 ? bySpecificity : Integer.compare(b.ranking(), a.ranking());
+        });
+        return new Router(List.copyOf(sorted));
+    }
+
+    Match find(String method, String path) {
+        List<String> segments = Pattern.split(path);
+        boolean pathKnown = false;
+        for (Route route : routes) {
+            Map<String, String> params = route.pattern().match(segments);
+            if (params == null) {
+                continue;
+            }
+            if (route.method().equals(method)) {
+                return new Found(route.handler(), params);
+            }
+            pathKnown = true;
+        }
+        return pathKnown ? new WrongMethod() : new NotFound();
+    }
+
+    /** Routes that lose to another with the same method and pattern, for logging. */
+    List<String> conflicts() {
+        Map<String, Route> winners = new HashMap<>();
+        List<String> lost = new ArrayList<>();
+        for (Route route : routes) {
+            String key = route.method() + " " + route.pattern();
+            Route winner = winners.putIfAbsent(key, route);
+            if (winner != null) {
+                lost.add(key + " from " + route.source() + " (kept the one from " + winner.source() + ")");
+            }
+        }
+        return lost;
+    }
+
+    /** A parsed route pattern. */
+    static final class Pattern {
+        private final String text;
+        private final List<String> segments;
+
+        Pattern(String text) {
+            this.text = Objects.requireNonNull(text);
+            this.segments = split(text);
+            for (int i = 0; i < segments.size(); i++) {
+                String s = segments.get(i);
+                if (s.endsWith("*}") && i != segments.size() - 1) {
+                    throw new IllegalArgumentException("a {name*} parameter must be last: " + text);
+                }
+            }
+        }
+
+        static List<String> split(String path) {
+            List<String> out = new ArrayList<>();
+            for (String s : path.split("/", -1)) {
+                if (!s.isEmpty()) {
+                    out.add(s);
+                }
+            }
+            return Collections.unmodifiableList(out);
+        }
+
+        /** The parameters if {@code path} matches, else {@code null}. */
+        Map<String, String> match(List<String> path) {
+            Map<String, String> params = new LinkedHashMap<>();
+            for (int i = 0; i < segments.size(); i++) {
+                String s = segments.get(i);
+                if (isRest(s)) {
+                    if (i >= path.size()) {
+                        return null;
+                    }
+                    params.put(name(s), String.join("/", path.subList(i, path.size())));
+                    return params;
+                }
+                if (i >= path.size()) {
+                    return null;
+                }
+                if (isParam(s)) {
+                    params.put(name(s), path.get(i));
+                } else if (!s.equals(path.get(i))) {
+                    return null;
+                }
+            }
+            return segments.size() == path.size() ? params : null;
+        }
+
+        /** Negative when this pattern must be tried before {@code other}. */
+        int compareSpecificity(Pattern other) {
+            int n = Math.min(segments.size(), other.segments.size());
+            for (int i = 0; i < n; i++) {
+                int c = Integer.compare(kind(segments.get(i)), kind(other.segments.get(i)));
+                if (c != 0) {
+                    return c;
+                }
+            }
+            return Integer.compare(other.segments.size(), segments.size());
+        }
+
+        private static int kind(String segment) {
+            return isRest(segment) ? 2 : isParam(segment) ? 1 : 0;
+        }
+
+        private static boolean isParam(String s) {
+            return s.startsWith("{") && s.endsWith("}");
+        }
+
+        private static boolean isRest(String s) {
+            return isParam(s) && s.endsWith("*}");
+        }
+
+        private static String name(String s) {
+            return s.substring(1, s.length() - (isRest(s) ? 2 : 1));
+        }
+
+        @Override
+        public String toString() {
+            return text;
+        }
+    }
+}

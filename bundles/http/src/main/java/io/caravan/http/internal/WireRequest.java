@@ -1,0 +1,122 @@
+package io.caravan.http.internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PushbackInputStream;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.caravan.api.CaravanException;
+import io.caravan.http.ApiRequest;
+import io.caravan.http.QueryOptions;
+import jakarta.servlet.http.HttpServletRequest;
+
+/** An {@link ApiRequest} over a servlet request. */
+final class WireRequest implements ApiRequest {
+    private final HttpServletRequest request;
+    private final Map<String, String> params;
+    private final QueryOptions options;
+    private final ObjectMapper json;
+
+    WireRequest(HttpServletRequest request, Map<String, String> params, String defaultRegion, ObjectMapper json) {
+        this.request = request;
+        this.params = params;
+        this.json = json;
+        this.options = QueryParser.parse(request::getParameter, defaultRegion);
+    }
+
+    @Override
+    public String method() {
+        return request.getMethod();
+    }
+
+    @Override
+    public String path() {
+        return request.getRequestURI();
+    }
+
+    @Override
+    public String pathParam(String name) {
+        String value = params.get(name);
+        if (value == null) {
+            throw new IllegalArgumentException("route has no parameter " + name);
+        }
+        return value;
+    }
+
+    @Override
+    public Optional<String> query(String name) {
+        return Optional.ofNullable(request.getParameter(name));
+    }
+
+    @Override
+    public List<String> queryAll(String name) {
+        String[] values = request.getParameterValues(name);
+        return values == null ? List.of() : Arrays.asList(values);
+    }
+
+    @Override
+    public Optional<String> header(String name) {
+        return Optional.ofNullable(request.getHeader(name));
+    }
+
+    @Override
+    public Optional<String> token() {
+        return token(request.getHeader("X-Nomad-Token"), request.getHeader("Authorization"));
+    }
+
+    /** Nomad's order: {@code X-Nomad-Token}, then the first word after {@code Bearer} (any case). */
+    static Optional<String> token(String nomadToken, String authorization) {
+        if (nomadToken != null && !nomadToken.isBlank()) {
+            return Optional.of(nomadToken.trim());
+        }
+        if (authorization != null) {
+            String[] parts = authorization.trim().split("\\s+");
+            if (parts.length >= 2 && parts[0].toLowerCase(Locale.ROOT).equals("bearer")) {
+                return Optional.of(parts[1]);
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public QueryOptions options() {
+        return options;
+    }
+
+    @Override
+    public <T> T body(Class<T> type) {
+        try (PushbackInputStream in = new PushbackInputStream(request.getInputStream())) {
+            int first = skipWhitespace(in);
+            if (first < 0) {
+                throw CaravanException.badRequest("Request body is empty");
+            }
+            in.unread(first);
+            return json.readValue(in, type);
+        } catch (JsonProcessingException e) {
+            String where = e.getLocation() == null ? ""
+                    : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
+            throw CaravanException.badRequest("Failed to parse request body: " + e.getOriginalMessage() + where);
+        } catch (IOException e) {
+            throw CaravanException.badRequest("Failed to read request body: " + e.getMessage());
+        }
+    }
+
+    private static int skipWhitespace(InputStream in) throws IOException {
+        int c;
+        do {
+            c = in.read();
+        } while (c == ' ' || c == '\n' || c == '\r' || c == '\t');
+        return c;
+    }
+
+    @Override
+    public String remoteAddress() {
+        return request.getRemoteAddr();
+    }
+}

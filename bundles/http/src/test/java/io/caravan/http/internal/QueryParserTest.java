@@ -1,0 +1,81 @@
+package io.caravan.http.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+import io.caravan.api.CaravanException;
+import io.caravan.http.QueryOptions;
+import org.junit.jupiter.api.Test;
+
+class QueryParserTest {
+
+    private static QueryOptions parse(Map<String, String> query) {
+        return QueryParser.parse(query::get, "global");
+    }
+
+    @Test
+    void defaultsMatchNomad() {
+        QueryOptions o = parse(Map.of());
+        assertEquals("global", o.region());
+        assertEquals("default", o.namespace());
+        assertEquals(0, o.minIndex());
+        assertEquals(Duration.ofMinutes(5), o.maxWait());
+        assertEquals(false, o.allowStale());
+    }
+
+    @Test
+    void readsBlockingAndPagingParameters() {
+        QueryOptions o = parse(Map.of("index", "42", "wait", "10s", "stale", "", "per_page", "5",
+                "next_token", "7.abc", "reverse", "true", "namespace", "*", "region", "eu"));
+        assertEquals(42, o.minIndex());
+        assertEquals(Duration.ofSeconds(10), o.maxWait());
+        assertTrue(o.allowStale());
+        assertEquals(5, o.perPage());
+        assertEquals("7.abc", o.nextToken());
+        assertTrue(o.reverse());
+        assertEquals("*", o.namespace());
+        assertEquals("eu", o.region());
+    }
+
+    @Test
+    void waitIsCappedAtFiveMinutes() {
+        assertEquals(Duration.ofMinutes(5), parse(Map.of("wait", "1h")).maxWait());
+    }
+
+    @Test
+    void badValuesGiveNomadsMessages() {
+        assertEquals("Invalid index", error(Map.of("index", "x")));
+        assertEquals("Invalid wait time", error(Map.of("wait", "10")));
+        assertEquals("Expect `true` or `false` for `stale` query string parameter", error(Map.of("stale", "yes")));
+        assertEquals("Expect a number for `per_page` query string parameter", error(Map.of("per_page", "x")));
+    }
+
+    private static String error(Map<String, String> query) {
+        CaravanException e = assertThrows(CaravanException.class, () -> parse(query));
+        assertEquals(400, e.code().httpStatus());
+        return e.getMessage();
+    }
+
+    @Test
+    void tokenPrefersNomadHeaderThenBearer() {
+        assertEquals(Optional.of("abc"), WireRequest.token(" abc ", "Bearer other"));
+        assertEquals(Optional.of("xyz"), WireRequest.token(null, "bEaReR xyz trailing"));
+        assertEquals(Optional.empty(), WireRequest.token("", "Basic Zm9v"));
+        assertEquals(Optional.empty(), WireRequest.token(null, null));
+    }
+
+    @Test
+    void consoleGuardKnowsItsPathsAndLoopback() {
+        assertTrue(ConsoleGuard.isUnder("/ui/console", "/ui/console"));
+        assertTrue(ConsoleGuard.isUnder("/ui/console/bundles", "/ui/console"));
+        assertEquals(false, ConsoleGuard.isUnder("/ui/consoleX", "/ui/console"));
+        assertTrue(ConsoleGuard.isLoopback("127.0.0.1"));
+        assertTrue(ConsoleGuard.isLoopback("0:0:0:0:0:0:0:1"));
+        assertEquals(false, ConsoleGuard.isLoopback("10.1.2.3"));
+    }
+}

@@ -1,0 +1,63 @@
+package io.caravan.http.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.List;
+import java.util.Map;
+
+import io.caravan.http.ApiResponse;
+import io.caravan.http.Handler;
+import org.junit.jupiter.api.Test;
+
+class RouterTest {
+    private final Handler jobAllocs = r -> ApiResponse.ok("allocs");
+    private final Handler job = r -> ApiResponse.ok("job");
+    private final Handler self = r -> ApiResponse.ok("self");
+
+    private Router router() {
+        return Router.of(List.of(
+                new Router.Route("GET", new Router.Pattern("/v1/job/{id*}"), job, 0, "a"),
+                new Router.Route("GET", new Router.Pattern("/v1/job/{id}/allocations"), jobAllocs, 0, "a"),
+                new Router.Route("GET", new Router.Pattern("/v1/agent/self"), self, 0, "a")));
+    }
+
+    @Test
+    void literalSuffixBeatsRestOfPath() {
+        Router.Found found = assertInstanceOf(Router.Found.class, router().find("GET", "/v1/job/web/allocations"));
+        assertSame(jobAllocs, found.handler());
+        assertEquals(Map.of("id", "web"), found.params());
+    }
+
+    @Test
+    void restParameterKeepsSlashes() {
+        Router.Found found = assertInstanceOf(Router.Found.class, router().find("GET", "/v1/job/a/b/c"));
+        assertSame(job, found.handler());
+        assertEquals("a/b/c", found.params().get("id"));
+    }
+
+    @Test
+    void knownPathWithOtherMethodIsWrongMethodAndUnknownPathIsNotFound() {
+        assertInstanceOf(Router.WrongMethod.class, router().find("DELETE", "/v1/agent/self"));
+        assertInstanceOf(Router.NotFound.class, router().find("GET", "/v1/agent/nope"));
+        assertInstanceOf(Router.NotFound.class, router().find("GET", "/v1/job"));
+    }
+
+    @Test
+    void higherRankingWinsAConflictAndTheLoserIsReported() {
+        Handler other = r -> ApiResponse.ok("other");
+        Router r = Router.of(List.of(
+                new Router.Route("GET", new Router.Pattern("/v1/agent/self"), self, 0, "low"),
+                new Router.Route("GET", new Router.Pattern("/v1/agent/self"), other, 10, "high")));
+        assertSame(other, ((Router.Found) r.find("GET", "/v1/agent/self")).handler());
+        assertEquals(1, r.conflicts().size());
+        assertEquals(true, r.conflicts().get(0).contains("from low"));
+    }
+
+    @Test
+    void restParameterMustBeLast() {
+        assertThrows(IllegalArgumentException.class, () -> new Router.Pattern("/v1/{x*}/y"));
+    }
+}

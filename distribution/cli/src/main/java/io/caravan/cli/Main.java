@@ -1,0 +1,91 @@
+package io.caravan.cli;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import io.caravan.cli.command.AgentCommand;
+import io.caravan.cli.command.AgentInfoCommand;
+import io.caravan.cli.command.ServerCommand;
+import io.caravan.cli.command.ServerMembersCommand;
+import io.caravan.cli.command.StatusCommand;
+import io.caravan.cli.command.VersionCommand;
+import io.caravan.launcher.Launcher;
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.UnmatchedArgumentException;
+
+/** Entry point of the {@code caravan} command. */
+public final class Main {
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(System.out, System.err, System.getenv(), Main::launchAgent, args));
+    }
+
+    /** Runs one command in-process and returns its exit code; never calls {@code System.exit}. */
+    static int run(PrintStream out, PrintStream err, Map<String, String> env, String... args) {
+        return run(out, err, env, Main::launchAgent, args);
+    }
+
+    /** As above, with the step that boots the agent replaceable (tests must not start OSGi). */
+    static int run(PrintStream out, PrintStream err, Map<String, String> env,
+            Function<List<String>, Integer> agentLauncher, String... args) {
+        PrintWriter o = new PrintWriter(out, true);
+        PrintWriter e = new PrintWriter(err, true);
+        Context ctx = new Context(o, e, env);
+        AgentCommand agent = new AgentCommand(ctx, agentLauncher);
+        try {
+            // The agent parses Nomad's agent flags itself (-dev, -config=x, -bind 0.0.0.0, --): hand them over
+            // before picocli sees them, so nothing is reinterpreted, reordered or dropped.
+            if (args.length > 0 && args[0].equals("agent")) {
+                return agent.launch(Arrays.asList(args).subList(1, args.length));
+            }
+            return commandLine(ctx, agent).execute(args);
+        } finally {
+            o.flush();
+            e.flush();
+        }
+    }
+
+    static CommandLine commandLine(Context ctx, AgentCommand agent) {
+        CommandLine cli = new CommandLine(new CaravanCommand())
+                .addSubcommand(agent)
+                .addSubcommand(new AgentInfoCommand(ctx))
+                .addSubcommand(new CommandLine(new ServerCommand())
+                        .addSubcommand(new ServerMembersCommand(ctx)))
+                .addSubcommand(new StatusCommand(ctx))
+                .addSubcommand(new VersionCommand(ctx));
+        // Setters after addSubcommand so that they reach every subcommand.
+        cli.setOut(ctx.out());
+        cli.setErr(ctx.err());
+        cli.setParameterExceptionHandler(Main::usageError);
+        cli.setExpandAtFiles(false); // Nomad has no @file arguments; "@x" must stay literal
+        cli.setPosixClusteredShortOptionsAllowed(false); // "-json" is one flag, never -j -s -o -n
+        cli.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+            // A bug, not a user error: one line, no stack trace.
+            cmd.getErr().println("Error: " + ex);
+            return 1;
+        });
+        return cli;
+    }
+
+    /** Message, suggestions and usage on stderr; exit 1 as Nomad does (picocli's default is 2). */
+    private static int usageError(ParameterException ex, String[] args) {
+        CommandLine cmd = ex.getCommandLine();
+        PrintWriter err = cmd.getErr();
+        err.println(ex.getMessage());
+        UnmatchedArgumentException.printSuggestions(ex, err);
+        cmd.usage(err);
+        return 1;
+    }
+
+    private static int launchAgent(List<String> args) {
+        return new Launcher(Launcher.locateHome(), args).run();
+    }
+}

@@ -1,0 +1,136 @@
+package io.caravan.cli.http;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.channels.UnresolvedAddressException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.StringJoiner;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.caravan.api.json.NomadJson;
+
+/**
+ * The one HTTP client of the CLI: base address, {@code X-Nomad-Token}, {@code ?region=}, and the mapping of
+ * failures to Nomad's error texts ({@code Unexpected response code: 404 (body)}).
+ */
+public final class ApiClient {
+    public static final String TOKEN_HEADER = "X-Nomad-Token";
+
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+
+    private final Connection connection;
+    private final HttpClient http;
+
+    public ApiClient(Connection connection) {
+        this.connection = connection;
+        // HTTP/1.1: the agent speaks it, and the JDK's h2c upgrade attempt would only add a round of headers.
+        this.http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(CONNECT_TIMEOUT)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
+    }
+
+    public JsonNode get(String path) throws ApiException {
+        return get(path, Map.of());
+    }
+
+    /** GETs {@code path} and parses the JSON body; {@code query} values override the connection's region. */
+    public JsonNode get(String path, Map<String, String> query) throws ApiException {
+        URI uri = uri(path, query);
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).GET().header("Accept", "application/json");
+        if (connection.token() != null) {
+            request.header(TOKEN_HEADER, connection.token());
+        }
+        HttpResponse<String> response;
+        try {
+            response = http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new ApiException(connection.address() + ": " + describe(e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ApiException("interrupted");
+        }
+        if (response.statusCode() >= 400) {
+            throw new ApiException("Unexpected response code: " + response.statusCode()
+                    + " (" + oneLine(response.body()) + ")");
+        }
+        try {
+            return NomadJson.mapper().readTree(response.body());
+        } catch (JsonProcessingException e) {
+            throw new ApiException("error decoding response: " + e.getOriginalMessage());
+        }
+    }
+
+    private URI uri(String path, Map<String, String> query) throws ApiException {
+        Map<String, String> params = new LinkedHashMap<>();
+        if (connection.region() != null) {
+            params.put("region", connection.region());
+        }
+        params.putAll(query);
+        StringJoiner qs = new StringJoiner("&", "?", "").setEmptyValue("");
+        params.forEach((k, v) -> {
+            if (v != null && !v.isEmpty()) {
+                qs.add(encode(k) + "=" + encode(v));
+            }
+        });
+        try {
+            return URI.create(connection.address() + path + qs);
+        } catch (IllegalArgumentException e) {
+            throw new ApiException("invalid address \"" + connection.address() + "\": " + e.getMessage());
+        }
+    }
+
+    private static String encode(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    /** Go-like lower-case reason; the JDK often leaves the message null on the outer exception. */
+    static String describe(Throwable e) {
+        if (causedBy(e, HttpConnectTimeoutException.class)) {
+            return "i/o timeout";
+        }
+        if (causedBy(e, UnresolvedAddressException.class)) {
+            return "no such host";
+        }
+        String message = deepestMessage(e);
+        if (causedBy(e, ConnectException.class)) {
+            return message == null ? "connection refused" : message.toLowerCase(Locale.ROOT);
+        }
+        return message == null ? e.getClass().getSimpleName() : message;
+    }
+
+    private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String deepestMessage(Throwable e) {
+        String message = null;
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && !t.getMessage().isBlank()) {
+                message = t.getMessage();
+            }
+        }
+        return message;
+    }
+
+    private static String oneLine(String body) {
+        return body == null ? "" : body.strip().replaceAll("\\s*\\R\\s*", " ");
+    }
+}

@@ -1,0 +1,31 @@
+package io.caravan.cli.http;
+
+/**
+ * Where and as whom to talk to the agent.
+ *
+ * @param address base URL such as {@code http://127.0.0.1:4646}, without a trailing slash
+ * @param token   ACL secret sent as {@code X-Nomad-Token}, or {@code null}
+ * @param region  sent as {@code ?region=} on every request, or {@code null}
+ */
+public record Connection(String address, String token, String region) {
+    public static final String DEFAULT_ADDRESS = "http://127.0.0.1:4646";
+
+    public Connection {
+        address = normalize(address == null || address.isBlank() ? DEFAULT_ADDRESS : address.trim());
+        token = blankToNull(token);
+        region = blankToNull(region);
+    }
+
+    /** Nomad needs a scheme; "127.0.0.1:4646" is common enough in env files to accept as http. */
+    private static String normalize(String address) {
+        String url = address.contains("://") ? address : "http://" + address;
+        while (url.endsWith("/")) {
+            url = url.substring(0, url.length() - 1);
+        }
+        return url;
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value.trim();
+    }
+}

@@ -1,0 +1,41 @@
+package io.caravan.cli;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/** Runs {@link Main} in-process with captured streams and a given environment. */
+final class Cli {
+
+    record Result(int code, String out, String err) {
+        List<String> outLines() {
+            return out.lines().toList();
+        }
+
+        List<String> errLines() {
+            return err.lines().toList();
+        }
+    }
+
+    private static final Function<List<String>, Integer> NO_AGENT = args -> {
+        throw new AssertionError("the agent must not be started here");
+    };
+
+    private Cli() {
+    }
+
+    static Result run(Map<String, String> env, String... args) {
+        return run(env, NO_AGENT, args);
+    }
+
+    static Result run(Map<String, String> env, Function<List<String>, Integer> agent, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Main.run(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), env, agent, args);
+        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,99 @@
+package io.caravan.cli;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+/** A real HTTP server on a free loopback port that answers canned bodies and records every request. */
+final class FakeAgent implements AutoCloseable {
+
+    record Request(String method, String path, String query, String token) {}
+
+    private record Reply(int status, String body) {}
+
+    private static final Reply NOT_FOUND = new Reply(404, "404 page not found\n"); // Go's ServeMux text
+
+    private final HttpServer server;
+    private final Map<String, Reply> replies = new ConcurrentHashMap<>();
+    private final List<Request> requests = new CopyOnWriteArrayList<>();
+
+    FakeAgent() throws IOException {
+        server = HttpServer.create(new InetSocketAddress(loopback(), 0), 0);
+        server.createContext("/", this::handle);
+        server.start();
+    }
+
+    FakeAgent json(String path, String body) {
+        return reply(path, 200, body);
+    }
+
+    FakeAgent reply(String path, int status, String body) {
+        replies.put(path, new Reply(status, body));
+        return this;
+    }
+
+    String address() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    List<Request> requests() {
+        return List.copyOf(requests);
+    }
+
+    /** The last request for {@code path}; fails the test when there was none. */
+    Request last(String path) {
+        Request found = null;
+        for (Request r : requests) {
+            if (r.path().equals(path)) {
+                found = r;
+            }
+        }
+        if (found == null) {
+            fail("no request for " + path + "; got " + requests);
+        }
+        return found;
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        URI uri = exchange.getRequestURI();
+        requests.add(new Request(exchange.getRequestMethod(), uri.getPath(), uri.getRawQuery(),
+                exchange.getRequestHeaders().getFirst("X-Nomad-Token")));
+        Reply reply = replies.getOrDefault(uri.getPath(), NOT_FOUND);
+        byte[] body = reply.body().getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type",
+                reply.status() < 400 ? "application/json" : "text/plain; charset=utf-8");
+        exchange.sendResponseHeaders(reply.status(), body.length == 0 ? -1 : body.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+
+    /** A loopback port nothing listens on (bound, then released). */
+    static int closedPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, loopback())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static InetAddress loopback() throws IOException {
+        return InetAddress.getByName("127.0.0.1");
+    }
+}

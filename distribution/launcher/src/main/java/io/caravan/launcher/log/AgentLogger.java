@@ -1,0 +1,102 @@
+package io.caravan.launcher.log;
+
+import java.util.List;
+
+import org.slf4j.Marker;
+import org.slf4j.event.Level;
+import org.slf4j.event.LoggingEvent;
+import org.slf4j.event.KeyValuePair;
+import org.slf4j.helpers.LegacyAbstractLogger;
+import org.slf4j.helpers.MessageFormatter;
+import org.slf4j.spi.LoggingEventAware;
+
+/** One named logger; key-value pairs from SLF4J's fluent API are written as Nomad writes hclog fields. */
+final class AgentLogger extends LegacyAbstractLogger implements LoggingEventAware {
+    private static final long serialVersionUID = 1L;
+
+    private final transient String shortName;
+    private final transient boolean ours;
+
+    AgentLogger(String name) {
+        this.name = name;
+        this.ours = name.startsWith("io.caravan.");
+        this.shortName = shorten(name);
+    }
+
+    /** {@code io.caravan.agent.internal.AgentRuntime} → {@code agent.AgentRuntime}; others keep their name. */
+    static String shorten(String name) {
+        if (!name.startsWith("io.caravan.")) {
+            return name;
+        }
+        return name.substring("io.caravan.".length()).replace(".internal", "");
+    }
+
+    @Override
+    public boolean isTraceEnabled() {
+        return AgentLog.enabled(LogLevel.TRACE, ours);
+    }
+
+    @Override
+    public boolean isDebugEnabled() {
+        return AgentLog.enabled(LogLevel.DEBUG, ours);
+    }
+
+    @Override
+    public boolean isInfoEnabled() {
+        return AgentLog.enabled(LogLevel.INFO, ours);
+    }
+
+    @Override
+    public boolean isWarnEnabled() {
+        return AgentLog.enabled(LogLevel.WARN, ours);
+    }
+
+    @Override
+    public boolean isErrorEnabled() {
+        return AgentLog.enabled(LogLevel.ERROR, ours);
+    }
+
+    @Override
+    protected String getFullyQualifiedCallerName() {
+        return null;
+    }
+
+    @Override
+    protected void handleNormalizedLoggingCall(Level level, Marker marker, String pattern, Object[] args, Throwable t) {
+        AgentLog.write(map(level), shortName, MessageFormatter.basicArrayFormat(pattern, args), t);
+    }
+
+    @Override
+    public void log(LoggingEvent event) {
+        LogLevel level = map(event.getLevel());
+        if (!AgentLog.enabled(level, ours)) {
+            return;
+        }
+        Object[] args = event.getArgumentArray();
+        StringBuilder message = new StringBuilder(MessageFormatter.basicArrayFormat(event.getMessage(), args));
+        List<KeyValuePair> pairs = event.getKeyValuePairs();
+        if (pairs != null && !pairs.isEmpty()) {
+            message.append(':');
+            for (KeyValuePair pair : pairs) {
+                message.append(' ').append(pair.key).append('=').append(quoteIfNeeded(String.valueOf(pair.value)));
+            }
+        }
+        AgentLog.write(level, shortName, message, event.getThrowable());
+    }
+
+    private static String quoteIfNeeded(String value) {
+        return value.isEmpty() || value.chars().anyMatch(c -> c == ' ' || c == '"' || c == '=')
+                ? '"' + value.replace("\"", "\\\"") + '"'
+                : value;
+    }
+
+    private static LogLevel map(Level level) {
+        return switch (level) {
+            case TRACE -> LogLevel.TRACE;
+            case DEBUG -> LogLevel.DEBUG;
+            case INFO -> LogLevel.INFO;
+            case WARN -> LogLevel.WARN;
+            case ERROR -> LogLevel.ERROR;
+        };
+    }
+}
