@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
@@ -86,15 +88,58 @@ final class ConfigFiles {
             AgentConfig config = JSON.readValue(file.toFile(), AgentConfig.class);
             return config == null ? AgentConfig.EMPTY : config;
         } catch (UnrecognizedPropertyException e) {
-            throw new ConfigException(where(file, e.getLocation()) + "unknown key \"" + keyPath(e) + "\"");
+            String key = keyPath(e);
+            throw new ConfigException(where(file, keyLocation(file, key, e.getLocation())) + "unknown key \"" + key
+                    + "\"");
         } catch (JsonMappingException e) {
-            throw new ConfigException(where(file, e.getLocation()) + "invalid value for \"" + keyPath(e) + "\": "
-                    + firstSentence(e.getOriginalMessage()));
+            String key = keyPath(e);
+            throw new ConfigException(where(file, keyLocation(file, key, e.getLocation())) + "invalid value for \""
+                    + key + "\": " + firstSentence(e.getOriginalMessage()));
         } catch (JsonProcessingException e) {
             throw new ConfigException(where(file, e.getLocation()) + firstSentence(e.getOriginalMessage()));
         } catch (IOException e) {
             throw new ConfigException("Error loading configuration from " + file + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * Where a key is written. Jackson reports the end of the enclosing object for records (their creator buffers
+     * properties), so a second, streaming pass finds the key itself.
+     */
+    private static JsonLocation keyLocation(Path file, String key, JsonLocation fallback) {
+        try (JsonParser parser = JSON.getFactory().createParser(file.toFile())) {
+            // One frame per open container: its key, or "" for the root and array elements (which add no key).
+            java.util.Deque<String> frames = new java.util.ArrayDeque<>();
+            String pending = "";
+            for (JsonToken t = parser.nextToken(); t != null; t = parser.nextToken()) {
+                if (t == JsonToken.FIELD_NAME) {
+                    pending = parser.currentName();
+                    if (key.equals(join(frames, pending))) {
+                        return parser.currentTokenLocation();
+                    }
+                } else if (t.isStructStart()) {
+                    frames.addLast(pending);
+                    pending = "";
+                } else if (t.isStructEnd()) {
+                    frames.removeLast();
+                } else {
+                    pending = "";
+                }
+            }
+        } catch (IOException ignored) {
+            // Fall back to Jackson's location.
+        }
+        return fallback;
+    }
+
+    private static String join(java.util.Deque<String> frames, String last) {
+        StringBuilder path = new StringBuilder();
+        for (String frame : frames) {
+            if (!frame.isEmpty()) {
+                path.append(frame).append('.');
+            }
+        }
+        return path.append(last).toString();
     }
 
     private static String where(Path file, JsonLocation location) {

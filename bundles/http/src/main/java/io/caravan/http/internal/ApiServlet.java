@@ -170,11 +170,13 @@ public final class ApiServlet extends HttpServlet {
         response.setContentType("application/json");
         String pretty = request.getParameter("pretty");
         boolean indent = pretty != null && !pretty.equals("0");
-        try (OutputStream out = response.getOutputStream()) {
-            NomadJson.writer(indent).writeValue(out, answer.body());
-            if (indent) {
-                out.write('\n');
-            }
+        // Serialised first, so a serialisation failure is still a clean 500 and the length is known.
+        byte[] json = NomadJson.writer(indent).writeValueAsBytes(answer.body());
+        response.setContentLength(json.length + (indent ? 1 : 0));
+        OutputStream out = response.getOutputStream();
+        out.write(json);
+        if (indent) {
+            out.write('\n');
         }
     }
 

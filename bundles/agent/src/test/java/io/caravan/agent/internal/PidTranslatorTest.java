@@ -1,0 +1,75 @@
+package io.caravan.agent.internal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PidTranslatorTest {
+    @TempDir
+    Path tmp;
+
+    private AgentSettings settings(AgentConfig... layers) throws Exception {
+        AgentConfig merged = AgentSettings.defaults();
+        for (AgentConfig l : layers) {
+            merged = merged.merge(l);
+        }
+        return AgentSettings.resolve(merged, List.of(), tmp, "host1");
+    }
+
+    @Test
+    void devAgentConfiguresEveryComponent() throws Exception {
+        Map<String, Map<String, Object>> pids = PidTranslator.translate(settings(AgentSettings.devDefaults(),
+                AgentConfig.of(b -> b.httpApiResponseHeaders = Map.of("Access-Control-Allow-Origin", "*"))),
+                "id-1", "0.1.0", "pw");
+        assertEquals(List.of("io.caravan.agent", "io.caravan.http", "org.apache.felix.http",
+                "org.apache.felix.webconsole.internal.servlet.OsgiManager", "org.apache.felix.fileinstall~plugins",
+                "io.caravan.server", "io.caravan.client"), List.copyOf(pids.keySet()));
+        Map<String, Object> agent = pids.get("io.caravan.agent");
+        assertEquals("id-1", agent.get("node.id"));
+        assertEquals(4646, agent.get("ports.http"));
+        assertEquals(true, agent.get("dev.mode"));
+        assertEquals("127.0.0.1", pids.get("org.apache.felix.http").get("org.apache.felix.http.host"));
+        assertEquals(4646, pids.get("org.apache.felix.http").get("org.osgi.service.http.port"));
+        assertArrayEquals(new String[] {"Access-Control-Allow-Origin: *"},
+                (String[]) pids.get("io.caravan.http").get("response.headers"));
+        assertEquals("pw", pids.get("org.apache.felix.webconsole.internal.servlet.OsgiManager").get("password"));
+        assertEquals(tmp.resolve("plugins").toString(),
+                pids.get("org.apache.felix.fileinstall~plugins").get("felix.fileinstall.dir"));
+    }
+
+    @Test
+    void modesAreConfigurationPresentOnlyWhenEnabled() throws Exception {
+        Map<String, Map<String, Object>> pids = PidTranslator.translate(settings(AgentConfig.of(b -> {
+            b.client = new AgentConfig.Client(true, List.of("10.0.0.1:4647"));
+            b.dataDir = tmp.toString();
+            b.bindAddr = "10.0.0.9";
+        })), "id", "v", "pw");
+        assertFalse(pids.containsKey("io.caravan.server"));
+        assertTrue(pids.containsKey("io.caravan.client"));
+        assertArrayEquals(new String[] {"10.0.0.1:4647"}, (String[]) pids.get("io.caravan.client").get("servers"));
+    }
+
+    @Test
+    void translationIsDeterministic() throws Exception {
+        AgentSettings s = settings(AgentSettings.devDefaults());
+        Map<String, Map<String, Object>> a = PidTranslator.translate(s, "id", "v", "pw");
+        Map<String, Map<String, Object>> b = PidTranslator.translate(s, "id", "v", "pw");
+        assertEquals(a.keySet(), b.keySet());
+        a.forEach((pid, props) -> props.forEach((k, v) -> {
+            Object other = b.get(pid).get(k);
+            if (v instanceof Object[] arr) {
+                assertArrayEquals(arr, (Object[]) other, pid + "/" + k);
+            } else {
+                assertEquals(v, other, pid + "/" + k);
+            }
+        }));
+    }
+}

@@ -1,0 +1,191 @@
+package io.caravan.distribution;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The assembled agent as a real process: {@code bin/caravan agent -dev} on free ports, driven over HTTP and signals. */
+class DevAgentE2EIT {
+    private static final Duration START = Duration.ofSeconds(60);
+    private static final Duration STOP = Duration.ofSeconds(30);
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final Path DIST = Paths.get(System.getProperty("caravan.dist", "target/caravan"));
+
+    @TempDir
+    Path tmp;
+
+    private final List<Process> started = new ArrayList<>();
+
+    @AfterEach
+    void killLeftovers() throws InterruptedException {
+        for (Process p : started) {
+            if (p.isAlive()) {
+                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private Process caravan(Path log, String... args) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(DIST.resolve("bin/caravan").toString());
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        started.add(p);
+        return p;
+    }
+
+    private Path writeConfig(int http, String extra) throws IOException {
+        Path config = tmp.resolve("agent.json");
+        Files.writeString(config, String.format("{\"ports\": {\"http\": %d, \"rpc\": %d, \"serf\": %d}%s}", http,
+                freePort(), freePort(), extra));
+        return config;
+    }
+
+    private static HttpResponse<String> get(int port, String path) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static void awaitHealthy(int port, Process agent, Path log) throws Exception {
+        await("the agent answers /v1/agent/health", START, () -> {
+            if (!agent.isAlive()) {
+                throw new AssertionError("agent exited with " + agent.exitValue() + ":\n" + read(log));
+            }
+            try {
+                return get(port, "/v1/agent/health").statusCode() == 200;
+            } catch (IOException e) {
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        });
+    }
+
+    private static void await(String what, Duration limit, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (condition.getAsBoolean()) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("timed out after " + limit + " waiting until " + what);
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            return "<" + e + ">";
+        }
+    }
+
+    private static void signal(Process p, String name) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(p.pid())).start();
+        assertTrue(kill.waitFor(10, TimeUnit.SECONDS));
+        assertEquals(0, kill.exitValue());
+    }
+
+    @Test
+    void devAgentStartsAnswersReloadsAndStopsCleanlyOnSigterm() throws Exception {
+        int http = freePort();
+        Path config = writeConfig(http, "");
+        Path log = tmp.resolve("agent.log");
+        Process agent = caravan(log, "agent", "-dev", "-config", config.toString());
+        awaitHealthy(http, agent, log);
+
+        String banner = read(log);
+        for (String line : List.of("==> Loaded configuration from " + config, "==> Caravan agent configuration:",
+                "Advertise Addrs: HTTP: 127.0.0.1:" + http, "Bind Addrs: HTTP: [127.0.0.1:" + http + "]",
+                "Client: true", "Log Level: DEBUG", "Node Id: ", "Region: global (DC: dc1)", "Server: true",
+                "Version: ", "==> Caravan agent started!")) {
+            assertTrue(banner.contains(line), () -> "banner lacks '" + line + "':\n" + banner);
+        }
+
+        HttpResponse<String> self = get(http, "/v1/agent/self");
+        assertEquals(200, self.statusCode());
+        Matcher dataDir = Pattern.compile("\"DataDir\":\"([^\"]+)\"").matcher(self.body());
+        assertTrue(dataDir.find(), self.body());
+        Path devDataDir = Paths.get(dataDir.group(1));
+        assertTrue(Files.isDirectory(devDataDir), "-dev keeps its state in a temp dir while running");
+
+        // The real CLI against the real agent.
+        Path cliLog = tmp.resolve("cli.log");
+        Process members = caravan(cliLog, "server", "members", "-address", "http://127.0.0.1:" + http);
+        assertTrue(members.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(0, members.exitValue(), read(cliLog));
+        String table = read(cliLog);
+        assertTrue(table.startsWith("Name "), table);
+        assertTrue(table.contains("  alive   true    3  "), table);
+
+        // SIGHUP reloads: a header added to the config file is served without a restart.
+        Files.writeString(config, Files.readString(config).replaceFirst("}$",
+                ", \"http_api_response_headers\": {\"X-Reloaded\": \"yes\"}}"));
+        signal(agent, "HUP");
+        await("the reloaded header is served", Duration.ofSeconds(15), () -> {
+            try {
+                return "yes".equals(get(http, "/v1/regions").headers().firstValue("X-Reloaded").orElse(null));
+            } catch (IOException e) {
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        });
+        assertTrue(agent.isAlive(), "reload must not stop the agent");
+
+        agent.destroy(); // SIGTERM
+        assertTrue(agent.waitFor(STOP.toSeconds(), TimeUnit.SECONDS), "agent stops within " + STOP);
+        assertEquals(0, agent.exitValue(), read(log));
+        assertTrue(read(log).contains("==> Caught signal: terminated"), read(log));
+        assertFalse(Files.exists(devDataDir), "-dev state is removed on exit");
+    }
+
+    @Test
+    void badFlagExitsOneWithOneClearLine() throws Exception {
+        Path log = tmp.resolve("bad.log");
+        Process agent = caravan(log, "agent", "-dev", "-no-such-flag");
+        assertTrue(agent.waitFor(START.toSeconds(), TimeUnit.SECONDS));
+        assertEquals(1, agent.exitValue(), read(log));
+        assertEquals("==> flag provided but not defined: -no-such-flag", read(log).strip());
+    }
+
+    @Test
+    void unreadableConfigExitsOneNamingTheFile() throws Exception {
+        Path bad = tmp.resolve("bad.json");
+        Files.writeString(bad, "{\n  \"region\": \"eu\",\n  \"bogus\": 1\n}\n");
+        Path log = tmp.resolve("bad.log");
+        Process agent = caravan(log, "agent", "-dev", "-config", bad.toString());
+        assertTrue(agent.waitFor(START.toSeconds(), TimeUnit.SECONDS));
+        assertEquals(1, agent.exitValue(), read(log));
+        assertEquals("==> " + bad + ":3:3: unknown key \"bogus\"", read(log).strip());
+    }
+}

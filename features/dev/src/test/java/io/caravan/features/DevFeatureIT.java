@@ -1,0 +1,239 @@
+package io.caravan.features;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.ops4j.pax.exam.CoreOptions.bundle;
+import static org.ops4j.pax.exam.CoreOptions.cleanCaches;
+import static org.ops4j.pax.exam.CoreOptions.frameworkProperty;
+import static org.ops4j.pax.exam.CoreOptions.junitBundles;
+import static org.ops4j.pax.exam.CoreOptions.systemPackages;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Dictionary;
+import java.util.Hashtable;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+
+import javax.inject.Inject;
+
+import io.caravan.launcher.Launcher;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.ops4j.pax.exam.Configuration;
+import org.ops4j.pax.exam.Option;
+import org.ops4j.pax.exam.junit.PaxExam;
+import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
+import org.ops4j.pax.exam.spi.reactors.PerClass;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.Constants;
+import org.osgi.service.cm.ConfigurationAdmin;
+
+/**
+ * Boots the dev feature set in Felix with the launcher's framework properties and {@code -dev}: every bundle must
+ * reach ACTIVE, the API must answer over real HTTP with Nomad's wire contract, and a Config Admin edit must reach
+ * the HTTP component without a restart.
+ */
+@RunWith(PaxExam.class)
+@ExamReactorStrategy(PerClass.class)
+public class DevFeatureIT {
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    @Inject
+    private BundleContext context;
+
+    @Inject
+    private ConfigurationAdmin configAdmin;
+
+    /** Runs outside the container: picks free ports, writes the agent config, lists the feature's bundles. */
+    @Configuration
+    public Option[] configuration() throws IOException {
+        Path home = Files.createTempDirectory("caravan-it-home-");
+        Files.createDirectories(home.resolve("deploy"));
+        Files.createDirectories(home.resolve("etc"));
+        int httpPort = freePort();
+        Path config = home.resolve("ports.json");
+        Files.writeString(config, String.format("{\"ports\": {\"http\": %d, \"rpc\": %d, \"serf\": %d}}",
+                httpPort, freePort(), freePort()));
+        Files.writeString(home.resolve("http.port"), Integer.toString(httpPort));
+
+        List<Option> options = new ArrayList<>();
+        Map<String, String> props = Launcher.frameworkProperties(home, home.resolve("cache"),
+                List.of("-dev", "-config", config.toString()));
+        props.forEach((key, value) -> {
+            if (key.equals(Constants.FRAMEWORK_SYSTEMPACKAGES_EXTRA)) {
+                options.add(systemPackages(value.split(",")));
+            } else if (!key.startsWith("org.osgi.framework.storage")) {
+                options.add(frameworkProperty(key).value(value));
+            }
+        });
+        options.add(frameworkProperty("caravan.it.home").value(home.toString()));
+        try (Stream<Path> jars = Files.list(Paths.get(System.getProperty("caravan.it.bundles")))) {
+            jars.filter(p -> p.toString().endsWith(".jar")).sorted()
+                    .forEach(p -> options.add(bundle(p.toUri().toString())));
+        }
+        options.add(frameworkProperty("org.ops4j.pax.logging.DefaultServiceLog.level").value("WARN"));
+        options.add(org.ops4j.pax.exam.CoreOptions.systemProperty("org.ops4j.pax.logging.DefaultServiceLog.level")
+                .value("WARN"));
+        options.add(junitBundles());
+        options.add(cleanCaches());
+        return options.toArray(Option[]::new);
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private String base() throws IOException {
+        Path home = Paths.get(context.getProperty("caravan.it.home"));
+        return "http://127.0.0.1:" + Files.readString(home.resolve("http.port")).trim();
+    }
+
+    @Test
+    public void everyBundleIsActive() throws Exception {
+        await("all bundles ACTIVE", () -> notActive().isEmpty());
+        assertEquals(List.of(), notActive());
+        List<String> names = Arrays.stream(context.getBundles()).map(Bundle::getSymbolicName).toList();
+        for (String expected : List.of("io.caravan.api", "io.caravan.http", "io.caravan.agent", "io.caravan.plugin.api",
+                "org.apache.felix.scr", "org.apache.felix.configadmin", "org.apache.felix.fileinstall",
+                "org.apache.felix.http.jetty12", "org.apache.felix.webconsole")) {
+            assertTrue(expected + " is installed: " + names, names.contains(expected));
+        }
+    }
+
+    private List<String> notActive() {
+        return Arrays.stream(context.getBundles())
+                .filter(b -> b.getHeaders().get(Constants.FRAGMENT_HOST) == null)
+                .filter(b -> b.getState() != Bundle.ACTIVE)
+                .map(b -> b.getSymbolicName() + " (state " + b.getState() + ")")
+                .toList();
+    }
+
+    @Test
+    public void agentSelfAnswersWithNomadsShapeAndHeaders() throws Exception {
+        HttpResponse<String> self = awaitOk("/v1/agent/self");
+        String body = self.body();
+        assertTrue(body, body.startsWith("{\"config\":{\"Region\":\"global\",\"Datacenter\":\"dc1\""));
+        assertTrue(body, body.contains("\"member\":{\"Name\":"));
+        assertTrue(body, body.contains("\"Status\":\"alive\""));
+        assertTrue(body, body.contains("\"stats\":{\"nomad\":{"));
+        assertTrue(body, body.contains("\"DevMode\":true"));
+        assertEquals("application/json", self.headers().firstValue("Content-Type").orElse(""));
+        assertEquals("0", self.headers().firstValue("X-Nomad-Index").orElse(null));
+        assertEquals("true", self.headers().firstValue("X-Nomad-KnownLeader").orElse(null));
+        assertEquals("0", self.headers().firstValue("X-Nomad-LastContact").orElse(null));
+
+        assertEquals("\"127.0.0.1:" + rpcPort(body) + "\"", awaitOk("/v1/status/leader").body());
+        assertEquals("[\"global\"]", awaitOk("/v1/regions").body());
+        assertEquals("{\"client\":{\"ok\":true,\"message\":\"ok\"},\"server\":{\"ok\":true,\"message\":\"ok\"}}",
+                awaitOk("/v1/agent/health").body());
+    }
+
+    private static String rpcPort(String selfBody) {
+        String marker = "\"Ports\":{\"HTTP\":";
+        String rest = selfBody.substring(selfBody.indexOf(marker) + marker.length());
+        return rest.substring(rest.indexOf("\"RPC\":") + 6, rest.indexOf(",\"Serf\""));
+    }
+
+    @Test
+    public void wireContractForErrorsAndPrettyJson() throws Exception {
+        awaitOk("/v1/agent/self");
+        HttpResponse<String> unknown = send("GET", "/v1/no/such/path");
+        assertEquals(404, unknown.statusCode());
+        assertEquals("", unknown.body());
+
+        HttpResponse<String> wrongMethod = send("DELETE", "/v1/agent/self");
+        assertEquals(405, wrongMethod.statusCode());
+        assertEquals("Invalid method", wrongMethod.body());
+        assertTrue(wrongMethod.headers().firstValue("Content-Type").orElse("").startsWith("text/plain"));
+
+        HttpResponse<String> badIndex = send("GET", "/v1/regions?index=abc");
+        assertEquals(400, badIndex.statusCode());
+        assertEquals("Invalid index", badIndex.body());
+
+        assertEquals("[\n    \"global\"\n]\n", send("GET", "/v1/regions?pretty").body());
+
+        HttpResponse<String> root = send("GET", "/");
+        assertEquals(307, root.statusCode());
+        assertEquals("/ui/", root.headers().firstValue("Location").orElse(null));
+    }
+
+    @Test
+    public void configAdminEditReachesTheHttpComponentWithoutRestart() throws Exception {
+        awaitOk("/v1/agent/self");
+        org.osgi.service.cm.Configuration http = configAdmin.getConfiguration("io.caravan.http", "?");
+        Dictionary<String, Object> original = http.getProperties();
+        Dictionary<String, Object> edited = new Hashtable<>();
+        for (String key : java.util.Collections.list(original.keys())) {
+            edited.put(key, original.get(key));
+        }
+        edited.put("response.headers", new String[] {"X-Caravan-Test: edited"});
+        http.update(edited);
+        try {
+            await("the edited header is served", () -> "edited".equals(
+                    sendQuietly("/v1/regions").headers().firstValue("X-Caravan-Test").orElse(null)));
+        } finally {
+            http.update(original);
+        }
+        await("the header is gone again", () -> sendQuietly("/v1/regions").headers()
+                .firstValue("X-Caravan-Test").isEmpty());
+    }
+
+    private HttpResponse<String> send(String method, String path) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(base() + path))
+                .method(method, HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(5)).build();
+        return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> sendQuietly(String path) {
+        try {
+            return send("GET", path);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private HttpResponse<String> awaitOk(String path) throws Exception {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        Exception last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                HttpResponse<String> response = send("GET", path);
+                if (response.statusCode() == 200) {
+                    return response;
+                }
+            } catch (IOException e) {
+                last = e;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError(path + " did not answer 200 within " + WAIT, last);
+    }
+
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (condition.getAsBoolean()) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("timed out after " + WAIT + " waiting until " + what);
+    }
+}
