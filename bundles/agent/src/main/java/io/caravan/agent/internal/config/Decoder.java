@@ -1,0 +1,270 @@
+package io.caravan.agent.internal.config;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.caravan.api.GoDuration;
+
+/**
+ * Checks a {@link Node} tree against a {@link Schema} and turns it into plain values: String, Long, Double,
+ * Boolean, {@link Duration}, {@code List<String>}, {@code Map<String,String>}, nested maps for blocks, and the
+ * raw structure for free-form keys. Conversion is as lenient as Nomad's (a number where a string is wanted, a
+ * quoted number or bool); anything else is a problem reported with its position. All problems are collected.
+ *
+ * <p>A block may be written once, several times (repeated blocks merge in order), or as a list of objects, which
+ * is how HCL's JSON form writes blocks.
+ */
+public final class Decoder {
+    static final Set<String> LOG_LEVELS = Set.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "ERR", "OFF");
+
+    private final List<ConfigException.Problem> problems = new ArrayList<>();
+
+    private Decoder() {
+    }
+
+    public static Map<String, Object> decode(Node.Obj source, Schema.Block schema) throws ConfigException {
+        Decoder d = new Decoder();
+        Map<String, Object> out = d.block(source, schema, "");
+        if (!d.problems.isEmpty()) {
+            throw new ConfigException(d.problems);
+        }
+        return out;
+    }
+
+    private Map<String, Object> block(Node.Obj obj, Schema.Block schema, String path) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        Map<String, Pos> seenAttrs = new LinkedHashMap<>();
+        for (Node.Entry e : obj.entries()) {
+            String full = path.isEmpty() ? e.key() : path + "." + e.key();
+            Schema.Key key = schema.key(e.key());
+            if (key == null) {
+                problem(e.keyPos(), "unknown key \"" + full + "\"");
+                continue;
+            }
+            if (key instanceof Schema.Attr attr) {
+                Pos earlier = seenAttrs.put(e.key(), e.keyPos());
+                if (earlier != null) {
+                    problem(e.keyPos(), "\"" + full + "\" is set twice (first at " + earlier + ")");
+                    continue;
+                }
+                Object value = attr(e.value(), attr, full);
+                if (value != null) {
+                    out.put(e.key(), value);
+                }
+            } else if (key instanceof Schema.Block nested) {
+                for (Node.Obj body : bodies(e.value(), full)) {
+                    Map<String, Object> decoded = block(body, nested, full);
+                    out.merge(e.key(), decoded, (a, b) -> Merger.merge(asMap(a), asMap(b), nested));
+                }
+            } else if (((Schema.Labelled) key).labelAttr() != null) {
+                Schema.Labelled keyed = (Schema.Labelled) key;
+                Map<String, Object> byName = asMap(out.computeIfAbsent(e.key(), k -> new LinkedHashMap<>()));
+                for (Node.Obj body : bodies(e.value(), full)) {
+                    Map<String, Object> decoded = block(body, keyed.body(), full);
+                    Object label = decoded.getOrDefault(keyed.labelAttr(), "default");
+                    byName.merge(label.toString(), decoded, (a, b) -> Merger.merge(asMap(a), asMap(b), keyed.body()));
+                }
+            } else {
+                Schema.Labelled labelled = (Schema.Labelled) key;
+                for (Node.Obj labels : bodies(e.value(), full)) {
+                    Map<String, Object> byLabel = asMap(out.computeIfAbsent(e.key(), k -> new LinkedHashMap<>()));
+                    for (Node.Entry l : labels.entries()) {
+                        String labelPath = full + "." + l.key();
+                        for (Node.Obj body : bodies(l.value(), labelPath)) {
+                            Object decoded = labelled.body() == null ? raw(body)
+                                    : block(body, labelled.body(), labelPath);
+                            byLabel.merge(l.key(), decoded, (a, b) -> labelled.body() == null ? b
+                                    : Merger.merge(asMap(a), asMap(b), labelled.body()));
+                        }
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> asMap(Object o) {
+        return (Map<String, Object>) o;
+    }
+
+    /** A block written as an object, or as a list of objects. */
+    private List<Node.Obj> bodies(Node node, String path) {
+        if (node instanceof Node.Obj obj) {
+            return List.of(obj);
+        }
+        if (node instanceof Node.Arr arr) {
+            List<Node.Obj> out = new ArrayList<>();
+            for (Node item : arr.items()) {
+                if (item instanceof Node.Obj obj) {
+                    out.add(obj);
+                } else {
+                    problem(item.pos(), "\"" + path + "\" must be a block, not " + Node.describe(item));
+                }
+            }
+            return out;
+        }
+        problem(node.pos(), "\"" + path + "\" must be a block, not " + Node.describe(node));
+        return List.of();
+    }
+
+    private Object attr(Node node, Schema.Attr attr, String path) {
+        return switch (attr.type()) {
+            case STRING -> string(node, attr, path);
+            case INT -> integer(node, attr, path);
+            case FLOAT -> number(node, path);
+            case BOOL -> bool(node, path);
+            case DURATION -> duration(node, path);
+            case LIST -> list(node, path);
+            case MAP -> map(node, path);
+            case ANY -> unwrapBlock(raw(node));
+        };
+    }
+
+    private String string(Node node, Schema.Attr attr, String path) {
+        String s = scalarText(node, path, "a string");
+        if (s != null && attr.has("loglevel") && !LOG_LEVELS.contains(s.toUpperCase(java.util.Locale.ROOT))) {
+            problem(node.pos(), "invalid \"" + path + "\" \"" + s
+                    + "\": valid log levels are TRACE, DEBUG, INFO, WARN, ERROR, OFF");
+            return null;
+        }
+        return s;
+    }
+
+    private Long integer(Node node, Schema.Attr attr, String path) {
+        String text = scalarText(node, path, "a whole number");
+        if (text == null) {
+            return null;
+        }
+        long value;
+        try {
+            value = new BigDecimal(text.trim()).longValueExact();
+        } catch (NumberFormatException | ArithmeticException e) {
+            problem(node.pos(), "\"" + path + "\" must be a whole number, not \"" + text + "\"");
+            return null;
+        }
+        if (attr.has("port") && (value < 1 || value > 65535)) {
+            problem(node.pos(), "\"" + path + "\" must be a port (1-65535), not " + value);
+            return null;
+        }
+        return value;
+    }
+
+    private Double number(Node node, String path) {
+        String text = scalarText(node, path, "a number");
+        try {
+            return text == null ? null : Double.valueOf(text.trim());
+        } catch (NumberFormatException e) {
+            problem(node.pos(), "\"" + path + "\" must be a number, not \"" + text + "\"");
+            return null;
+        }
+    }
+
+    private Boolean bool(Node node, String path) {
+        if (node instanceof Node.Scalar s && s.value() instanceof Boolean b) {
+            return b;
+        }
+        String text = scalarText(node, path, "a bool");
+        if (text == null) {
+            return null;
+        }
+        return switch (text.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "true", "1", "t" -> true;
+            case "false", "0", "f" -> false;
+            default -> {
+                problem(node.pos(), "\"" + path + "\" must be true or false, not \"" + text + "\"");
+                yield null;
+            }
+        };
+    }
+
+    private Duration duration(Node node, String path) {
+        if (node instanceof Node.Scalar s && s.value() instanceof BigDecimal nanos) {
+            return Duration.ofNanos(nanos.longValue()); // Go's time.Duration as a number is nanoseconds
+        }
+        String text = scalarText(node, path, "a duration");
+        if (text == null) {
+            return null;
+        }
+        try {
+            return GoDuration.parse(text.trim());
+        } catch (IllegalArgumentException e) {
+            problem(node.pos(), "\"" + path + "\": " + e.getMessage() + " (write e.g. \"30s\", \"5m\", \"1h30m\")");
+            return null;
+        }
+    }
+
+    private List<String> list(Node node, String path) {
+        List<Node> items = node instanceof Node.Arr arr ? arr.items() : List.of(node);
+        List<String> out = new ArrayList<>();
+        for (Node item : items) {
+            String s = scalarText(item, path, "a list of strings");
+            if (s != null) {
+                out.add(s);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    private Map<String, String> map(Node node, String path) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Node.Obj obj : bodies(node, path)) {
+            for (Node.Entry e : obj.entries()) {
+                String s = scalarText(e.value(), path + "." + e.key(), "a string");
+                if (s != null) {
+                    out.put(e.key(), s);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** HCL's JSON form writes a block as a list holding one object. */
+    private static Object unwrapBlock(Object value) {
+        return value instanceof List<?> l && l.size() == 1 && l.get(0) instanceof Map<?, ?> ? l.get(0) : value;
+    }
+
+    /** Free-form values (plugin config): objects become maps, blocks written as lists of one object unwrap. */
+    static Object raw(Node node) {
+        if (node instanceof Node.Scalar s) {
+            return s.value();
+        }
+        if (node instanceof Node.Arr arr) {
+            List<Object> out = new ArrayList<>();
+            arr.items().forEach(i -> out.add(raw(i)));
+            return out;
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (Node.Entry e : ((Node.Obj) node).entries()) {
+            Object value = unwrapBlock(raw(e.value()));
+            out.merge(e.key(), value, (a, b) -> a instanceof Map<?, ?> && b instanceof Map<?, ?>
+                    ? mergeRaw(asMap(a), asMap(b)) : b);
+        }
+        return out;
+    }
+
+    private static Map<String, Object> mergeRaw(Map<String, Object> a, Map<String, Object> b) {
+        Map<String, Object> out = new LinkedHashMap<>(a);
+        out.putAll(b);
+        return out;
+    }
+
+    /** A scalar as text (numbers without trailing zeros, as Go prints them); null and a problem otherwise. */
+    private String scalarText(Node node, String path, String wanted) {
+        if (node instanceof Node.Scalar s && s.value() != null) {
+            Object v = s.value();
+            return v instanceof BigDecimal d ? d.stripTrailingZeros().toPlainString() : v.toString();
+        }
+        problem(node.pos(), "\"" + path + "\" must be " + wanted + ", not " + Node.describe(node));
+        return null;
+    }
+
+    private void problem(Pos pos, String message) {
+        problems.add(new ConfigException.Problem(pos, message));
+    }
+}
