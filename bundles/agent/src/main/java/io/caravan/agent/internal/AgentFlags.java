@@ -2,18 +2,18 @@ package io.caravan.agent.internal;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BiConsumer;
 
 /**
  * Nomad's {@code agent} flags, read with Go's flag syntax: {@code -flag}, {@code --flag}, {@code -flag=value},
  * {@code -flag value} for non-boolean flags; booleans take {@code -flag} or {@code -flag=true|false}. The result is
- * the list of config files and the flag layer, which Nomad applies last.
+ * the list of config paths and a configuration layer in the decoded form, which Nomad applies last.
  */
 final class AgentFlags {
     /** The outcome: {@code -config} paths in order, and the configuration the other flags set. */
-    record Parsed(List<String> configPaths, AgentConfig layer, boolean dev) {}
+    record Parsed(List<String> configPaths, Map<String, Object> layer, boolean dev) {}
 
     /** A bad command line; the message is the one line the user sees. */
     static final class UsageException extends Exception {
@@ -24,57 +24,36 @@ final class AgentFlags {
         }
     }
 
-    private interface Flag {
-        boolean takesValue();
+    private enum Kind { BOOL, STRING, INT, LIST, REPEATED }
 
-        void apply(State state, String value) throws UsageException;
-    }
-
-    private static final class State {
-        final List<String> configs = new ArrayList<>();
-        final AgentConfig.Builder b = new AgentConfig.Builder();
-        boolean dev;
-        Boolean server, client, aclEnabled;
-        Integer bootstrapExpect;
-        String encrypt;
-        List<String> servers, retryJoin = new ArrayList<>();
-    }
+    /** A flag and the configuration key it sets. */
+    private record Flag(Kind kind, String key) {}
 
     private static final Map<String, Flag> FLAGS = Map.ofEntries(
-            bool("dev", (s, v) -> s.dev = v),
-            bool("server", (s, v) -> s.server = v),
-            bool("client", (s, v) -> s.client = v),
-            bool("acl-enabled", (s, v) -> s.aclEnabled = v),
-            string("config", (s, v) -> s.configs.add(v)),
-            string("data-dir", (s, v) -> s.b.dataDir = v),
-            string("plugin-dir", (s, v) -> s.b.pluginDir = v),
-            string("bind", (s, v) -> s.b.bindAddr = v),
-            string("region", (s, v) -> s.b.region = v),
-            string("dc", (s, v) -> s.b.datacenter = v),
-            string("node", (s, v) -> s.b.name = v),
-            string("log-level", (s, v) -> s.b.logLevel = v),
-            string("encrypt", (s, v) -> s.encrypt = v),
-            string("servers", (s, v) -> s.servers = splitList(v)),
-            string("retry-join", (s, v) -> s.retryJoin.add(v)),
-            Map.entry("bootstrap-expect", new Flag() {
-                public boolean takesValue() {
-                    return true;
-                }
-
-                public void apply(State s, String v) throws UsageException {
-                    try {
-                        s.bootstrapExpect = Integer.parseInt(v);
-                    } catch (NumberFormatException e) {
-                        throw new UsageException("invalid value \"" + v + "\" for flag -bootstrap-expect: parse error");
-                    }
-                }
-            }));
+            Map.entry("dev", new Flag(Kind.BOOL, null)),
+            Map.entry("config", new Flag(Kind.REPEATED, null)),
+            Map.entry("server", new Flag(Kind.BOOL, "server.enabled")),
+            Map.entry("client", new Flag(Kind.BOOL, "client.enabled")),
+            Map.entry("acl-enabled", new Flag(Kind.BOOL, "acl.enabled")),
+            Map.entry("data-dir", new Flag(Kind.STRING, "data_dir")),
+            Map.entry("plugin-dir", new Flag(Kind.STRING, "plugin_dir")),
+            Map.entry("bind", new Flag(Kind.STRING, "bind_addr")),
+            Map.entry("region", new Flag(Kind.STRING, "region")),
+            Map.entry("dc", new Flag(Kind.STRING, "datacenter")),
+            Map.entry("node", new Flag(Kind.STRING, "name")),
+            Map.entry("log-level", new Flag(Kind.STRING, "log_level")),
+            Map.entry("encrypt", new Flag(Kind.STRING, "server.encrypt")),
+            Map.entry("bootstrap-expect", new Flag(Kind.INT, "server.bootstrap_expect")),
+            Map.entry("servers", new Flag(Kind.LIST, "client.servers")),
+            Map.entry("retry-join", new Flag(Kind.REPEATED, "server.retry_join")));
 
     private AgentFlags() {
     }
 
     static Parsed parse(List<String> args) throws UsageException {
-        State state = new State();
+        List<String> configs = new ArrayList<>();
+        Map<String, Object> layer = new LinkedHashMap<>();
+        boolean dev = false;
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             if (arg.equals("--")) {
@@ -96,66 +75,72 @@ final class AgentFlags {
             String value;
             if (eq >= 0) {
                 value = body.substring(eq + 1);
-            } else if (!flag.takesValue()) {
+            } else if (flag.kind() == Kind.BOOL) {
                 value = "true";
             } else if (i + 1 < args.size()) {
                 value = args.get(++i);
             } else {
                 throw new UsageException("flag needs an argument: -" + name);
             }
-            flag.apply(state, value);
-        }
-        return new Parsed(List.copyOf(state.configs), layer(state), state.dev);
-    }
-
-    private static AgentConfig layer(State s) {
-        if (s.server != null || s.bootstrapExpect != null || s.encrypt != null || !s.retryJoin.isEmpty()) {
-            s.b.server = new AgentConfig.Server(s.server, s.bootstrapExpect, s.encrypt, null,
-                    s.retryJoin.isEmpty() ? null : List.copyOf(s.retryJoin));
-        }
-        if (s.client != null || s.servers != null) {
-            s.b.client = new AgentConfig.Client(s.client, s.servers);
-        }
-        if (s.aclEnabled != null) {
-            s.b.acl = new AgentConfig.Acl(s.aclEnabled);
-        }
-        return s.b.build();
-    }
-
-    private static List<String> splitList(String value) {
-        return Arrays.stream(value.split(",")).map(String::trim).filter(v -> !v.isEmpty()).toList();
-    }
-
-    private interface ValueSetter<T> {
-        void set(State state, T value);
-    }
-
-    private static Map.Entry<String, Flag> bool(String name, ValueSetter<Boolean> setter) {
-        return Map.entry(name, new Flag() {
-            public boolean takesValue() {
-                return false;
-            }
-
-            public void apply(State s, String v) throws UsageException {
-                switch (v) {
-                    case "true", "1", "t", "T", "TRUE", "True" -> setter.set(s, true);
-                    case "false", "0", "f", "F", "FALSE", "False" -> setter.set(s, false);
-                    default -> throw new UsageException(
-                            "invalid boolean value \"" + v + "\" for -" + name + ": parse error");
+            switch (flag.kind()) {
+                case BOOL -> {
+                    boolean b = parseBool(name, value);
+                    if (name.equals("dev")) {
+                        dev = b;
+                    } else {
+                        put(layer, flag.key(), b);
+                    }
+                }
+                case STRING -> put(layer, flag.key(), value);
+                case INT -> put(layer, flag.key(), parseInt(name, value));
+                case LIST -> put(layer, flag.key(), Arrays.stream(value.split(","))
+                        .map(String::trim).filter(v -> !v.isEmpty()).toList());
+                case REPEATED -> {
+                    if (name.equals("config")) {
+                        configs.add(value);
+                    } else {
+                        List<String> all = new ArrayList<>(listAt(layer, flag.key()));
+                        all.add(value);
+                        put(layer, flag.key(), List.copyOf(all));
+                    }
                 }
             }
-        });
+        }
+        return new Parsed(List.copyOf(configs), layer, dev);
     }
 
-    private static Map.Entry<String, Flag> string(String name, BiConsumer<State, String> setter) {
-        return Map.entry(name, new Flag() {
-            public boolean takesValue() {
-                return true;
-            }
+    private static boolean parseBool(String name, String v) throws UsageException {
+        return switch (v) {
+            case "true", "1", "t", "T", "TRUE", "True" -> true;
+            case "false", "0", "f", "F", "FALSE", "False" -> false;
+            default -> throw new UsageException("invalid boolean value \"" + v + "\" for -" + name + ": parse error");
+        };
+    }
 
-            public void apply(State s, String v) {
-                setter.accept(s, v);
-            }
-        });
+    private static long parseInt(String name, String v) throws UsageException {
+        try {
+            return Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            throw new UsageException("invalid value \"" + v + "\" for flag -" + name + ": parse error");
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void put(Map<String, Object> layer, String dotted, Object value) {
+        String[] parts = dotted.split("\\.");
+        Map<String, Object> at = layer;
+        for (int i = 0; i < parts.length - 1; i++) {
+            at = (Map<String, Object>) at.computeIfAbsent(parts[i], k -> new LinkedHashMap<String, Object>());
+        }
+        at.put(parts[parts.length - 1], value);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> listAt(Map<String, Object> layer, String dotted) {
+        Object at = layer;
+        for (String part : dotted.split("\\.")) {
+            at = at instanceof Map<?, ?> m ? m.get(part) : null;
+        }
+        return at == null ? List.of() : (List<String>) at;
     }
 }

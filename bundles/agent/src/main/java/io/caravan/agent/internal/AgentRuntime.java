@@ -17,6 +17,8 @@ import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 
 import io.caravan.agent.GracefulLeave;
+import io.caravan.agent.internal.config.ConfigException;
+import io.caravan.agent.internal.config.ConfigLoader;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.BundleException;
 import org.osgi.service.cm.ConfigurationAdmin;
@@ -93,7 +95,7 @@ public final class AgentRuntime {
                     "HUP", this::reload,
                     "INT", () -> stop("interrupt", settings.leaveOnInterrupt()),
                     "TERM", () -> stop("terminated", settings.leaveOnTerminate())));
-        } catch (AgentFlags.UsageException | ConfigFiles.ConfigException | AgentSettings.InvalidConfigException
+        } catch (AgentFlags.UsageException | ConfigException | AgentSettings.InvalidConfigException
                  | IOException e) {
             System.err.println("==> " + e.getMessage());
             System.err.flush();
@@ -114,24 +116,15 @@ public final class AgentRuntime {
         }
     }
 
-    /** Merges defaults, {@code -dev} defaults, files and flags, in Nomad's order. */
-    private AgentSettings load() throws AgentFlags.UsageException, ConfigFiles.ConfigException,
+    /** Flags, files and defaults, merged in Nomad's order and resolved. */
+    private AgentSettings load() throws AgentFlags.UsageException, ConfigException,
             AgentSettings.InvalidConfigException, IOException {
         AgentFlags.Parsed flags = AgentFlags.parse(args);
-        AgentConfig merged = AgentSettings.defaults();
-        if (flags.dev()) {
-            merged = merged.merge(AgentSettings.devDefaults());
-        }
-        List<ConfigFiles.Loaded> files = ConfigFiles.load(flags.configPaths());
-        for (ConfigFiles.Loaded file : files) {
-            merged = merged.merge(file.config());
-        }
-        merged = merged.merge(flags.layer());
-        if (flags.dev() && merged.dataDir() == null && devDataDir == null) {
+        ConfigLoader.Loaded loaded = ConfigLoader.load(flags.dev(), flags.configPaths(), flags.layer());
+        if (flags.dev() && loaded.config().string("data_dir", "").isBlank() && devDataDir == null) {
             devDataDir = AgentSettings.createDevDataDir();
         }
-        return AgentSettings.resolve(merged, files.stream().map(ConfigFiles.Loaded::file).toList(), devDataDir,
-                hostName());
+        return AgentSettings.resolve(loaded.config(), flags.dev(), loaded.files(), devDataDir, hostName());
     }
 
     /**

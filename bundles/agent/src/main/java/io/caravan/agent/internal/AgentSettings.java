@@ -14,11 +14,12 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
+
+import io.caravan.agent.internal.config.ConfigView;
 
 /**
- * The resolved agent: every layer merged (defaults → {@code -dev} defaults → config files → flags), defaults
- * filled, validated and checked for conflicts. Pure apart from reading network interfaces and the host name.
+ * The resolved agent: what the merged configuration means for this process, with Nomad's cross-key rules checked
+ * (modes, data dir, addresses, gossip key). Pure apart from reading network interfaces and the host name.
  */
 record AgentSettings(
         String region, String datacenter, String name, Path dataDir, Path pluginDir, boolean devMode,
@@ -33,8 +34,6 @@ record AgentSettings(
         String consoleUser, String consolePassword, boolean consoleAllowRemote,
         List<Path> files) {
 
-    static final Set<String> LOG_LEVELS = Set.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "OFF");
-
     static final class InvalidConfigException extends Exception {
         private static final long serialVersionUID = 1L;
 
@@ -43,49 +42,21 @@ record AgentSettings(
         }
     }
 
-    static AgentConfig defaults() {
-        return AgentConfig.of(b -> {
-            b.region = "global";
-            b.datacenter = "dc1";
-            b.bindAddr = "0.0.0.0";
-            b.logLevel = "INFO";
-            b.ports = new AgentConfig.Ports(4646, 4647, 4648);
-            b.server = new AgentConfig.Server(false, 0, null, null, null);
-            b.client = new AgentConfig.Client(false, null);
-            b.acl = new AgentConfig.Acl(false);
-            b.leaveOnInterrupt = false;
-            b.leaveOnTerminate = false;
-            b.enableDebug = false;
-        });
-    }
-
-    /** Nomad's {@code -dev}: server and client in one process on loopback, debug logging, one-server Raft. */
-    static AgentConfig devDefaults() {
-        return AgentConfig.of(b -> {
-            b.bindAddr = "127.0.0.1";
-            b.logLevel = "DEBUG";
-            b.enableDebug = true;
-            b.devMode = true;
-            b.server = new AgentConfig.Server(true, 1, null, null, null);
-            b.client = new AgentConfig.Client(true, null);
-            b.ui = new AgentConfig.Ui(true, new AgentConfig.Console("admin", "admin", false));
-        });
-    }
-
     /**
+     * @param config the merged configuration (defaults, files, flags)
+     * @param dev whether {@code -dev} was given
      * @param devDataDir created by the caller for {@code -dev} when no data dir is configured
      * @param hostName the default node name
      */
-    static AgentSettings resolve(AgentConfig merged, List<Path> files, Path devDataDir, String hostName)
+    static AgentSettings resolve(ConfigView config, boolean dev, List<Path> files, Path devDataDir, String hostName)
             throws InvalidConfigException {
-        AgentConfig c = merged;
-        boolean dev = Boolean.TRUE.equals(c.devMode());
-        boolean server = Boolean.TRUE.equals(c.server().enabled());
-        boolean client = Boolean.TRUE.equals(c.client().enabled());
+        ConfigView c = config;
+        boolean server = c.bool("server.enabled");
+        boolean client = c.bool("client.enabled");
         if (!server && !client) {
             throw new InvalidConfigException("Must specify either server, client or dev mode for the agent.");
         }
-        int bootstrapExpect = c.server().bootstrapExpect() == null ? 0 : c.server().bootstrapExpect();
+        int bootstrapExpect = (int) c.integer("server.bootstrap_expect", 0);
         if (bootstrapExpect < 0) {
             throw new InvalidConfigException("Invalid bootstrap_expect: must be 0 or more");
         }
@@ -94,67 +65,54 @@ record AgentSettings(
         }
 
         Path dataDir;
-        if (c.dataDir() != null && !c.dataDir().isBlank()) {
-            dataDir = Paths.get(c.dataDir()).toAbsolutePath().normalize();
+        String configuredDataDir = c.string("data_dir", "");
+        if (!configuredDataDir.isBlank()) {
+            dataDir = Paths.get(configuredDataDir).toAbsolutePath().normalize();
         } else if (dev) {
             dataDir = devDataDir;
         } else {
             throw new InvalidConfigException("Must specify \"data_dir\" config option or \"data-dir\" CLI flag");
         }
-        Path pluginDir = c.pluginDir() == null || c.pluginDir().isBlank()
-                ? dataDir.resolve("plugins") : Paths.get(c.pluginDir()).toAbsolutePath().normalize();
+        String configuredPluginDir = c.string("plugin_dir", "");
+        Path pluginDir = configuredPluginDir.isBlank()
+                ? dataDir.resolve("plugins") : Paths.get(configuredPluginDir).toAbsolutePath().normalize();
 
-        String level = c.logLevel().toUpperCase(Locale.ROOT);
-        if (!LOG_LEVELS.contains(level)) {
-            throw new InvalidConfigException("Invalid log level: " + c.logLevel()
-                    + ". Valid log levels are: [TRACE DEBUG INFO WARN ERROR OFF]");
-        }
+        String level = c.string("log_level", "INFO").toUpperCase(Locale.ROOT);
+        level = level.equals("ERR") ? "ERROR" : level;
 
-        AgentConfig.Ports ports = c.ports();
-        int httpPort = port("ports.http", ports.http());
-        int rpcPort = port("ports.rpc", ports.rpc());
-        int serfPort = port("ports.serf", ports.serf());
+        int httpPort = (int) c.integer("ports.http", 4646);
+        int rpcPort = (int) c.integer("ports.rpc", 4647);
+        int serfPort = (int) c.integer("ports.serf", 4648);
 
-        String bind = literalAddress("bind_addr", c.bindAddr());
-        AgentConfig.Addresses addrs = c.addresses() == null ? new AgentConfig.Addresses(null, null, null) : c.addresses();
-        String httpAddr = addrs.http() == null ? bind : literalAddress("addresses.http", addrs.http());
-        String rpcAddr = addrs.rpc() == null ? bind : literalAddress("addresses.rpc", addrs.rpc());
-        String serfAddr = addrs.serf() == null ? bind : literalAddress("addresses.serf", addrs.serf());
+        String bind = literalAddress("bind_addr", c.string("bind_addr", "0.0.0.0"));
+        String httpAddr = address(c, "addresses.http", bind);
+        String rpcAddr = address(c, "addresses.rpc", bind);
+        String serfAddr = address(c, "addresses.serf", bind);
 
-        AgentConfig.Addresses adv = c.advertise() == null ? new AgentConfig.Addresses(null, null, null) : c.advertise();
-        String advertiseHttp = advertise("http", adv.http(), httpAddr, httpPort, dev);
-        String advertiseRpc = advertise("rpc", adv.rpc(), rpcAddr, rpcPort, dev);
-        String advertiseSerf = advertise("serf", adv.serf(), serfAddr, serfPort, dev);
+        String advertiseHttp = advertise("http", c.string("advertise.http", null), httpAddr, httpPort, dev);
+        String advertiseRpc = advertise("rpc", c.string("advertise.rpc", null), rpcAddr, rpcPort, dev);
+        String advertiseSerf = advertise("serf", c.string("advertise.serf", null), serfAddr, serfPort, dev);
 
-        String encrypt = c.server().encrypt();
-        if (encrypt != null && !encrypt.isEmpty()) {
+        String encrypt = c.string("server.encrypt", "");
+        if (!encrypt.isEmpty()) {
             checkGossipKey(encrypt);
         }
+        List<String> retryJoin = new ArrayList<>(c.list("server.retry_join"));
+        c.list("server.server_join.retry_join").stream().filter(a -> !retryJoin.contains(a)).forEach(retryJoin::add);
 
-        AgentConfig.Console console = c.ui() == null || c.ui().console() == null
-                ? new AgentConfig.Console(null, null, null) : c.ui().console();
-        String user = console.username() == null ? "admin" : console.username();
-
-        return new AgentSettings(c.region(), c.datacenter(),
-                c.name() == null || c.name().isBlank() ? hostName : c.name(), dataDir, pluginDir, dev, level, bind,
-                httpPort, rpcPort, serfPort, httpAddr, rpcAddr, serfAddr, advertiseHttp, advertiseRpc, advertiseSerf,
-                server, bootstrapExpect, encrypt == null ? "" : encrypt,
-                listOrEmpty(c.server().allRetryJoin()), client, listOrEmpty(c.client().servers()),
-                Boolean.TRUE.equals(c.acl().enabled()), Boolean.TRUE.equals(c.leaveOnInterrupt()),
-                Boolean.TRUE.equals(c.leaveOnTerminate()), Boolean.TRUE.equals(c.enableDebug()),
-                c.httpApiResponseHeaders() == null ? Map.of() : Map.copyOf(c.httpApiResponseHeaders()),
-                user, console.password(), Boolean.TRUE.equals(console.allowRemote()), List.copyOf(files));
+        return new AgentSettings(c.string("region", "global"), c.string("datacenter", "dc1"),
+                c.string("name", "").isBlank() ? hostName : c.string("name", ""), dataDir, pluginDir, dev, level,
+                bind, httpPort, rpcPort, serfPort, httpAddr, rpcAddr, serfAddr, advertiseHttp, advertiseRpc,
+                advertiseSerf, server, bootstrapExpect, encrypt, List.copyOf(retryJoin), client,
+                c.list("client.servers"), c.bool("acl.enabled"), c.bool("leave_on_interrupt"),
+                c.bool("leave_on_terminate"), c.bool("enable_debug"), Map.copyOf(c.map("http_api_response_headers")),
+                c.string("ui.console.username", "admin"), c.string("ui.console.password", null),
+                c.bool("ui.console.allow_remote"), List.copyOf(files));
     }
 
-    private static List<String> listOrEmpty(List<String> list) {
-        return list == null ? List.of() : List.copyOf(list);
-    }
-
-    private static int port(String key, Integer value) throws InvalidConfigException {
-        if (value == null || value < 1 || value > 65535) {
-            throw new InvalidConfigException("Invalid " + key + ": " + value + " is not a port (1-65535)");
-        }
-        return value;
+    private static String address(ConfigView c, String key, String bind) throws InvalidConfigException {
+        String value = c.string(key, null);
+        return value == null ? bind : literalAddress(key, value);
     }
 
     /** go-sockaddr templates come with the configuration issue; until then an address must be a literal IP. */

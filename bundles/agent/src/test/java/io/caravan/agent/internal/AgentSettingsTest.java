@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
+import io.caravan.agent.internal.config.ConfigException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,23 +17,9 @@ class AgentSettingsTest {
     @TempDir
     Path tmp;
 
-    private AgentSettings resolve(AgentConfig... layers) throws Exception {
-        AgentConfig merged = AgentSettings.defaults();
-        for (AgentConfig layer : layers) {
-            merged = merged.merge(layer);
-        }
-        return AgentSettings.resolve(merged, List.of(), tmp.resolve("dev"), "host1");
-    }
-
-    private Path write(String name, String json) throws Exception {
-        Path file = tmp.resolve(name);
-        Files.writeString(file, json);
-        return file;
-    }
-
     @Test
     void devModeIsServerAndClientOnLoopbackWithNomadsDefaults() throws Exception {
-        AgentSettings s = resolve(AgentSettings.devDefaults());
+        AgentSettings s = Configs.dev(tmp);
         assertTrue(s.server() && s.client() && s.devMode());
         assertEquals(1, s.bootstrapExpect());
         assertEquals("global", s.region());
@@ -44,6 +31,7 @@ class AgentSettingsTest {
         assertEquals("127.0.0.1:4646", s.advertiseHttp());
         assertEquals("127.0.0.1:4647", s.advertiseRpc());
         assertEquals("127.0.0.1:4648", s.advertiseSerf());
+        assertEquals("admin", s.consolePassword());
     }
 
     @Test
@@ -53,15 +41,8 @@ class AgentSettingsTest {
         Files.writeString(dir.resolve("a.json"), "{\"region\": \"a\", \"datacenter\": \"dcA\","
                 + " \"ports\": [{\"rpc\": 5001}], \"http_api_response_headers\": {\"X-A\": \"1\"}}");
         Files.writeString(dir.resolve("ignored.txt"), "not config");
-        List<ConfigFiles.Loaded> files = ConfigFiles.load(List.of(dir.toString()));
-        assertEquals(List.of("a.json", "b.json"), files.stream().map(f -> f.file().getFileName().toString()).toList());
-
-        AgentConfig merged = AgentSettings.defaults().merge(AgentSettings.devDefaults());
-        for (ConfigFiles.Loaded f : files) {
-            merged = merged.merge(f.config());
-        }
-        merged = merged.merge(AgentFlags.parse(List.of("-dc", "flagDc")).layer());
-        AgentSettings s = AgentSettings.resolve(merged, List.of(), tmp, "h");
+        AgentSettings s = Configs.settings(tmp, List.of("-dev", "-config", dir.toString(), "-dc", "flagDc"));
+        assertEquals(List.of(dir.resolve("a.json"), dir.resolve("b.json")), s.files());
         assertEquals("b", s.region(), "later file wins");
         assertEquals("flagDc", s.datacenter(), "flags win over files");
         assertEquals(5000, s.httpPort());
@@ -71,77 +52,57 @@ class AgentSettingsTest {
     }
 
     @Test
-    void configErrorsNameFileLineColumnAndKey() throws Exception {
-        Path unknown = write("unknown.json", "{\n  \"ports\": {\n    \"htp\": 1\n  }\n}");
-        ConfigFiles.ConfigException e = assertThrows(ConfigFiles.ConfigException.class,
-                () -> ConfigFiles.parse(unknown));
-        assertEquals(unknown + ":3:5: unknown key \"ports.htp\"", e.getMessage());
-
-        Path wrongType = write("type.json", "{\"ports\": {\"http\": \"abc\"}}");
-        e = assertThrows(ConfigFiles.ConfigException.class, () -> ConfigFiles.parse(wrongType));
-        assertTrue(e.getMessage().startsWith(wrongType + ":1:12: invalid value for \"ports.http\""), e.getMessage());
-
-        Path broken = write("broken.json", "{\"region\": ");
-        e = assertThrows(ConfigFiles.ConfigException.class, () -> ConfigFiles.parse(broken));
-        assertTrue(e.getMessage().startsWith(broken + ":1:"), e.getMessage());
+    void everyBadFileIsReportedBeforeAnythingApplies() throws Exception {
+        Path a = tmp.resolve("a.json");
+        Path b = tmp.resolve("b.json");
+        Files.writeString(a, "{\n  \"ports\": {\n    \"htp\": 1\n  }\n}");
+        Files.writeString(b, "{\"ports\": {\"http\": \"abc\"}}");
+        ConfigException e = assertThrows(ConfigException.class, () -> Configs.settings(tmp,
+                List.of("-dev", "-config", a.toString(), "-config", b.toString(), "-config", "/nope.json")));
+        assertEquals(List.of("/nope.json: no such file or directory",
+                a + ":3:5: unknown key \"ports.htp\"",
+                b + ":1:20: \"ports.http\" must be a whole number, not \"abc\""),
+                e.problems().stream().map(ConfigException.Problem::toString).toList());
     }
 
     @Test
-    void invalidSettingsAreRefusedWithNomadsMessages() {
+    void invalidSettingsAreRefusedWithNomadsMessages() throws Exception {
         assertEquals("Must specify either server, client or dev mode for the agent.",
-                assertThrows(AgentSettings.InvalidConfigException.class, this::resolve).getMessage());
-        AgentConfig server = AgentConfig.of(b -> b.server = new AgentConfig.Server(true, null, null, null, null));
-        assertEquals("Must specify \"data_dir\" config option or \"data-dir\" CLI flag",
-                assertThrows(AgentSettings.InvalidConfigException.class, () -> resolve(server)).getMessage());
-        AgentConfig badLevel = AgentConfig.of(b -> b.logLevel = "loud");
-        assertTrue(assertThrows(AgentSettings.InvalidConfigException.class,
-                () -> resolve(AgentSettings.devDefaults(), badLevel)).getMessage().startsWith("Invalid log level: loud"));
-        AgentConfig badPort = AgentConfig.of(b -> b.ports = new AgentConfig.Ports(70000, null, null));
-        assertEquals("Invalid ports.http: 70000 is not a port (1-65535)",
                 assertThrows(AgentSettings.InvalidConfigException.class,
-                        () -> resolve(AgentSettings.devDefaults(), badPort)).getMessage());
-        AgentConfig badKey = AgentConfig.of(b -> b.server = new AgentConfig.Server(null, null, "c2hvcnQ=", null, null));
+                        () -> Configs.settings(tmp, List.of())).getMessage());
+        assertEquals("Must specify \"data_dir\" config option or \"data-dir\" CLI flag",
+                assertThrows(AgentSettings.InvalidConfigException.class,
+                        () -> Configs.settings(tmp, List.of("-server"))).getMessage());
         assertEquals("Invalid encryption key: must be 16, 24 or 32 bytes, not 5",
                 assertThrows(AgentSettings.InvalidConfigException.class,
-                        () -> resolve(AgentSettings.devDefaults(), badKey)).getMessage());
+                        () -> Configs.settings(tmp, List.of("-dev", "-encrypt", "c2hvcnQ="))).getMessage());
+        assertEquals("ERROR", Configs.dev(tmp, "{\"log_level\": \"err\"}").logLevel(), "Nomad accepts ERR");
     }
 
     @Test
     void loopbackIsOnlyAdvertisedInDevMode() throws Exception {
-        AgentConfig serverOnLoopback = AgentConfig.of(b -> {
-            b.server = new AgentConfig.Server(true, 1, null, null, null);
-            b.dataDir = tmp.toString();
-            b.bindAddr = "127.0.0.1";
-        });
-        assertTrue(assertThrows(AgentSettings.InvalidConfigException.class, () -> resolve(serverOnLoopback))
-                .getMessage().startsWith("Defaulting advertise to localhost is unsafe"));
-        AgentConfig advertised = AgentConfig.of(b -> b.advertise = new AgentConfig.Addresses("10.0.0.5", "10.0.0.5:9999",
-                "[::1]"));
-        AgentSettings s = resolve(serverOnLoopback, advertised);
+        List<String> serverOnLoopback = List.of("-server", "-data-dir", tmp.toString(), "-bind", "127.0.0.1");
+        assertTrue(assertThrows(AgentSettings.InvalidConfigException.class,
+                () -> Configs.settings(tmp, serverOnLoopback)).getMessage()
+                .startsWith("Defaulting advertise to localhost is unsafe"));
+        AgentSettings s = Configs.settings(tmp, serverOnLoopback,
+                "{\"advertise\": {\"http\": \"10.0.0.5\", \"rpc\": \"10.0.0.5:9999\", \"serf\": \"[::1]\"}}");
         assertEquals("10.0.0.5:4646", s.advertiseHttp());
         assertEquals("10.0.0.5:9999", s.advertiseRpc());
         assertEquals("[::1]:4648", s.advertiseSerf());
     }
 
     @Test
-    void templatesAndHostNamesAreNotYetAddresses() {
-        AgentConfig template = AgentConfig.of(b -> b.bindAddr = "{{ GetPrivateIP }}");
+    void hostNamesAreNotAddresses() {
         assertTrue(assertThrows(AgentSettings.InvalidConfigException.class,
-                () -> resolve(AgentSettings.devDefaults(), template)).getMessage().contains("go-sockaddr"));
-        AgentConfig host = AgentConfig.of(b -> b.bindAddr = "example.com");
-        assertTrue(assertThrows(AgentSettings.InvalidConfigException.class,
-                () -> resolve(AgentSettings.devDefaults(), host)).getMessage().contains("not an IP address"));
+                () -> Configs.dev(tmp, "{\"bind_addr\": \"example.com\"}")).getMessage().contains("not an IP address"));
     }
 
     @Test
     void restartScopedChangesAreNamed() throws Exception {
-        AgentSettings a = resolve(AgentSettings.devDefaults());
-        AgentSettings sameButLevel = resolve(AgentSettings.devDefaults(), AgentConfig.of(b -> b.logLevel = "WARN"));
-        assertEquals(null, AgentRuntime.restartScopedChange(a, sameButLevel));
-        AgentSettings otherPort = resolve(AgentSettings.devDefaults(),
-                AgentConfig.of(b -> b.ports = new AgentConfig.Ports(5555, null, null)));
-        assertEquals("ports", AgentRuntime.restartScopedChange(a, otherPort));
-        AgentSettings otherRegion = resolve(AgentSettings.devDefaults(), AgentConfig.of(b -> b.region = "eu"));
-        assertEquals("region", AgentRuntime.restartScopedChange(a, otherRegion));
+        AgentSettings a = Configs.dev(tmp);
+        assertEquals(null, AgentRuntime.restartScopedChange(a, Configs.dev(tmp, "{\"log_level\": \"WARN\"}")));
+        assertEquals("ports", AgentRuntime.restartScopedChange(a, Configs.dev(tmp, "{\"ports\": {\"http\": 5555}}")));
+        assertEquals("region", AgentRuntime.restartScopedChange(a, Configs.dev(tmp, "{\"region\": \"eu\"}")));
     }
 }

@@ -8,13 +8,15 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class BannerTest {
+    @org.junit.jupiter.api.io.TempDir
+    Path tmp;
+
     @Test
     void printsNomadsLinesRightAligned() throws Exception {
-        AgentSettings s = AgentSettings.resolve(AgentSettings.defaults().merge(AgentSettings.devDefaults()),
-                List.of(Path.of("/etc/caravan/a.json")), Path.of("/tmp/x"), "host1");
+        AgentSettings s = Configs.dev(tmp, "{}");
         String banner = Banner.render(s, "node-1", "0.1.0", "user \"admin\"");
         for (String line : List.of(
-                "==> Loaded configuration from /etc/caravan/a.json",
+                "==> Loaded configuration from " + tmp.resolve("layer0.json"),
                 "       Advertise Addrs: HTTP: 127.0.0.1:4646; RPC: 127.0.0.1:4647; Serf: 127.0.0.1:4648",
                 "            Bind Addrs: HTTP: [127.0.0.1:4646]; RPC: 127.0.0.1:4647; Serf: 127.0.0.1:4648",
                 "                Client: true",

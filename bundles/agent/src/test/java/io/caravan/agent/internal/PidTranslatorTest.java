@@ -16,19 +16,10 @@ class PidTranslatorTest {
     @TempDir
     Path tmp;
 
-    private AgentSettings settings(AgentConfig... layers) throws Exception {
-        AgentConfig merged = AgentSettings.defaults();
-        for (AgentConfig l : layers) {
-            merged = merged.merge(l);
-        }
-        return AgentSettings.resolve(merged, List.of(), tmp, "host1");
-    }
-
     @Test
     void devAgentConfiguresEveryComponent() throws Exception {
-        Map<String, Map<String, Object>> pids = PidTranslator.translate(settings(AgentSettings.devDefaults(),
-                AgentConfig.of(b -> b.httpApiResponseHeaders = Map.of("Access-Control-Allow-Origin", "*"))),
-                "id-1", "0.1.0", "pw");
+        Map<String, Map<String, Object>> pids = PidTranslator.translate(Configs.dev(tmp,
+                "{\"http_api_response_headers\": {\"Access-Control-Allow-Origin\": \"*\"}}"), "id-1", "0.1.0", "pw");
         assertEquals(List.of("io.caravan.agent", "io.caravan.http", "org.apache.felix.http",
                 "org.apache.felix.webconsole.internal.servlet.OsgiManager", "org.apache.felix.fileinstall~plugins",
                 "io.caravan.server", "io.caravan.client"), List.copyOf(pids.keySet()));
@@ -41,17 +32,15 @@ class PidTranslatorTest {
         assertArrayEquals(new String[] {"Access-Control-Allow-Origin: *"},
                 (String[]) pids.get("io.caravan.http").get("response.headers"));
         assertEquals("pw", pids.get("org.apache.felix.webconsole.internal.servlet.OsgiManager").get("password"));
-        assertEquals(tmp.resolve("plugins").toString(),
+        assertEquals(tmp.resolve("dev").resolve("plugins").toString(),
                 pids.get("org.apache.felix.fileinstall~plugins").get("felix.fileinstall.dir"));
     }
 
     @Test
     void modesAreConfigurationPresentOnlyWhenEnabled() throws Exception {
-        Map<String, Map<String, Object>> pids = PidTranslator.translate(settings(AgentConfig.of(b -> {
-            b.client = new AgentConfig.Client(true, List.of("10.0.0.1:4647"));
-            b.dataDir = tmp.toString();
-            b.bindAddr = "10.0.0.9";
-        })), "id", "v", "pw");
+        Map<String, Map<String, Object>> pids = PidTranslator.translate(Configs.settings(tmp,
+                List.of("-client", "-servers", "10.0.0.1:4647", "-data-dir", tmp.toString(), "-bind", "10.0.0.9")),
+                "id", "v", "pw");
         assertFalse(pids.containsKey("io.caravan.server"));
         assertTrue(pids.containsKey("io.caravan.client"));
         assertArrayEquals(new String[] {"10.0.0.1:4647"}, (String[]) pids.get("io.caravan.client").get("servers"));
@@ -59,7 +48,7 @@ class PidTranslatorTest {
 
     @Test
     void translationIsDeterministic() throws Exception {
-        AgentSettings s = settings(AgentSettings.devDefaults());
+        AgentSettings s = Configs.dev(tmp);
         Map<String, Map<String, Object>> a = PidTranslator.translate(s, "id", "v", "pw");
         Map<String, Map<String, Object>> b = PidTranslator.translate(s, "id", "v", "pw");
         assertEquals(a.keySet(), b.keySet());

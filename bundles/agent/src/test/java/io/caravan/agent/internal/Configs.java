@@ -1,0 +1,31 @@
+package io.caravan.agent.internal;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.caravan.agent.internal.config.ConfigLoader;
+
+/** Test helper: settings from JSON files and flags, through the real loader. */
+final class Configs {
+    private Configs() {
+    }
+
+    static AgentSettings settings(Path dir, List<String> flags, String... jsonFiles) throws Exception {
+        List<String> args = new ArrayList<>(flags);
+        for (int i = 0; i < jsonFiles.length; i++) {
+            Path file = dir.resolve("layer" + i + ".json");
+            Files.writeString(file, jsonFiles[i]);
+            args.add("-config");
+            args.add(file.toString());
+        }
+        AgentFlags.Parsed parsed = AgentFlags.parse(args);
+        ConfigLoader.Loaded loaded = ConfigLoader.load(parsed.dev(), parsed.configPaths(), parsed.layer());
+        return AgentSettings.resolve(loaded.config(), parsed.dev(), loaded.files(), dir.resolve("dev"), "host1");
+    }
+
+    static AgentSettings dev(Path dir, String... jsonFiles) throws Exception {
+        return settings(dir, List.of("-dev"), jsonFiles);
+    }
+}
