@@ -73,6 +73,12 @@ class DevAgentE2EIT {
                 .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    private static HttpResponse<String> put(int port, String path) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .PUT(HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     private static void awaitHealthy(int port, Process agent, Path log) throws Exception {
         await("the agent answers /v1/agent/health", START, () -> {
             if (!agent.isAlive()) {
@@ -161,6 +167,27 @@ class DevAgentE2EIT {
             }
         });
         assertTrue(agent.isAlive(), "reload must not stop the agent");
+
+        // PUT /v1/agent/reload answers with what changed; a restart-scoped key is reported, not applied.
+        Files.writeString(config, Files.readString(config).replaceFirst("}$",
+                ", \"log_level\": \"WARN\", \"datacenter\": \"dc9\"}"));
+        HttpResponse<String> report = put(http, "/v1/agent/reload");
+        assertEquals(200, report.statusCode(), report.body());
+        assertTrue(report.body().startsWith("{\"Changed\":[\"datacenter\",\"log_level\"],"
+                + "\"Applied\":[\"log_level\"],\"RestartRequired\":[\"datacenter\"],\"ElapsedMs\":"), report.body());
+        String selfAfter = get(http, "/v1/agent/self").body();
+        assertTrue(selfAfter.contains("\"LogLevel\":\"WARN\""), selfAfter);
+        assertTrue(selfAfter.contains("\"Datacenter\":\"dc1\""), "self shows the configuration in force");
+
+        // A broken file is a 400 with its position, and nothing changes.
+        String good = Files.readString(config);
+        Files.writeString(config, good.replaceFirst("}$", ", \"log_level\": \"TRACE\", \"ports\": {\"htp\": 1}}"));
+        HttpResponse<String> bad = put(http, "/v1/agent/reload");
+        assertEquals(400, bad.statusCode());
+        assertTrue(bad.body().startsWith(config + ":1:"), bad.body());
+        assertTrue(bad.body().endsWith("unknown key \"ports.htp\""), bad.body());
+        assertTrue(get(http, "/v1/agent/self").body().contains("\"LogLevel\":\"WARN\""), "nothing was applied");
+        Files.writeString(config, good);
 
         agent.destroy(); // SIGTERM
         assertTrue(agent.waitFor(STOP.toSeconds(), TimeUnit.SECONDS), "agent stops within " + STOP);

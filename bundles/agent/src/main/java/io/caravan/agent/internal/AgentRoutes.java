@@ -2,6 +2,7 @@ package io.caravan.agent.internal;
 
 import java.util.List;
 
+import io.caravan.agent.AgentConfigService;
 import io.caravan.api.CaravanException;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
@@ -12,6 +13,7 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Modified;
+import org.osgi.service.component.annotations.Reference;
 
 /**
  * The agent's own endpoints, and the status endpoints answered from the local agent until the Raft issue gives
@@ -22,9 +24,12 @@ import org.osgi.service.component.annotations.Modified;
 public final class AgentRoutes implements ApiRoutes {
     private volatile AgentPidConfig config;
 
+    private final AgentConfigService configService;
+
     @Activate
-    public AgentRoutes(AgentPidConfig config) {
+    public AgentRoutes(AgentPidConfig config, @Reference AgentConfigService configService) {
         this.config = config;
+        this.configService = configService;
     }
 
     @Modified
@@ -40,6 +45,9 @@ public final class AgentRoutes implements ApiRoutes {
                     AgentViews.stats(c)));
         });
         routes.get("/v1/agent/health", this::health);
+        // Reloads this agent. ACL (agent:write) and forwarding to another node (?node_id=, ?server_id=) slot in
+        // with the ACL and RPC transport issues.
+        routes.write("/v1/agent/reload", r -> ApiResponse.ok(configService.reload()));
         routes.get("/v1/agent/members", r -> {
             AgentPidConfig c = serverOnly();
             return ApiResponse.ok(new AgentViews.Members(c.name() + "." + c.region(), c.region(), c.datacenter(),

@@ -16,7 +16,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 
+import io.caravan.agent.AgentConfigService;
 import io.caravan.agent.GracefulLeave;
+import io.caravan.agent.ReloadReport;
+import io.caravan.agent.internal.config.ConfigDiff;
+import io.caravan.agent.internal.config.ConfigView;
+import io.caravan.agent.internal.config.Schema;
+import io.caravan.api.CaravanException;
+import io.caravan.api.ErrorCode;
 import io.caravan.agent.internal.config.ConfigException;
 import io.caravan.agent.internal.config.ConfigLoader;
 import org.osgi.framework.BundleContext;
@@ -35,11 +42,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The agent process: reads the command line the launcher was given, resolves the configuration, takes the data
  * dir, writes every component's configuration, prints the banner, and handles signals — SIGHUP reloads, SIGINT and
- * SIGTERM stop (leaving the cluster first when configured). A bad command line or configuration stops the agent
+ * SIGTERM stop (leaving the cluster first when configured). It is also the {@link AgentConfigService}. A bad command line or configuration stops the agent
  * with exit code 1 and one line on stderr.
  */
-@Component(immediate = true)
-public final class AgentRuntime {
+@Component(immediate = true, service = AgentConfigService.class)
+public final class AgentRuntime implements AgentConfigService {
     static final String AGENT_ARGS = "caravan.agent.args";
     private static final Logger LOG = LoggerFactory.getLogger(AgentRuntime.class);
     private static final Duration LEAVE_TIMEOUT = Duration.ofSeconds(30);
@@ -60,6 +67,8 @@ public final class AgentRuntime {
     private volatile Consumer<String> launcherLogLevel;
 
     private volatile AgentSettings settings;
+    /** The configuration in force: what /v1/agent/self shows and what the next reload is compared with. */
+    private ConfigView running;
     private Path devDataDir;
     private DataDir dataDir;
     private Signals signals;
@@ -76,7 +85,9 @@ public final class AgentRuntime {
     @Activate
     void start() {
         try {
-            AgentSettings resolved = load();
+            Candidate candidate = load();
+            AgentSettings resolved = candidate.settings();
+            running = candidate.config();
             dataDir = DataDir.open(resolved.dataDir(), resolved.ephemeralDataDir(devDataDir));
             Files.createDirectories(resolved.pluginDir());
             String nodeId = dataDir.nodeId();
@@ -92,7 +103,7 @@ public final class AgentRuntime {
             System.out.print(Banner.render(resolved, nodeId, version, credentials));
             System.out.flush();
             signals = Signals.install(Map.of(
-                    "HUP", this::reload,
+                    "HUP", this::reloadOnSignal,
                     "INT", () -> stop("interrupt", settings.leaveOnInterrupt()),
                     "TERM", () -> stop("terminated", settings.leaveOnTerminate())));
         } catch (AgentFlags.UsageException | ConfigException | AgentSettings.InvalidConfigException
@@ -116,58 +127,64 @@ public final class AgentRuntime {
         }
     }
 
+    /** A configuration read and resolved, not yet applied. */
+    private record Candidate(ConfigView config, AgentSettings settings, boolean dev, List<Path> files) {}
+
     /** Flags, files and defaults, merged in Nomad's order and resolved. */
-    private AgentSettings load() throws AgentFlags.UsageException, ConfigException,
+    private Candidate load() throws AgentFlags.UsageException, ConfigException,
             AgentSettings.InvalidConfigException, IOException {
         AgentFlags.Parsed flags = AgentFlags.parse(args);
         ConfigLoader.Loaded loaded = ConfigLoader.load(flags.dev(), flags.configPaths(), flags.layer());
         if (flags.dev() && loaded.config().string("data_dir", "").isBlank() && devDataDir == null) {
             devDataDir = AgentSettings.createDevDataDir();
         }
-        return AgentSettings.resolve(loaded.config(), flags.dev(), loaded.files(), devDataDir, hostName());
+        return new Candidate(loaded.config(), resolve(loaded.config(), flags.dev(), loaded.files()), flags.dev(),
+                loaded.files());
+    }
+
+    private AgentSettings resolve(ConfigView config, boolean dev, List<Path> files)
+            throws AgentSettings.InvalidConfigException {
+        return AgentSettings.resolve(config, dev, files, devDataDir, hostName());
     }
 
     /**
-     * SIGHUP: parse and validate everything again, then apply all of it or none of it. Settings that only take
-     * effect at start are refused with a message rather than half applied.
+     * Reads and checks everything again, then applies every key that can change live and keeps the running value
+     * of the keys the schema marks {@code restart}. A configuration that does not load changes nothing.
      */
-    void reload() {
-        LOG.info("reloading agent configuration");
+    @Override
+    public synchronized ReloadReport reload() {
+        long start = System.nanoTime();
         try {
-            AgentSettings next = load();
-            AgentSettings current = settings;
-            String restartOnly = restartScopedChange(current, next);
-            if (restartOnly != null) {
-                LOG.atError().addKeyValue("key", restartOnly)
-                        .log("reload refused: this setting only changes with a restart; nothing was applied");
-                return;
-            }
-            String password = next.consolePassword() != null ? next.consolePassword() : dataDir.consolePassword();
-            settings = next;
-            setLogLevel(next.logLevel());
-            applier.apply(PidTranslator.translate(next, dataDir.nodeId(), version, password));
-            LOG.info("agent configuration reloaded");
-        } catch (Exception e) {
-            LOG.atError().addKeyValue("error", e.getMessage()).log("reload failed; nothing was applied");
+            Candidate next = load();
+            ConfigDiff diff = ConfigDiff.between(running, next.config(), Schema.nomadAgent());
+            AgentSettings effective = resolve(diff.effective(), next.dev(), next.files());
+            String password = effective.consolePassword() != null ? effective.consolePassword()
+                    : dataDir.consolePassword();
+            applier.apply(PidTranslator.translate(effective, dataDir.nodeId(), version, password));
+            setLogLevel(effective.logLevel());
+            settings = effective;
+            running = diff.effective();
+            ReloadReport report = new ReloadReport(diff.changed(), diff.live(), diff.restartRequired(),
+                    (System.nanoTime() - start) / 1e6);
+            LOG.atInfo().addKeyValue("changed", report.changed()).addKeyValue("applied", report.applied())
+                    .addKeyValue("restart_required", report.restartRequired())
+                    .addKeyValue("elapsed_ms", String.format("%.1f", report.elapsedMs()))
+                    .log("agent configuration reloaded");
+            return report;
+        } catch (AgentFlags.UsageException | ConfigException | AgentSettings.InvalidConfigException e) {
+            throw CaravanException.badRequest(e.getMessage());
+        } catch (IOException e) {
+            throw new CaravanException(ErrorCode.INTERNAL, "reload failed: " + e.getMessage());
         }
     }
 
-    /** The settings a running agent cannot change (its identity, storage, modes and listeners). */
-    static String restartScopedChange(AgentSettings a, AgentSettings b) {
-        Map<String, List<Object>> keys = Map.of(
-                "region", List.of(a.region(), b.region()),
-                "datacenter", List.of(a.datacenter(), b.datacenter()),
-                "name", List.of(a.name(), b.name()),
-                "data_dir", List.of(a.dataDir(), b.dataDir()),
-                "server.enabled", List.of(a.server(), b.server()),
-                "client.enabled", List.of(a.client(), b.client()),
-                "ports", List.of(List.of(a.httpPort(), a.rpcPort(), a.serfPort()),
-                        List.of(b.httpPort(), b.rpcPort(), b.serfPort())),
-                "addresses", List.of(List.of(a.httpAddr(), a.rpcAddr(), a.serfAddr()),
-                        List.of(b.httpAddr(), b.rpcAddr(), b.serfAddr())));
-        return keys.entrySet().stream()
-                .filter(e -> !Objects.equals(e.getValue().get(0), e.getValue().get(1)))
-                .map(Map.Entry::getKey).sorted().findFirst().orElse(null);
+    private void reloadOnSignal() {
+        LOG.info("caught SIGHUP: reloading agent configuration");
+        try {
+            reload();
+        } catch (CaravanException e) {
+            LOG.atError().addKeyValue("error", e.getMessage()).log("reload failed; nothing was changed");
+        }
     }
 
     private void stop(String signal, boolean leave) {

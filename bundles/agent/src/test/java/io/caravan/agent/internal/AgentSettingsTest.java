@@ -97,12 +97,4 @@ class AgentSettingsTest {
         assertTrue(assertThrows(AgentSettings.InvalidConfigException.class,
                 () -> Configs.dev(tmp, "{\"bind_addr\": \"example.com\"}")).getMessage().contains("not an IP address"));
     }
-
-    @Test
-    void restartScopedChangesAreNamed() throws Exception {
-        AgentSettings a = Configs.dev(tmp);
-        assertEquals(null, AgentRuntime.restartScopedChange(a, Configs.dev(tmp, "{\"log_level\": \"WARN\"}")));
-        assertEquals("ports", AgentRuntime.restartScopedChange(a, Configs.dev(tmp, "{\"ports\": {\"http\": 5555}}")));
-        assertEquals("region", AgentRuntime.restartScopedChange(a, Configs.dev(tmp, "{\"region\": \"eu\"}")));
-    }
 }

@@ -1,0 +1,17 @@
+package io.caravan.agent;
+
+import org.osgi.annotation.versioning.ProviderType;
+
+/**
+ * The one way to reload this agent's configuration, used by SIGHUP, {@code PUT /v1/agent/reload} and
+ * {@code caravan config reload}: every file and flag is read and checked again, then everything that can change
+ * live is applied at once, or nothing is.
+ */
+@ProviderType
+public interface AgentConfigService {
+    /**
+     * @throws io.caravan.api.CaravanException {@code BAD_REQUEST} naming file, line and column when the
+     *         configuration does not parse or validate; nothing changes then
+     */
+    ReloadReport reload();
+}
