@@ -1,6 +1,7 @@
 package io.caravan.hcl;
 
 import io.caravan.hcl.internal.Evaluator;
+import io.caravan.hcl.internal.Variables;
 import java.util.List;
 
 /**
@@ -19,6 +20,14 @@ public sealed interface Expression {
      */
     default Value evaluate(EvalContext ctx) {
         return Evaluator.evaluate(this, ctx);
+    }
+
+    /**
+     * The variables this expression refers to (excluding those bound by its own {@code for} expressions), in
+     * source order; e.g. to learn which inputs a configuration needs before evaluating it.
+     */
+    default List<Variable> variables() {
+        return Variables.of(this);
     }
 
     /** A number, {@code true}, {@code false} or {@code null}. */
@@ -78,8 +87,9 @@ public sealed interface Expression {
     }
 
     /**
-     * {@code { key = value, key: value }}. A key that is a bare {@link Variable} (not parenthesised) names the
-     * attribute literally, as the spec requires; any other key expression is evaluated and converted to a string.
+     * {@code { key = value, key: value }}. A key that is a bare {@link Variable} (not parenthesised) or one of the
+     * keywords {@code true false null} names the attribute literally, as the spec requires; any other key
+     * expression is evaluated and converted to a string.
      */
     record ObjectCons(List<Item> items, Range range) implements Expression {
         public ObjectCons {

@@ -96,7 +96,7 @@ public final class AgentRuntime implements AgentConfigService {
             checkListenable(resolved);
             settings = resolved;
             setLogLevel(resolved.logLevel());
-            applier.apply(PidTranslator.translate(resolved, nodeId, version, password));
+            applier.apply(PidTranslator.translate(resolved, running, nodeId, version, password));
             String credentials = "user \"" + resolved.consoleUser() + "\", " + (resolved.devMode()
                     ? "password \"" + password + "\"" : resolved.consolePassword() != null
                     ? "password from configuration" : "password in " + dataDir.consolePasswordFile());
@@ -160,7 +160,7 @@ public final class AgentRuntime implements AgentConfigService {
             AgentSettings effective = resolve(diff.effective(), next.dev(), next.files());
             String password = effective.consolePassword() != null ? effective.consolePassword()
                     : dataDir.consolePassword();
-            applier.apply(PidTranslator.translate(effective, dataDir.nodeId(), version, password));
+            applier.apply(PidTranslator.translate(effective, diff.effective(), dataDir.nodeId(), version, password));
             setLogLevel(effective.logLevel());
             settings = effective;
             running = diff.effective();

@@ -16,13 +16,18 @@ class PidTranslatorTest {
     @TempDir
     Path tmp;
 
+    private static Map<String, Map<String, Object>> translate(Configs.Both b, String id, String v, String pw) {
+        return PidTranslator.translate(b.settings(), b.config(), id, v, pw);
+    }
+
     @Test
     void devAgentConfiguresEveryComponent() throws Exception {
-        Map<String, Map<String, Object>> pids = PidTranslator.translate(Configs.dev(tmp,
+        Map<String, Map<String, Object>> pids = translate(Configs.both(tmp, List.of("-dev"),
                 "{\"http_api_response_headers\": {\"Access-Control-Allow-Origin\": \"*\"}}"), "id-1", "0.1.0", "pw");
         assertEquals(List.of("io.caravan.agent", "io.caravan.http", "org.apache.felix.http",
                 "org.apache.felix.webconsole.internal.servlet.OsgiManager", "org.apache.felix.fileinstall~plugins",
-                "io.caravan.server", "io.caravan.client"), List.copyOf(pids.keySet()));
+                "io.caravan.server", "io.caravan.client", "io.caravan.acl", "io.caravan.driver.raw_exec~raw_exec"),
+                List.copyOf(pids.keySet()));
         Map<String, Object> agent = pids.get("io.caravan.agent");
         assertEquals("id-1", agent.get("node.id"));
         assertEquals(4646, agent.get("ports.http"));
@@ -38,19 +43,32 @@ class PidTranslatorTest {
 
     @Test
     void modesAreConfigurationPresentOnlyWhenEnabled() throws Exception {
-        Map<String, Map<String, Object>> pids = PidTranslator.translate(Configs.settings(tmp,
-                List.of("-client", "-servers", "10.0.0.1:4647", "-data-dir", tmp.toString(), "-bind", "10.0.0.9")),
+        Map<String, Map<String, Object>> pids = translate(Configs.both(tmp,
+                List.of("-client", "-servers", "10.0.0.1:4647", "-data-dir", tmp.toString(), "-bind", "10.0.0.9"),
+                "{\"client\": {\"meta\": {\"rack\": \"r1\"}, \"gc_interval\": \"90s\", \"node_class\": \"big\"},"
+                + " \"plugin\": {\"raw_exec\": {\"args\": [\"-v\"], \"config\": {\"enabled\": true, \"nested\": {\"n\": 2}}}},"
+                + " \"consul\": {\"address\": \"127.0.0.1:8500\"}, \"acl\": {\"token_ttl\": \"30s\"}}"),
                 "id", "v", "pw");
         assertFalse(pids.containsKey("io.caravan.server"));
         assertTrue(pids.containsKey("io.caravan.client"));
-        assertArrayEquals(new String[] {"10.0.0.1:4647"}, (String[]) pids.get("io.caravan.client").get("servers"));
+        Map<String, Object> client = pids.get("io.caravan.client");
+        assertArrayEquals(new String[] {"10.0.0.1:4647"}, (String[]) client.get("servers"));
+        assertEquals("r1", client.get("meta.rack"));
+        assertEquals("1m30s", client.get("gc_interval"), "Go's duration format");
+        assertEquals("big", client.get("node_class"));
+        Map<String, Object> rawExec = pids.get("io.caravan.driver.raw_exec~raw_exec");
+        assertEquals(true, rawExec.get("config.enabled"));
+        assertEquals(2L, rawExec.get("config.nested.n"));
+        assertArrayEquals(new String[] {"-v"}, (String[]) rawExec.get("args"));
+        assertEquals("127.0.0.1:8500", pids.get("io.caravan.consul~default").get("address"));
+        assertEquals("30s", pids.get("io.caravan.acl").get("token_ttl"));
     }
 
     @Test
     void translationIsDeterministic() throws Exception {
-        AgentSettings s = Configs.dev(tmp);
-        Map<String, Map<String, Object>> a = PidTranslator.translate(s, "id", "v", "pw");
-        Map<String, Map<String, Object>> b = PidTranslator.translate(s, "id", "v", "pw");
+        Configs.Both s = Configs.both(tmp, List.of("-dev"));
+        Map<String, Map<String, Object>> a = translate(s, "id", "v", "pw");
+        Map<String, Map<String, Object>> b = translate(s, "id", "v", "pw");
         assertEquals(a.keySet(), b.keySet());
         a.forEach((pid, props) -> props.forEach((k, v) -> {
             Object other = b.get(pid).get(k);

@@ -47,6 +47,11 @@ public final class Parser {
     private final List<Diagnostic> diagnostics;
     private final Deque<Boolean> skipNewlines = new ArrayDeque<>();
     private int idx;
+    /** Nesting of expressions and blocks; bounded so hostile input gets a diagnostic, not a StackOverflowError. */
+    private static final int MAX_NESTING = 256;
+    private int nesting;
+    /** HCL1 compatibility: item names may be quoted strings or dotted identifiers. */
+    private boolean hcl1Names;
 
     private Parser(String src, SourceMap map, List<Token> tokens, List<Diagnostic> diagnostics) {
         this.src = src;
@@ -55,10 +60,14 @@ public final class Parser {
         this.diagnostics = diagnostics;
     }
 
-    /** Parses a configuration file; diagnostics are appended to {@code diagnostics}. */
-    public static HclFile parseFile(String src, String filename, List<Diagnostic> diagnostics) {
+    /**
+     * Parses a configuration file; diagnostics are appended to {@code diagnostics}. With {@code hcl1Names},
+     * attribute and block names may also be quoted ({@code "a" = 1}) or dotted ({@code a.b = 1}), as HCL1 allowed.
+     */
+    public static HclFile parseFile(String src, String filename, boolean hcl1Names, List<Diagnostic> diagnostics) {
         SourceMap map = new SourceMap(filename, src);
         Parser p = new Parser(src, map, Lexer.lex(src, map, diagnostics), diagnostics);
+        p.hcl1Names = hcl1Names;
         List<BodyItem> items = p.parseBody(null);
         return new HclFile(filename, src, new Body(items, map.range(0, src.length())));
     }
@@ -220,44 +229,65 @@ public final class Parser {
                 while (skipNewlines.size() > stackDepth) {
                     skipNewlines.pop();
                 }
-                recover(start);
+                recover(start, open != null);
             }
         }
         skipNewlines.pop();
         return items;
     }
 
-    /** Skips the rest of a broken item: to the next newline outside brackets, or to the enclosing {@code }}. */
-    private void recover(int start) {
+    /**
+     * Skips the rest of a broken item: to the next newline outside brackets, or (in a block) to the block's
+     * closing brace. Always makes progress, so the body loop cannot spin.
+     */
+    private void recover(int start, boolean inBlock) {
         int errorAt = Math.max(start, idx - 1);
         int depth = 0;
-        for (int i = start; ; i++) {
+        int i = start;
+        for (; ; i++) {
             Token t = tokens.get(i);
             if (t.is(Type.EOF)) {
-                idx = i;
-                return;
+                break;
             }
             if (i >= errorAt && depth <= 0 && t.is(Type.NEWLINE)) {
-                idx = i + 1;
-                return;
+                i++;
+                break;
             }
             if (opens(t)) {
                 depth++;
             } else if (closes(t)) {
                 depth--;
-                if (depth < 0 && i >= errorAt && t.is(Type.RBRACE)) {
-                    idx = i;
-                    return;
+                if (inBlock && depth < 0 && i >= errorAt && t.is(Type.RBRACE) && i > start) {
+                    break;
                 }
             }
         }
+        idx = Math.max(i, Math.min(start + 1, tokens.size() - 1));
     }
 
     private BodyItem parseItem() {
-        Token name = next();
-        if (!name.is(Type.IDENT)) {
-            error(name, "Argument or block definition required", "An argument or block definition is required here."
-                    + (name.is(Type.OQUOTE) ? " Argument names must be identifiers, not quoted strings." : ""));
+        Token first = peek();
+        String name;
+        Range nameRange;
+        if (hcl1Names && first.is(Type.OQUOTE)) {
+            name = stringLiteral();
+            nameRange = range(first, tokens.get(idx - 1));
+        } else {
+            next();
+            if (!first.is(Type.IDENT)) {
+                error(first, "Argument or block definition required", "An argument or block definition is required "
+                        + "here." + (first.is(Type.OQUOTE) ? " Argument names must be identifiers, not quoted strings."
+                        : ""));
+            }
+            StringBuilder sb = new StringBuilder(first.text());
+            Token last = first;
+            while (hcl1Names && peek().is(Type.DOT) && peek(1).is(Type.IDENT)) {
+                next();
+                last = next();
+                sb.append('.').append(last.text());
+            }
+            name = sb.toString();
+            nameRange = range(first, last);
         }
         if (peek().is(Type.EQUAL)) {
             next();
@@ -268,12 +298,29 @@ public final class Parser {
             } else if (!end.is(Type.EOF)) {
                 error(end, "Missing newline after argument", "An argument definition must end with a newline.");
             }
-            return new Attribute(name.text(), value, range(name), Range.between(range(name), value.range()));
+            return new Attribute(name, value, nameRange, Range.between(nameRange, value.range()));
         }
-        return parseBlock(name);
+        return parseBlock(name, nameRange);
     }
 
-    private Block parseBlock(Token type) {
+    private Block parseBlock(String type, Range typeRange) {
+        nesting++;
+        try {
+            checkNesting(typeRange);
+            return block(type, typeRange);
+        } finally {
+            nesting--;
+        }
+    }
+
+    private void checkNesting(Range at) {
+        if (nesting > MAX_NESTING) {
+            error(at, "Nesting too deep", "Expressions and blocks may be nested at most " + MAX_NESTING
+                    + " levels deep.");
+        }
+    }
+
+    private Block block(String type, Range typeRange) {
         List<String> labels = new ArrayList<>();
         List<Range> labelRanges = new ArrayList<>();
         while (!peek().is(Type.LBRACE)) {
@@ -301,6 +348,10 @@ public final class Parser {
             close = next();
         } else if (rawPeek().is(Type.RBRACE)) {
             close = next();
+        } else if (rawPeek().is(Type.EOF)) {
+            throw error(range(open), "Unclosed configuration block", "There is no closing brace for this block "
+                    + "before the end of the file. This may be caused by incorrect brace nesting elsewhere in this "
+                    + "file.");
         } else {
             Attribute only = singleLineAttribute(open);
             if (only != null) {
@@ -315,8 +366,8 @@ public final class Parser {
             error(end, "Missing newline after block definition", "A block definition must end with a newline.");
         }
         Range bodyRange = range(open, close);
-        return new Block(type.text(), labels, new Body(items, bodyRange), range(type), labelRanges, range(open),
-                range(close), range(type, close));
+        return new Block(type, labels, new Body(items, bodyRange), typeRange, labelRanges, range(open),
+                range(close), Range.between(typeRange, range(close)));
     }
 
     /**
@@ -399,6 +450,16 @@ public final class Parser {
     // ---- expressions --------------------------------------------------------------------------------------------
 
     private Expression expression() {
+        nesting++;
+        try {
+            checkNesting(range(peek()));
+            return conditional();
+        } finally {
+            nesting--;
+        }
+    }
+
+    private Expression conditional() {
         Expression cond = binary(1);
         if (!peek().is(Type.QUESTION)) {
             return cond;
@@ -448,7 +509,14 @@ public final class Parser {
         Token t = peek();
         if (t.is(Type.MINUS) || t.is(Type.BANG)) {
             next();
-            Expression operand = unary();
+            Expression operand;
+            nesting++;
+            try {
+                checkNesting(range(t));
+                operand = unary();
+            } finally {
+                nesting--;
+            }
             return new Expression.Unary(t.is(Type.MINUS) ? Operator.NEGATE : Operator.NOT, operand,
                     Range.between(range(t), operand.range()));
         }
@@ -901,6 +969,18 @@ public final class Parser {
 
     /** Builds nested parts from {@code flat[cursor]} until one of the {@code ends} directives (left unconsumed). */
     private List<TemplatePart> parts(List<Object> flat, int[] cursor, Set<String> ends) {
+        nesting++;
+        try {
+            if (cursor[0] > 0 && flat.get(cursor[0] - 1) instanceof Seq opener) {
+                checkNesting(range(opener.open(), opener.close()));
+            }
+            return partsUntil(flat, cursor, ends);
+        } finally {
+            nesting--;
+        }
+    }
+
+    private List<TemplatePart> partsUntil(List<Object> flat, int[] cursor, Set<String> ends) {
         List<TemplatePart> parts = new ArrayList<>();
         while (cursor[0] < flat.size()) {
             Object o = flat.get(cursor[0]);

@@ -59,7 +59,9 @@ public final class Decoder {
             } else if (key instanceof Schema.Block nested) {
                 for (Node.Obj body : bodies(e.value(), full)) {
                     Map<String, Object> decoded = block(body, nested, full);
-                    out.merge(e.key(), decoded, (a, b) -> Merger.merge(asMap(a), asMap(b), nested));
+                    if (!decoded.isEmpty()) { // an empty block means what no block means
+                        out.merge(e.key(), decoded, (a, b) -> Merger.merge(asMap(a), asMap(b), nested));
+                    }
                 }
             } else if (((Schema.Labelled) key).labelAttr() != null) {
                 Schema.Labelled keyed = (Schema.Labelled) key;
@@ -89,7 +91,7 @@ public final class Decoder {
     }
 
     @SuppressWarnings("unchecked")
-    static Map<String, Object> asMap(Object o) {
+    public static Map<String, Object> asMap(Object o) {
         return (Map<String, Object>) o;
     }
 

@@ -1,0 +1,572 @@
+package io.caravan.hcl.internal;
+
+import io.caravan.hcl.Diagnostic;
+import io.caravan.hcl.EvalContext;
+import io.caravan.hcl.Expression;
+import io.caravan.hcl.HclException;
+import io.caravan.hcl.HclFunction;
+import io.caravan.hcl.Operator;
+import io.caravan.hcl.Range;
+import io.caravan.hcl.TemplatePart;
+import io.caravan.hcl.Value;
+import io.caravan.hcl.Value.BoolValue;
+import io.caravan.hcl.Value.ListValue;
+import io.caravan.hcl.Value.NullValue;
+import io.caravan.hcl.Value.NumberValue;
+import io.caravan.hcl.Value.ObjectValue;
+import io.caravan.hcl.Value.StringValue;
+import io.caravan.hcl.Value.UnknownValue;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Evaluates expressions to {@link Value}s. Unknown values (deferred variables) propagate: any operation on one
+ * yields unknown, and a template renders the affected sequence back as its source text.
+ */
+public final class Evaluator {
+
+    /** Variables introduced by {@code for} expressions and the current splat element, innermost first. */
+    private record Scope(Map<String, Value> variables, Value splatItem, Scope parent) {
+    }
+
+    private final EvalContext ctx;
+
+    private Evaluator(EvalContext ctx) {
+        this.ctx = ctx;
+    }
+
+    public static Value evaluate(Expression e, EvalContext ctx) {
+        return new Evaluator(ctx == null ? EvalContext.empty() : ctx).eval(e, null);
+    }
+
+    private static HclException error(String summary, String detail, Range at) {
+        return new HclException(Diagnostic.error(summary, detail, at));
+    }
+
+    private Value eval(Expression e, Scope scope) {
+        if (e instanceof Expression.Literal l) {
+            return l.value();
+        } else if (e instanceof Expression.Template t) {
+            return template(t, scope);
+        } else if (e instanceof Expression.Variable v) {
+            return variable(v, scope);
+        } else if (e instanceof Expression.GetAttr g) {
+            return getAttr(eval(g.object(), scope), g);
+        } else if (e instanceof Expression.Index i) {
+            return index(eval(i.collection(), scope), eval(i.key(), scope), i);
+        } else if (e instanceof Expression.Splat s) {
+            return splat(s, scope);
+        } else if (e instanceof Expression.SplatItem item) {
+            for (Scope s = scope; s != null; s = s.parent()) {
+                if (s.splatItem() != null) {
+                    return s.splatItem();
+                }
+            }
+            throw error("Invalid splat", "A splat item can only be used inside a splat expression.", item.range());
+        } else if (e instanceof Expression.Call c) {
+            return call(c, scope);
+        } else if (e instanceof Expression.Tuple t) {
+            List<Value> out = new ArrayList<>();
+            for (Expression el : t.elements()) {
+                out.add(eval(el, scope));
+            }
+            return Value.list(out);
+        } else if (e instanceof Expression.ObjectCons o) {
+            return object(o, scope);
+        } else if (e instanceof Expression.For f) {
+            return forExpr(f, scope);
+        } else if (e instanceof Expression.Unary u) {
+            return unary(u, scope);
+        } else if (e instanceof Expression.Binary b) {
+            return binary(b, scope);
+        } else if (e instanceof Expression.Conditional c) {
+            Value cond = eval(c.condition(), scope);
+            if (!cond.isKnown()) {
+                return new UnknownValue(c.range());
+            }
+            return conditional(c, conditionTrue(cond, c.condition().range()), scope);
+        } else if (e instanceof Expression.Parens p) {
+            return eval(p.expression(), scope);
+        }
+        throw new IllegalStateException("unhandled expression " + e.getClass());
+    }
+
+    /**
+     * Only the chosen branch's errors count, but the result has the type both branches unify to: for primitives,
+     * a string and a number or bool unify to string ({@code true ? 1 : "a"} is {@code "1"}).
+     */
+    private Value conditional(Expression.Conditional c, boolean which, Scope scope) {
+        Value chosen = eval(which ? c.whenTrue() : c.whenFalse(), scope);
+        if (!(chosen instanceof NumberValue || chosen instanceof BoolValue)) {
+            return chosen;
+        }
+        Value other;
+        try {
+            other = eval(which ? c.whenFalse() : c.whenTrue(), scope);
+        } catch (HclException e) {
+            return chosen;
+        }
+        return other instanceof StringValue ? Value.of(Convert.toText(chosen)) : chosen;
+    }
+
+    private Value variable(Expression.Variable v, Scope scope) {
+        for (Scope s = scope; s != null; s = s.parent()) {
+            Value val = s.variables().get(v.name());
+            if (val != null) {
+                return val;
+            }
+        }
+        Value val = ctx.variables().get(v.name());
+        if (val != null) {
+            return val;
+        }
+        if (ctx.isDeferred(v.name())) {
+            return new UnknownValue(v.range());
+        }
+        throw error("Unknown variable", "There is no variable named \"" + v.name() + "\".", v.range());
+    }
+
+    private static Value getAttr(Value obj, Expression.GetAttr g) {
+        if (!obj.isKnown()) {
+            return new UnknownValue(g.range());
+        }
+        if (obj instanceof ObjectValue o) {
+            Value v = o.attributes().get(g.name());
+            if (v == null) {
+                throw error("Unsupported attribute", "This object does not have an attribute named \"" + g.name()
+                        + "\".", g.nameRange());
+            }
+            return v;
+        }
+        if (obj instanceof NullValue) {
+            throw error("Attempt to get attribute from null value", "This value is null, so it does not have any "
+                    + "attributes.", g.nameRange());
+        }
+        if (obj instanceof ListValue) {
+            throw error("Unsupported attribute", "Can't access attributes on a list of objects. Did you mean to "
+                    + "access attribute \"" + g.name() + "\" for a specific element of the list, or across all "
+                    + "elements of the list (with a splat, [*])?", g.nameRange());
+        }
+        throw error("Unsupported attribute", "Can't access attributes on a primitive-typed value ("
+                + obj.typeName() + ").", g.nameRange());
+    }
+
+    private static Value index(Value coll, Value key, Expression.Index i) {
+        if (!coll.isKnown() || !key.isKnown()) {
+            return new UnknownValue(i.range());
+        }
+        Range keyRange = i.key().range();
+        if (coll instanceof NullValue) {
+            throw error("Attempt to index null value", "This value is null, so it does not have any indices.",
+                    keyRange);
+        }
+        if (key instanceof NullValue) {
+            throw error("Invalid index", "Can't use a null value as an indexing key.", keyRange);
+        }
+        if (coll instanceof ListValue l) {
+            BigDecimal n = Convert.toNumber(key);
+            if (n == null || n.stripTrailingZeros().scale() > 0) {
+                throw error("Invalid index", "The given key does not identify an element in this collection value: "
+                        + "a whole number is required.", keyRange);
+            }
+            if (n.signum() < 0 || n.compareTo(BigDecimal.valueOf(l.elements().size())) >= 0) {
+                throw error("Invalid index", "The given key does not identify an element in this collection value: "
+                        + "the collection has " + l.elements().size() + " element(s).", keyRange);
+            }
+            return l.elements().get(n.intValueExact());
+        }
+        if (coll instanceof ObjectValue o) {
+            String k = Convert.toText(key);
+            if (k == null) {
+                throw error("Invalid index", "The given key does not identify an element in this collection value: "
+                        + "a string is required.", keyRange);
+            }
+            Value v = o.attributes().get(k);
+            if (v == null) {
+                throw error("Invalid index", "The given key does not identify an element in this collection value.",
+                        keyRange);
+            }
+            return v;
+        }
+        throw error("Invalid index", "This value does not have any indices.", keyRange);
+    }
+
+    private Value splat(Expression.Splat s, Scope scope) {
+        Value source = eval(s.source(), scope);
+        if (!source.isKnown()) {
+            return new UnknownValue(s.range());
+        }
+        if (source instanceof NullValue) {
+            return Value.list();
+        }
+        // A non-list value is treated as a one-element list, per the spec.
+        List<Value> elements = source instanceof ListValue l ? l.elements() : List.of(source);
+        List<Value> out = new ArrayList<>();
+        for (Value el : elements) {
+            out.add(eval(s.each(), new Scope(Map.of(), el, scope)));
+        }
+        return Value.list(out);
+    }
+
+    private Value call(Expression.Call c, Scope scope) {
+        HclFunction fn = ctx.functions().get(c.name());
+        if (fn == null) {
+            throw error("Call to unknown function", "There is no function named \"" + c.name() + "\".",
+                    c.nameRange());
+        }
+        List<Value> args = new ArrayList<>();
+        for (int i = 0; i < c.args().size(); i++) {
+            Expression argExpr = c.args().get(i);
+            Value v = eval(argExpr, scope);
+            if (c.expandFinal() && i == c.args().size() - 1 && v.isKnown()) {
+                if (v instanceof ListValue l) {
+                    args.addAll(l.elements());
+                    continue;
+                }
+                throw error("Invalid expanding argument value", v.isNull()
+                        ? "The expanding argument (indicated by ...) must not be null."
+                        : "The expanding argument (indicated by ...) must be of a tuple or list type.",
+                        argExpr.range());
+            }
+            args.add(v);
+        }
+        for (Value v : args) {
+            if (!v.isKnown()) {
+                return new UnknownValue(c.range());
+            }
+        }
+        try {
+            Value result = fn.call(List.copyOf(args));
+            return result == null ? Value.NULL : result;
+        } catch (HclException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw error("Error in function call", "Call to function \"" + c.name() + "\" failed: " + e.getMessage()
+                    + ".", c.range());
+        }
+    }
+
+    private Value object(Expression.ObjectCons o, Scope scope) {
+        Map<String, Value> out = new TreeMap<>();
+        boolean unknown = false;
+        for (Expression.ObjectCons.Item item : o.items()) {
+            String key;
+            if (item.key() instanceof Expression.Variable v) {
+                key = v.name(); // a bare identifier names the attribute literally
+            } else if (item.key() instanceof Expression.Literal l && !(l.value() instanceof NumberValue)) {
+                key = l.value().toString(); // so do the keywords true, false and null
+            } else {
+                Value k = eval(item.key(), scope);
+                if (!k.isKnown()) {
+                    unknown = true;
+                    continue;
+                }
+                if (k.isNull()) {
+                    throw error("Null value as key", "Can't use a null value as a key.", item.key().range());
+                }
+                key = Convert.toText(k);
+                if (key == null) {
+                    throw error("Incorrect key type", "Can't use this value as a key: a string is required.",
+                            item.key().range());
+                }
+            }
+            out.put(key, eval(item.value(), scope));
+        }
+        return unknown ? new UnknownValue(o.range()) : Value.object(out);
+    }
+
+    /** The (key, value) pairs a for expression or directive iterates, in HCL's order; null if unknown. */
+    private static List<Value[]> iterate(Value coll, Range at) {
+        if (!coll.isKnown()) {
+            return null;
+        }
+        List<Value[]> out = new ArrayList<>();
+        if (coll instanceof ListValue l) {
+            for (int i = 0; i < l.elements().size(); i++) {
+                out.add(new Value[] {Value.of(i), l.elements().get(i)});
+            }
+        } else if (coll instanceof ObjectValue o) {
+            o.attributes().forEach((k, v) -> out.add(new Value[] {Value.of(k), v}));
+        } else if (coll instanceof NullValue) {
+            throw error("Iteration over null value", "A null value cannot be used as the collection in a 'for' "
+                    + "expression.", at);
+        } else {
+            throw error("Iteration over non-iterable value", "A value of type " + coll.typeName()
+                    + " cannot be used as the collection in a 'for' expression.", at);
+        }
+        return out;
+    }
+
+    private static Scope forScope(String keyVar, String valueVar, Value[] kv, Scope parent) {
+        Map<String, Value> vars = new LinkedHashMap<>();
+        if (keyVar != null) {
+            vars.put(keyVar, kv[0]);
+        }
+        vars.put(valueVar, kv[1]);
+        return new Scope(vars, null, parent);
+    }
+
+    private Value forExpr(Expression.For f, Scope scope) {
+        List<Value[]> pairs = iterate(eval(f.collection(), scope), f.collection().range());
+        if (pairs == null) {
+            return new UnknownValue(f.range());
+        }
+        List<Value> tuple = new ArrayList<>();
+        Map<String, Value> object = new TreeMap<>();
+        Map<String, List<Value>> groups = new TreeMap<>();
+        for (Value[] kv : pairs) {
+            Scope inner = forScope(f.keyVar(), f.valueVar(), kv, scope);
+            if (f.condition() != null) {
+                Value cond = eval(f.condition(), inner);
+                if (!cond.isKnown()) {
+                    return new UnknownValue(f.range());
+                }
+                if (cond.isNull()) {
+                    throw error("Invalid 'for' condition", "The value of the 'if' clause must not be null.",
+                            f.condition().range());
+                }
+                Boolean b = Convert.toBool(cond);
+                if (b == null) {
+                    throw error("Invalid 'for' condition", "The 'if' clause value is invalid: a bool is required.",
+                            f.condition().range());
+                }
+                if (!b) {
+                    continue;
+                }
+            }
+            if (!f.isObject()) {
+                tuple.add(eval(f.value(), inner));
+                continue;
+            }
+            Value k = eval(f.keyResult(), inner);
+            if (!k.isKnown()) {
+                return new UnknownValue(f.range());
+            }
+            if (k.isNull()) {
+                throw error("Invalid object key", "Key expression in 'for' expression must not produce a null value.",
+                        f.keyResult().range());
+            }
+            String key = Convert.toText(k);
+            if (key == null) {
+                throw error("Invalid object key", "The key expression produced an invalid result: a string is "
+                        + "required.", f.keyResult().range());
+            }
+            Value v = eval(f.value(), inner);
+            if (f.grouped()) {
+                groups.computeIfAbsent(key, x -> new ArrayList<>()).add(v);
+            } else if (object.putIfAbsent(key, v) != null) {
+                throw error("Duplicate object key", "Two different items produced the key \"" + key + "\" in this "
+                        + "'for' expression. If duplicates are expected, use the ellipsis (...) after the value "
+                        + "expression to enable grouping by key.", f.keyResult().range());
+            }
+        }
+        if (!f.isObject()) {
+            return Value.list(tuple);
+        }
+        if (f.grouped()) {
+            groups.forEach((k, vs) -> object.put(k, Value.list(vs)));
+        }
+        return Value.object(object);
+    }
+
+    private Value unary(Expression.Unary u, Scope scope) {
+        Value v = eval(u.operand(), scope);
+        if (!v.isKnown()) {
+            return new UnknownValue(u.range());
+        }
+        if (u.operator() == Operator.NEGATE) {
+            return Value.of(number(v, u.operand().range(), "operand").negate());
+        }
+        return Value.of(!bool(v, u.operand().range(), "operand"));
+    }
+
+    private Value binary(Expression.Binary b, Scope scope) {
+        Operator op = b.operator();
+        Value left = eval(b.left(), scope);
+        // && and || short-circuit on a known left operand, so `x != null && x.a` works.
+        if ((op == Operator.AND || op == Operator.OR) && left.isKnown()) {
+            boolean l = bool(left, b.left().range(), "left operand");
+            if (op == Operator.AND && !l || op == Operator.OR && l) {
+                return Value.of(l);
+            }
+            Value right = eval(b.right(), scope);
+            return right.isKnown() ? Value.of(bool(right, b.right().range(), "right operand"))
+                    : new UnknownValue(b.range());
+        }
+        Value right = eval(b.right(), scope);
+        if (!left.isKnown() || !right.isKnown()) {
+            return new UnknownValue(b.range());
+        }
+        switch (op) {
+            case EQUAL:
+                return Value.of(Convert.equal(left, right));
+            case NOT_EQUAL:
+                return Value.of(!Convert.equal(left, right));
+            default:
+                break;
+        }
+        BigDecimal l = number(left, b.left().range(), "left operand");
+        BigDecimal r = number(right, b.right().range(), "right operand");
+        try {
+            return switch (op) {
+                case GREATER -> Value.of(l.compareTo(r) > 0);
+                case GREATER_OR_EQUAL -> Value.of(l.compareTo(r) >= 0);
+                case LESS -> Value.of(l.compareTo(r) < 0);
+                case LESS_OR_EQUAL -> Value.of(l.compareTo(r) <= 0);
+                case ADD -> Value.of(Numbers.add(l, r));
+                case SUBTRACT -> Value.of(Numbers.subtract(l, r));
+                case MULTIPLY -> Value.of(Numbers.multiply(l, r));
+                case DIVIDE -> Value.of(Numbers.divide(l, nonZero(r, b)));
+                case MODULO -> Value.of(Numbers.modulo(l, nonZero(r, b)));
+                default -> throw new IllegalStateException("unhandled operator " + op);
+            };
+        } catch (ArithmeticException e) {
+            throw error("Invalid arithmetic", "The result is out of range: " + e.getMessage() + ".", b.range());
+        }
+    }
+
+    private static BigDecimal nonZero(BigDecimal r, Expression.Binary b) {
+        if (r.signum() == 0) {
+            throw error(b.operator() == Operator.DIVIDE ? "Division by zero" : "Modulo by zero",
+                    "The right operand of \"" + b.operator().symbol() + "\" must not be zero.", b.right().range());
+        }
+        return r;
+    }
+
+    private static BigDecimal number(Value v, Range at, String which) {
+        BigDecimal n = Convert.toNumber(v);
+        if (n == null) {
+            throw error("Invalid operand", "Unsuitable value for " + which + ": a number is required"
+                    + (v.isNull() ? ", but the value is null." : ", but the value is of type " + v.typeName() + "."),
+                    at);
+        }
+        return n;
+    }
+
+    private static boolean bool(Value v, Range at, String which) {
+        Boolean b = Convert.toBool(v);
+        if (b == null) {
+            throw error("Invalid operand", "Unsuitable value for " + which + ": a bool is required"
+                    + (v.isNull() ? ", but the value is null." : ", but the value is of type " + v.typeName() + "."),
+                    at);
+        }
+        return b;
+    }
+
+    private static boolean conditionTrue(Value cond, Range at) {
+        if (cond.isNull()) {
+            throw error("Null condition", "The condition value is null. Conditions must either be true or false.",
+                    at);
+        }
+        Boolean b = Convert.toBool(cond);
+        if (b == null) {
+            throw error("Incorrect condition type", "The condition expression must be of type bool, not "
+                    + cond.typeName() + ".", at);
+        }
+        return b;
+    }
+
+    // ---- templates ----------------------------------------------------------------------------------------------
+
+    private Value template(Expression.Template t, Scope scope) {
+        List<TemplatePart> parts = t.parts();
+        if (parts.size() == 1 && parts.get(0) instanceof TemplatePart.Interpolation only) {
+            // Unwrapping: "${x}" is x itself, not its string form. A deferred x renders back as its source.
+            Value v = eval(only.expression(), scope);
+            return v.isKnown() ? v : Value.of(only.source());
+        }
+        StringBuilder sb = new StringBuilder();
+        render(parts, scope, sb);
+        return Value.of(sb.toString());
+    }
+
+    private void render(List<TemplatePart> parts, Scope scope, StringBuilder sb) {
+        for (TemplatePart p : parts) {
+            if (p instanceof TemplatePart.Literal l) {
+                sb.append(l.value());
+            } else if (p instanceof TemplatePart.Interpolation i) {
+                Value v = eval(i.expression(), scope);
+                if (!v.isKnown()) {
+                    sb.append(i.source());
+                    continue;
+                }
+                String s = Convert.toText(v);
+                if (s == null) {
+                    throw error("Invalid template interpolation value", v.isNull()
+                            ? "The expression result is null. Cannot include a null value in a string template."
+                            : "Cannot include the given value in a string template: string required, but the value "
+                                    + "is of type " + v.typeName() + ".", i.expression().range());
+                }
+                sb.append(s);
+            } else if (p instanceof TemplatePart.If d) {
+                Value cond = eval(d.condition(), scope);
+                if (!cond.isKnown()) {
+                    sb.append(d.source());
+                    continue;
+                }
+                render(conditionTrue(cond, d.condition().range()) ? d.then() : d.otherwise(), scope, sb);
+            } else if (p instanceof TemplatePart.For d) {
+                List<Value[]> pairs = iterate(eval(d.collection(), scope), d.collection().range());
+                if (pairs == null) {
+                    sb.append(d.source());
+                    continue;
+                }
+                for (Value[] kv : pairs) {
+                    render(d.body(), forScope(d.keyVar(), d.valueVar(), kv, scope), sb);
+                }
+            }
+        }
+    }
+
+    /** HCL's implicit conversions between primitive types. */
+    static final class Convert {
+
+        private Convert() {
+        }
+
+        /** Number, or a string holding a number; else null. */
+        static BigDecimal toNumber(Value v) {
+            if (v instanceof NumberValue n) {
+                return n.value();
+            }
+            if (v instanceof StringValue s) {
+                return Numbers.parse(s.value());
+            }
+            return null;
+        }
+
+        /** Bool, or the string "true"/"false"; else null. */
+        static Boolean toBool(Value v) {
+            if (v instanceof BoolValue b) {
+                return b.value();
+            }
+            if (v instanceof StringValue s) {
+                return s.value().equals("true") ? Boolean.TRUE : s.value().equals("false") ? Boolean.FALSE : null;
+            }
+            return null;
+        }
+
+        /** String, number or bool as a string; else null. */
+        static String toText(Value v) {
+            if (v instanceof StringValue s) {
+                return s.value();
+            }
+            if (v instanceof NumberValue || v instanceof BoolValue) {
+                return v.toString();
+            }
+            return null;
+        }
+
+        /** HCL equality: same type and equal value, with no conversion ({@code "1" == 1} is false). */
+        static boolean equal(Value a, Value b) {
+            if (a instanceof NumberValue x && b instanceof NumberValue y) {
+                return x.value().compareTo(y.value()) == 0;
+            }
+            return a.equals(b);
+        }
+    }
+}
