@@ -9,6 +9,9 @@ import java.util.function.Function;
 
 import io.caravan.cli.command.AgentCommand;
 import io.caravan.cli.command.AgentInfoCommand;
+import io.caravan.cli.command.ConfigCommand;
+import io.caravan.cli.command.ConfigReloadCommand;
+import io.caravan.cli.command.ConfigValidateCommand;
 import io.caravan.cli.command.ServerCommand;
 import io.caravan.cli.command.ServerMembersCommand;
 import io.caravan.cli.command.StatusCommand;
@@ -57,6 +60,9 @@ public final class Main {
         CommandLine cli = new CommandLine(new CaravanCommand())
                 .addSubcommand(agent)
                 .addSubcommand(new AgentInfoCommand(ctx))
+                .addSubcommand(new CommandLine(new ConfigCommand())
+                        .addSubcommand(new ConfigReloadCommand(ctx))
+                        .addSubcommand(new ConfigValidateCommand(ctx)))
                 .addSubcommand(new CommandLine(new ServerCommand())
                         .addSubcommand(new ServerMembersCommand(ctx)))
                 .addSubcommand(new StatusCommand(ctx))

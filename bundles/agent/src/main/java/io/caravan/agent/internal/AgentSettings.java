@@ -1,21 +1,20 @@
 package io.caravan.agent.internal;
 
 import java.io.IOException;
-import java.net.Inet4Address;
 import java.net.InetAddress;
-import java.net.NetworkInterface;
-import java.net.SocketException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 import io.caravan.agent.internal.config.ConfigView;
+import io.caravan.agent.internal.sockaddr.Interfaces;
+import io.caravan.agent.internal.sockaddr.SockaddrException;
+import io.caravan.agent.internal.sockaddr.SockaddrTemplate;
 
 /**
  * The resolved agent: what the merged configuration means for this process, with Nomad's cross-key rules checked
@@ -50,6 +49,12 @@ record AgentSettings(
      */
     static AgentSettings resolve(ConfigView config, boolean dev, List<Path> files, Path devDataDir, String hostName)
             throws InvalidConfigException {
+        return resolve(config, dev, files, devDataDir, hostName, Interfaces.system());
+    }
+
+    /** @param nics the host's addresses, for go-sockaddr templates and the default advertise address */
+    static AgentSettings resolve(ConfigView config, boolean dev, List<Path> files, Path devDataDir, String hostName,
+                                 Interfaces nics) throws InvalidConfigException {
         ConfigView c = config;
         boolean server = c.bool("server.enabled");
         boolean client = c.bool("client.enabled");
@@ -84,14 +89,14 @@ record AgentSettings(
         int rpcPort = (int) c.integer("ports.rpc", 4647);
         int serfPort = (int) c.integer("ports.serf", 4648);
 
-        String bind = literalAddress("bind_addr", c.string("bind_addr", "0.0.0.0"));
-        String httpAddr = address(c, "addresses.http", bind);
-        String rpcAddr = address(c, "addresses.rpc", bind);
-        String serfAddr = address(c, "addresses.serf", bind);
+        String bind = address("bind_addr", c.string("bind_addr", "0.0.0.0"), nics);
+        String httpAddr = address(c, "addresses.http", bind, nics);
+        String rpcAddr = address(c, "addresses.rpc", bind, nics);
+        String serfAddr = address(c, "addresses.serf", bind, nics);
 
-        String advertiseHttp = advertise("http", c.string("advertise.http", null), httpAddr, httpPort, dev);
-        String advertiseRpc = advertise("rpc", c.string("advertise.rpc", null), rpcAddr, rpcPort, dev);
-        String advertiseSerf = advertise("serf", c.string("advertise.serf", null), serfAddr, serfPort, dev);
+        String advertiseHttp = advertise("http", rendered(c, "advertise.http", nics), httpAddr, httpPort, dev, nics);
+        String advertiseRpc = advertise("rpc", rendered(c, "advertise.rpc", nics), rpcAddr, rpcPort, dev, nics);
+        String advertiseSerf = advertise("serf", rendered(c, "advertise.serf", nics), serfAddr, serfPort, dev, nics);
 
         String encrypt = c.string("server.encrypt", "");
         if (!encrypt.isEmpty()) {
@@ -110,22 +115,35 @@ record AgentSettings(
                 c.bool("ui.console.allow_remote"), List.copyOf(files));
     }
 
-    private static String address(ConfigView c, String key, String bind) throws InvalidConfigException {
+    private static String address(ConfigView c, String key, String bind, Interfaces nics)
+            throws InvalidConfigException {
         String value = c.string(key, null);
-        return value == null ? bind : literalAddress(key, value);
+        return value == null ? bind : address(key, value, nics);
     }
 
-    /** go-sockaddr templates come with the configuration issue; until then an address must be a literal IP. */
-    private static String literalAddress(String key, String value) throws InvalidConfigException {
-        String v = value.trim();
-        if (v.contains("{{")) {
-            throw new InvalidConfigException("Invalid " + key + " \"" + v
-                    + "\": go-sockaddr templates are not supported yet; give an IP address");
-        }
+    /** An IP address, written as one or as a go-sockaddr template ({@code {{ GetPrivateIP }}}). */
+    private static String address(String key, String value, Interfaces nics) throws InvalidConfigException {
+        String v = render(key, value, nics);
         if (!isIpLiteral(v)) {
             throw new InvalidConfigException("Invalid " + key + " \"" + v + "\": not an IP address");
         }
         return v;
+    }
+
+    private static String rendered(ConfigView c, String key, Interfaces nics) throws InvalidConfigException {
+        String value = c.string(key, null);
+        return value == null || value.isBlank() ? null : render(key, value, nics);
+    }
+
+    private static String render(String key, String value, Interfaces nics) throws InvalidConfigException {
+        if (!value.contains("{{")) {
+            return value.trim();
+        }
+        try {
+            return SockaddrTemplate.renderSingle(value, nics);
+        } catch (SockaddrException e) {
+            throw new InvalidConfigException("Invalid " + key + ": " + e.getMessage());
+        }
     }
 
     static boolean isIpLiteral(String v) {
@@ -144,7 +162,7 @@ record AgentSettings(
      * Nomad's rule: an explicit advertise address wins (default port added); otherwise the bind address, unless
      * it is the wildcard, in which case the first private IPv4 address. Loopback is only allowed in dev mode.
      */
-    static String advertise(String which, String configured, String bind, int port, boolean dev)
+    static String advertise(String which, String configured, String bind, int port, boolean dev, Interfaces nics)
             throws InvalidConfigException {
         String host;
         if (configured != null && !configured.isBlank()) {
@@ -152,8 +170,12 @@ record AgentSettings(
             return hp.toString();
         }
         if (bind.equals("0.0.0.0") || bind.equals("::")) {
-            host = privateAddress().orElseThrow(() -> new InvalidConfigException(
-                    "Failed to find a private IP address to advertise for " + which + "; set advertise." + which));
+            try {
+                host = SockaddrTemplate.renderSingle("{{ GetPrivateIP }}", nics);
+            } catch (SockaddrException e) {
+                throw new InvalidConfigException("Failed to find a private IP address to advertise for " + which
+                        + "; set advertise." + which);
+            }
         } else {
             host = bind;
         }
@@ -166,25 +188,6 @@ record AgentSettings(
             throw new InvalidConfigException("Invalid advertise." + which + ": " + e.getMessage());
         }
         return new HostPort(host, port).toString();
-    }
-
-    private static java.util.Optional<String> privateAddress() {
-        List<String> candidates = new ArrayList<>();
-        try {
-            for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
-                if (!nic.isUp() || nic.isLoopback()) {
-                    continue;
-                }
-                for (InetAddress a : Collections.list(nic.getInetAddresses())) {
-                    if (a instanceof Inet4Address && a.isSiteLocalAddress()) {
-                        candidates.add(a.getHostAddress());
-                    }
-                }
-            }
-        } catch (SocketException e) {
-            return java.util.Optional.empty();
-        }
-        return candidates.stream().sorted().findFirst();
     }
 
     /** Serf keys are base64 of 16, 24 or 32 bytes ({@code operator keygen} makes 32). */

@@ -10,6 +10,10 @@ import java.util.List;
 import java.util.Map;
 
 import io.caravan.agent.internal.config.ConfigException;
+import io.caravan.agent.internal.config.ConfigLoader;
+import io.caravan.agent.internal.sockaddr.IfAddr;
+import io.caravan.agent.internal.sockaddr.IfFlag;
+import io.caravan.agent.internal.sockaddr.Interfaces;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -96,5 +100,31 @@ class AgentSettingsTest {
     void hostNamesAreNotAddresses() {
         assertTrue(assertThrows(AgentSettings.InvalidConfigException.class,
                 () -> Configs.dev(tmp, "{\"bind_addr\": \"example.com\"}")).getMessage().contains("not an IP address"));
+    }
+
+    @Test
+    void addressesMayBeSockaddrTemplatesRenderedAgainstTheHost() throws Exception {
+        Interfaces nics = Interfaces.of(List.of(
+                IfAddr.parse("eth0", "10.0.0.5/24", IfFlag.UP, IfFlag.BROADCAST, IfFlag.MULTICAST),
+                IfAddr.parse("lo", "127.0.0.1/8", IfFlag.UP, IfFlag.LOOPBACK)), "eth0");
+        Path file = tmp.resolve("t.json");
+        Files.writeString(file, """
+                {"data_dir": "/var/lib/caravan", "server": {"enabled": true},
+                 "addresses": {"http": "{{ GetInterfaceIP \\"eth0\\" }}"},
+                 "advertise": {"rpc": "{{ GetPrivateIP }}:9999"}}
+                """);
+        ConfigLoader.Loaded loaded = ConfigLoader.load(false, List.of(file.toString()), Map.of());
+        AgentSettings s = AgentSettings.resolve(loaded.config(), false, loaded.files(), null, "h", nics);
+        assertEquals("10.0.0.5", s.httpAddr());
+        assertEquals("10.0.0.5:4646", s.advertiseHttp());
+        assertEquals("10.0.0.5:9999", s.advertiseRpc());
+        assertEquals("10.0.0.5:4648", s.advertiseSerf(), "bind 0.0.0.0 advertises the private IP, as Nomad does");
+
+        Files.writeString(file, "{\"data_dir\": \"/x\", \"server\": {\"enabled\": true},"
+                + " \"bind_addr\": \"{{ GetFooIP }}\"}");
+        ConfigLoader.Loaded bad = ConfigLoader.load(false, List.of(file.toString()), Map.of());
+        String message = assertThrows(AgentSettings.InvalidConfigException.class,
+                () -> AgentSettings.resolve(bad.config(), false, bad.files(), null, "h", nics)).getMessage();
+        assertTrue(message.startsWith("Invalid bind_addr: unknown function \"GetFooIP\""), message);
     }
 }

@@ -48,8 +48,18 @@ public final class ApiClient {
 
     /** GETs {@code path} and parses the JSON body; {@code query} values override the connection's region. */
     public JsonNode get(String path, Map<String, String> query) throws ApiException {
+        return send("GET", path, query);
+    }
+
+    /** PUTs to {@code path} with no body (Nomad's writes without a payload, e.g. {@code /v1/agent/reload}). */
+    public JsonNode put(String path) throws ApiException {
+        return send("PUT", path, Map.of());
+    }
+
+    private JsonNode send(String method, String path, Map<String, String> query) throws ApiException {
         URI uri = uri(path, query);
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri).GET().header("Accept", "application/json");
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri)
+                .method(method, HttpRequest.BodyPublishers.noBody()).header("Accept", "application/json");
         if (connection.token() != null) {
             request.header(TOKEN_HEADER, connection.token());
         }
@@ -65,6 +75,9 @@ public final class ApiClient {
         if (response.statusCode() >= 400) {
             throw new ApiException("Unexpected response code: " + response.statusCode()
                     + " (" + oneLine(response.body()) + ")");
+        }
+        if (response.body().isEmpty()) {
+            return NomadJson.mapper().nullNode();
         }
         try {
             return NomadJson.mapper().readTree(response.body());

@@ -5,6 +5,7 @@ import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.Arrays;
 import java.util.regex.Pattern;
 
 /**
@@ -84,11 +85,17 @@ final class Ip {
         return all.shiftRight(bits - prefix).shiftLeft(bits - prefix);
     }
 
-    /** Go's {@code net.IP.String()}: dotted quad, or RFC 5952 (lower case, longest run of 2+ zero groups as ::). */
+    /**
+     * Go's {@code net.IP.String()}: dotted quad (also for IPv4-mapped IPv6), or RFC 5952 (lower case, the longest run
+     * of two or more zero groups as ::).
+     */
     static String format(InetAddress a) {
         byte[] b = a.getAddress();
         if (b.length == 4) {
             return (b[0] & 255) + "." + (b[1] & 255) + "." + (b[2] & 255) + "." + (b[3] & 255);
+        }
+        if (isMapped(b)) {
+            return format(of(Arrays.copyOfRange(b, 12, 16)));
         }
         int[] groups = new int[8];
         for (int i = 0; i < 8; i++) {
@@ -120,6 +127,15 @@ final class Ip {
             s.append(Integer.toHexString(groups[i]));
         }
         return s.toString();
+    }
+
+    private static boolean isMapped(byte[] b) {
+        for (int i = 0; i < 10; i++) {
+            if (b[i] != 0) {
+                return false;
+            }
+        }
+        return b[10] == (byte) 0xff && b[11] == (byte) 0xff;
     }
 
     // Go's net.IP predicates, which the "flags" selector uses.
