@@ -195,6 +195,38 @@ public class DevFeatureIT {
                 .firstValue("X-Caravan-Test").isEmpty());
     }
 
+    @Test
+    public void aBadReloadIsRejectedWholeAndAGoodOneReachesConfigAdmin() throws Exception {
+        awaitOk("/v1/agent/self");
+        Path config = Paths.get(context.getProperty("caravan.it.home")).resolve("ports.json");
+        String good = Files.readString(config);
+        org.osgi.service.cm.Configuration http = configAdmin.getConfiguration("io.caravan.http", "?");
+        Object headersBefore = http.getProperties().get("response.headers");
+        try {
+            // Valid headers, but a bad key elsewhere: nothing may be applied.
+            Files.writeString(config, good.replaceFirst("}$",
+                    ", \"http_api_response_headers\": {\"X-Half\": \"applied\"}, \"telemetry\": {\"bogus\": 1}}"));
+            HttpResponse<String> bad = send("PUT", "/v1/agent/reload");
+            assertEquals(400, bad.statusCode());
+            assertTrue(bad.body(), bad.body().endsWith("unknown key \"telemetry.bogus\""));
+            assertTrue(Arrays.equals((String[]) headersBefore,
+                    (String[]) configAdmin.getConfiguration("io.caravan.http", "?").getProperties()
+                            .get("response.headers")));
+
+            Files.writeString(config, good.replaceFirst("}$",
+                    ", \"http_api_response_headers\": {\"X-Whole\": \"applied\"}}"));
+            HttpResponse<String> ok = send("PUT", "/v1/agent/reload");
+            assertEquals(ok.body(), 200, ok.statusCode());
+            assertTrue(ok.body(), ok.body().startsWith("{\"Changed\":[\"http_api_response_headers.X-Whole\"]"));
+            assertTrue(Arrays.equals(new String[] {"X-Whole: applied"},
+                    (String[]) configAdmin.getConfiguration("io.caravan.http", "?").getProperties()
+                            .get("response.headers")));
+        } finally {
+            Files.writeString(config, good);
+            send("PUT", "/v1/agent/reload");
+        }
+    }
+
     private HttpResponse<String> send(String method, String path) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(URI.create(base() + path))
                 .method(method, HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(5)).build();
