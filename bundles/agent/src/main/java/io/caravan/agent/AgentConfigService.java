@@ -14,4 +14,11 @@ public interface AgentConfigService {
      *         configuration does not parse or validate; nothing changes then
      */
     ReloadReport reload();
+
+    /**
+     * The configuration in force, in Nomad's keys as decoded: blocks are maps, durations are
+     * {@link java.time.Duration}, labelled blocks are maps by label. Keys that need a restart show their running
+     * value.
+     */
+    java.util.Map<String, Object> configuration();
 }

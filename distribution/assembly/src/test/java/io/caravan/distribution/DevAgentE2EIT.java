@@ -189,6 +189,22 @@ class DevAgentE2EIT {
         assertTrue(get(http, "/v1/agent/self").body().contains("\"LogLevel\":\"WARN\""), "nothing was applied");
         Files.writeString(config, good);
 
+        // caravan config reload: client meta and log_json change live and show in /v1/agent/self.
+        Files.writeString(config, good.replace("\"WARN\"", "\"INFO\"").replaceFirst("}$",
+                ", \"client\": {\"meta\": {\"rack\": \"r2\"}}, \"log_json\": true}"));
+        Path reloadLog = tmp.resolve("reload.log");
+        Process reload = caravan(reloadLog, "config", "reload", "-address", "http://127.0.0.1:" + http);
+        assertTrue(reload.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(0, reload.exitValue(), read(reloadLog));
+        assertTrue(read(reloadLog).contains("Applied:\n  client.meta.rack\n  log_json\n"), read(reloadLog));
+        String selfMeta = get(http, "/v1/agent/self").body();
+        assertTrue(selfMeta.contains("\"Meta\":{\"rack\":\"r2\"}"), selfMeta);
+        assertTrue(selfMeta.contains("\"LogJson\":true"), selfMeta); // Nomad's Go field name
+        assertTrue(selfMeta.contains("\"Password\":\"<redacted>\"") && !selfMeta.contains("\"Password\":\"admin\""), selfMeta);
+        signal(agent, "HUP"); // logs its (empty) report as a JSON line now
+        await("the agent logs JSON", Duration.ofSeconds(15), () -> read(log).lines()
+                .anyMatch(l -> l.startsWith("{\"@level\":\"info\",\"@message\":\"agent configuration reloaded\"")));
+
         agent.destroy(); // SIGTERM
         assertTrue(agent.waitFor(STOP.toSeconds(), TimeUnit.SECONDS), "agent stops within " + STOP);
         assertEquals(0, agent.exitValue(), read(log));

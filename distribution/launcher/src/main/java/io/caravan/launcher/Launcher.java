@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Two services cross the boundary, typed with JDK interfaces so no extra package is shared:
  * {@code IntConsumer} ({@code caravan.launcher=shutdown}) stops the agent with an exit code, and
- * {@code Consumer<String>} ({@code caravan.launcher=log-level}) changes the log level.
+ * {@code Consumer<String>} ({@code caravan.launcher=log-level}, {@code log-format}: "json" or "text") changes how
+ * it logs.
  */
 public final class Launcher {
     /** Framework property carrying the agent arguments, NUL-separated. */
@@ -120,6 +121,8 @@ public final class Launcher {
         system.registerService(IntConsumer.class, shutdown, props("shutdown"));
         Consumer<String> logLevel = level -> LogLevel.parse(level).ifPresent(AgentLog::setLevel);
         system.registerService(Consumer.class, logLevel, props("log-level"));
+        Consumer<String> logFormat = format -> AgentLog.setJson("json".equals(format));
+        system.registerService(Consumer.class, logFormat, props("log-format"));
     }
 
     private static Hashtable<String, Object> props(String role) {

@@ -41,8 +41,8 @@ public final class AgentRoutes implements ApiRoutes {
     public void register(RouteTable routes) {
         routes.get("/v1/agent/self", r -> {
             AgentPidConfig c = config;
-            return ApiResponse.ok(new AgentViews.Self(AgentViews.config(c), AgentViews.member(c),
-                    AgentViews.stats(c)));
+            return ApiResponse.ok(new AgentViews.Self(AgentViews.selfConfig(configService.configuration(), c),
+                    AgentViews.member(c), AgentViews.stats(c)));
         });
         routes.get("/v1/agent/health", this::health);
         // Reloads this agent. ACL (agent:write) and forwarding to another node (?node_id=, ?server_id=) slot in

@@ -66,9 +66,13 @@ public final class AgentRuntime implements AgentConfigService {
             cardinality = ReferenceCardinality.OPTIONAL, policyOption = ReferencePolicyOption.GREEDY)
     private volatile Consumer<String> launcherLogLevel;
 
+    @Reference(service = Consumer.class, target = "(caravan.launcher=log-format)",
+            cardinality = ReferenceCardinality.OPTIONAL, policyOption = ReferencePolicyOption.GREEDY)
+    private volatile Consumer<String> launcherLogFormat;
+
     private volatile AgentSettings settings;
     /** The configuration in force: what /v1/agent/self shows and what the next reload is compared with. */
-    private ConfigView running;
+    private volatile ConfigView running;
     private Path devDataDir;
     private DataDir dataDir;
     private Signals signals;
@@ -95,7 +99,7 @@ public final class AgentRuntime implements AgentConfigService {
                     : dataDir.consolePassword();
             checkListenable(resolved);
             settings = resolved;
-            setLogLevel(resolved.logLevel());
+            applyLogging(resolved);
             applier.apply(PidTranslator.translate(resolved, running, nodeId, version, password));
             String credentials = "user \"" + resolved.consoleUser() + "\", " + (resolved.devMode()
                     ? "password \"" + password + "\"" : resolved.consolePassword() != null
@@ -161,7 +165,7 @@ public final class AgentRuntime implements AgentConfigService {
             String password = effective.consolePassword() != null ? effective.consolePassword()
                     : dataDir.consolePassword();
             applier.apply(PidTranslator.translate(effective, diff.effective(), dataDir.nodeId(), version, password));
-            setLogLevel(effective.logLevel());
+            applyLogging(effective);
             settings = effective;
             running = diff.effective();
             ReloadReport report = new ReloadReport(diff.changed(), diff.live(), diff.restartRequired(),
@@ -176,6 +180,12 @@ public final class AgentRuntime implements AgentConfigService {
         } catch (IOException e) {
             throw new CaravanException(ErrorCode.INTERNAL, "reload failed: " + e.getMessage());
         }
+    }
+
+    @Override
+    public Map<String, Object> configuration() {
+        ConfigView current = running;
+        return current == null ? Map.of() : java.util.Collections.unmodifiableMap(current.values());
     }
 
     private void reloadOnSignal() {
@@ -223,10 +233,15 @@ public final class AgentRuntime implements AgentConfigService {
         stopper.start();
     }
 
-    private void setLogLevel(String level) {
-        Consumer<String> setter = launcherLogLevel;
-        if (setter != null) {
-            setter.accept(level);
+    /** Level and format live in the launcher's log backend; both change on reload. */
+    private void applyLogging(AgentSettings s) {
+        Consumer<String> level = launcherLogLevel;
+        if (level != null) {
+            level.accept(s.logLevel());
+        }
+        Consumer<String> format = launcherLogFormat;
+        if (format != null) {
+            format.accept(s.logJson() ? "json" : "text");
         }
     }
 

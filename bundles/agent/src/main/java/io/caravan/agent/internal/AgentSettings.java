@@ -22,7 +22,7 @@ import io.caravan.agent.internal.sockaddr.SockaddrTemplate;
  */
 record AgentSettings(
         String region, String datacenter, String name, Path dataDir, Path pluginDir, boolean devMode,
-        String logLevel, String bindAddr,
+        String logLevel, boolean logJson, String bindAddr,
         int httpPort, int rpcPort, int serfPort,
         String httpAddr, String rpcAddr, String serfAddr,
         String advertiseHttp, String advertiseRpc, String advertiseSerf,
@@ -107,7 +107,7 @@ record AgentSettings(
 
         return new AgentSettings(c.string("region", "global"), c.string("datacenter", "dc1"),
                 c.string("name", "").isBlank() ? hostName : c.string("name", ""), dataDir, pluginDir, dev, level,
-                bind, httpPort, rpcPort, serfPort, httpAddr, rpcAddr, serfAddr, advertiseHttp, advertiseRpc,
+                c.bool("log_json"), bind, httpPort, rpcPort, serfPort, httpAddr, rpcAddr, serfAddr, advertiseHttp, advertiseRpc,
                 advertiseSerf, server, bootstrapExpect, encrypt, List.copyOf(retryJoin), client,
                 c.list("client.servers"), c.bool("acl.enabled"), c.bool("leave_on_interrupt"),
                 c.bool("leave_on_terminate"), c.bool("enable_debug"), Map.copyOf(c.map("http_api_response_headers")),

@@ -7,6 +7,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.caravan.agent.internal.config.NomadConfigView;
+import io.caravan.agent.internal.config.Schema;
+import io.caravan.api.json.NomadJson;
 
 /**
  * The agent endpoints' wire shapes, built from {@link AgentPidConfig}. Field names become Nomad's through the
@@ -17,7 +20,7 @@ final class AgentViews {
     private AgentViews() {
     }
 
-    record Self(@JsonProperty("config") SelfConfig config, @JsonProperty("member") Member member,
+    record Self(@JsonProperty("config") Map<String, Object> config, @JsonProperty("member") Member member,
                 @JsonProperty("stats") Map<String, Map<String, String>> stats) {}
 
     record SelfConfig(String region, String datacenter, String nodeName, String dataDir, String pluginDir,
@@ -56,6 +59,16 @@ final class AgentViews {
     record Health(@JsonProperty("client") Check client, @JsonProperty("server") Check server) {}
 
     record Check(@JsonProperty("ok") boolean ok, @JsonProperty("message") String message) {}
+
+    /**
+     * The whole configuration in force as Nomad shows it, with the agent's resolved values (addresses, data dir,
+     * version) from its PID on top, so an edit made in Config Admin shows too.
+     */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> selfConfig(Map<String, Object> configuration, AgentPidConfig c) {
+        Map<String, Object> resolved = NomadJson.mapper().convertValue(config(c), Map.class);
+        return NomadConfigView.overlay(NomadConfigView.render(configuration, Schema.nomadAgent().root()), resolved);
+    }
 
     static SelfConfig config(AgentPidConfig c) {
         return new SelfConfig(c.region(), c.datacenter(), c.name(), c.data_dir(), c.plugin_dir(), c.log_level(),

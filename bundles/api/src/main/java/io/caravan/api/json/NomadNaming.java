@@ -14,7 +14,7 @@ public final class NomadNaming extends PropertyNamingStrategies.NamingBase {
 
     /** Words that Nomad writes in capitals wherever they appear in a field name. */
     static final Set<String> INITIALISMS = Set.of(
-            "acl", "api", "cpu", "csi", "dns", "http", "https", "id", "ids", "io", "ip", "jwt", "kms", "mb", "mhz",
+            "acl", "api", "cni", "cpu", "csi", "dns", "gc", "http", "https", "id", "ids", "io", "ip", "jwt", "kms", "mb", "mhz",
             "oidc", "rpc", "tg", "tls", "ttl", "ui", "uri", "url", "uuid", "vsn");
 
     public static final NomadNaming INSTANCE = new NomadNaming();

@@ -1,7 +1,12 @@
 package io.caravan.launcher.log;
 
 import java.io.PrintStream;
+import java.time.Instant;
 import java.time.ZonedDateTime;
+import java.util.List;
+import java.util.Locale;
+
+import org.slf4j.event.KeyValuePair;
 import java.time.format.DateTimeFormatter;
 
 /**
@@ -15,6 +20,7 @@ public final class AgentLog {
 
     private static volatile LogLevel level = LogLevel.parse(System.getProperty("caravan.log.level")).orElse(LogLevel.INFO);
     private static volatile PrintStream out = System.out;
+    private static volatile boolean json;
 
     private AgentLog() {
     }
@@ -25,6 +31,11 @@ public final class AgentLog {
 
     public static void setLevel(LogLevel newLevel) {
         level = newLevel;
+    }
+
+    /** Nomad's {@code log_json}: one JSON object per line, as hclog writes it. */
+    public static void setJson(boolean enabled) {
+        json = enabled;
     }
 
     /** Redirects the log (tests). */
@@ -40,16 +51,65 @@ public final class AgentLog {
         return threshold.admits(event);
     }
 
-    static void write(LogLevel event, String logger, CharSequence message, Throwable error) {
-        StringBuilder line = new StringBuilder(64 + message.length());
-        line.append(TIME.format(ZonedDateTime.now())).append(" [").append(event.name()).append(']');
-        line.append(event.name().length() == 4 ? "  " : " ").append(logger).append(": ").append(message);
+    static void write(LogLevel event, String logger, String message, List<KeyValuePair> pairs, Throwable error) {
+        StringBuilder line = new StringBuilder(96 + message.length());
+        if (json) {
+            line.append("{\"@level\":\"").append(event.name().toLowerCase(Locale.ROOT))
+                    .append("\",\"@message\":").append(quote(message))
+                    .append(",\"@module\":").append(quote(logger))
+                    .append(",\"@timestamp\":\"").append(Instant.now()).append('"');
+            for (KeyValuePair pair : pairs) {
+                line.append(',').append(quote(pair.key)).append(':').append(quote(String.valueOf(pair.value)));
+            }
+            if (error != null) {
+                line.append(",\"error\":").append(quote(error.toString()));
+            }
+            line.append('}');
+        } else {
+            line.append(TIME.format(ZonedDateTime.now())).append(" [").append(event.name()).append(']');
+            line.append(event.name().length() == 4 ? "  " : " ").append(logger).append(": ").append(message);
+            if (!pairs.isEmpty()) {
+                line.append(':');
+                for (KeyValuePair pair : pairs) {
+                    line.append(' ').append(pair.key).append('=').append(quoteIfNeeded(String.valueOf(pair.value)));
+                }
+            }
+        }
         PrintStream stream = out;
         synchronized (stream) {
             stream.println(line);
-            if (error != null) {
+            if (error != null && !json) {
                 error.printStackTrace(stream);
             }
         }
+    }
+
+    private static String quoteIfNeeded(String value) {
+        return value.isEmpty() || value.chars().anyMatch(c -> c == ' ' || c == '"' || c == '=')
+                ? '"' + value.replace("\"", "\\\"") + '"'
+                : value;
+    }
+
+    /** A JSON string literal. */
+    static String quote(String s) {
+        StringBuilder out = new StringBuilder(s.length() + 2).append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.append('"').toString();
     }
 }

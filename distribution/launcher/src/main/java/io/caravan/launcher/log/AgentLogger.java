@@ -63,7 +63,7 @@ final class AgentLogger extends LegacyAbstractLogger implements LoggingEventAwar
 
     @Override
     protected void handleNormalizedLoggingCall(Level level, Marker marker, String pattern, Object[] args, Throwable t) {
-        AgentLog.write(map(level), shortName, MessageFormatter.basicArrayFormat(pattern, args), t);
+        AgentLog.write(map(level), shortName, MessageFormatter.basicArrayFormat(pattern, args), List.of(), t);
     }
 
     @Override
@@ -72,22 +72,9 @@ final class AgentLogger extends LegacyAbstractLogger implements LoggingEventAwar
         if (!AgentLog.enabled(level, ours)) {
             return;
         }
-        Object[] args = event.getArgumentArray();
-        StringBuilder message = new StringBuilder(MessageFormatter.basicArrayFormat(event.getMessage(), args));
         List<KeyValuePair> pairs = event.getKeyValuePairs();
-        if (pairs != null && !pairs.isEmpty()) {
-            message.append(':');
-            for (KeyValuePair pair : pairs) {
-                message.append(' ').append(pair.key).append('=').append(quoteIfNeeded(String.valueOf(pair.value)));
-            }
-        }
-        AgentLog.write(level, shortName, message, event.getThrowable());
-    }
-
-    private static String quoteIfNeeded(String value) {
-        return value.isEmpty() || value.chars().anyMatch(c -> c == ' ' || c == '"' || c == '=')
-                ? '"' + value.replace("\"", "\\\"") + '"'
-                : value;
+        AgentLog.write(level, shortName, MessageFormatter.basicArrayFormat(event.getMessage(),
+                event.getArgumentArray()), pairs == null ? List.of() : pairs, event.getThrowable());
     }
 
     private static LogLevel map(Level level) {
