@@ -188,6 +188,9 @@ public class DevFeatureIT {
         try {
             await("the edited header is served", () -> "edited".equals(
                     sendQuietly("/v1/regions").headers().firstValue("X-Caravan-Test").orElse(null)));
+            // A reload that does not change the agent's own HTTP configuration leaves the direct edit alone.
+            assertEquals(200, send("PUT", "/v1/agent/reload").statusCode());
+            assertEquals("edited", send("GET", "/v1/regions").headers().firstValue("X-Caravan-Test").orElse(null));
         } finally {
             http.update(original);
         }
