@@ -22,20 +22,13 @@ import org.junit.jupiter.api.TestFactory;
 class NomadFilesTest {
 
     static Path corpusDir() {
-        String configured = System.getProperty("nomad.conformance.dir");
-        Path dir = configured != null ? Path.of(configured)
-                : Path.of(System.getProperty("user.dir"), "../../../shared/conformance/nomad-v1.5.6");
-        return dir.toAbsolutePath().normalize();
+        return Corpus.dir("nomad.conformance.dir", "../../../shared/conformance/nomad-v1.5.6");
     }
 
     @TestFactory
     Stream<DynamicTest> everyNomadFileParses() throws IOException {
         Path dir = corpusDir();
-        assertTrue(Files.isDirectory(dir), "Nomad conformance corpus not found at " + dir);
-        List<Path> files;
-        try (Stream<Path> s = Files.walk(dir)) {
-            files = s.filter(p -> p.toString().endsWith(".hcl")).sorted().toList();
-        }
+        List<Path> files = Corpus.files(dir, ".hcl");
         assertTrue(files.size() >= 70, "expected the Nomad fixtures under " + dir + ", found " + files.size());
         return files.stream().map(f -> DynamicTest.dynamicTest(dir.relativize(f).toString(), () -> {
             boolean agentConfig = dir.relativize(f).startsWith("agent-config");

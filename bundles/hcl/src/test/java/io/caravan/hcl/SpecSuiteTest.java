@@ -26,20 +26,13 @@ import org.junit.jupiter.api.TestFactory;
 class SpecSuiteTest {
 
     static Path suiteDir() {
-        String configured = System.getProperty("hcl.specsuite.dir");
-        Path dir = configured != null ? Path.of(configured)
-                : Path.of(System.getProperty("user.dir"), "../../../shared/conformance/hcl-specsuite/tests");
-        return dir.toAbsolutePath().normalize();
+        return Corpus.dir("hcl.specsuite.dir", "../../../shared/conformance/hcl-specsuite/tests");
     }
 
     @TestFactory
     Stream<DynamicTest> specSuite() throws IOException {
         Path dir = suiteDir();
-        assertTrue(Files.isDirectory(dir), "HCL spec suite not found at " + dir);
-        List<Path> cases;
-        try (Stream<Path> files = Files.walk(dir)) {
-            cases = files.filter(p -> p.toString().endsWith(".t")).sorted().toList();
-        }
+        List<Path> cases = Corpus.files(dir, ".t");
         assertFalse(cases.isEmpty(), "no .t files under " + dir);
         return cases.stream().map(t -> DynamicTest.dynamicTest(dir.relativize(t).toString(), () -> run(t)));
     }
