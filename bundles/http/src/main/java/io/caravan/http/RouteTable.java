@@ -8,7 +8,17 @@ import org.osgi.annotation.versioning.ProviderType;
  */
 @ProviderType
 public interface RouteTable {
-    RouteTable route(String method, String pattern, Handler handler);
+    RouteTable routeAsync(String method, String pattern, AsyncHandler handler);
+
+    default RouteTable route(String method, String pattern, Handler handler) {
+        return routeAsync(method, pattern, request -> java.util.concurrent.CompletableFuture.completedFuture(
+                handler.handle(request)));
+    }
+
+    /** A read that may block ({@code index}/{@code wait}); see {@link AsyncHandler}. */
+    default RouteTable getAsync(String pattern, AsyncHandler handler) {
+        return routeAsync("GET", pattern, handler);
+    }
 
     default RouteTable get(String pattern, Handler handler) {
         return route("GET", pattern, handler);

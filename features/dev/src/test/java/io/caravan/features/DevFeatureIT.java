@@ -230,6 +230,45 @@ public class DevFeatureIT {
         }
     }
 
+    @Test
+    public void routesComeAndGoWithTheirServiceAndBlockingRoutesParkWithoutThreads() throws Exception {
+        awaitOk("/v1/agent/self");
+        java.util.concurrent.CompletableFuture<io.caravan.http.ApiResponse> release =
+                new java.util.concurrent.CompletableFuture<>();
+        io.caravan.http.ApiRoutes routes = table -> table
+                .get("/v1/it/hello/{name}", r -> io.caravan.http.ApiResponse.ok(java.util.Map.of("Hello",
+                        r.pathParam("name"))))
+                .getAsync("/v1/it/parked", r -> release);
+        org.osgi.framework.ServiceRegistration<io.caravan.http.ApiRoutes> registration =
+                context.registerService(io.caravan.http.ApiRoutes.class, routes, null);
+        try {
+            assertEquals("{\"Hello\":\"x y\"}", awaitOk("/v1/it/hello/x%20y").body());
+
+            int threadsBefore = Thread.activeCount();
+            List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> parked = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                parked.add(HTTP.sendAsync(HttpRequest.newBuilder(URI.create(base() + "/v1/it/parked?index=1"))
+                        .timeout(WAIT).build(), HttpResponse.BodyHandlers.ofString()));
+            }
+            Thread.sleep(1000); // let them all arrive and park
+            int threadsParked = Thread.activeCount();
+            assertTrue("200 parked requests must not hold 200 threads: " + threadsBefore + " -> " + threadsParked,
+                    threadsParked - threadsBefore < 40);
+            assertTrue(parked.stream().noneMatch(java.util.concurrent.CompletableFuture::isDone));
+
+            release.complete(io.caravan.http.ApiResponse.ok(List.of("woken"), io.caravan.http.QueryMeta.index(2)));
+            for (java.util.concurrent.CompletableFuture<HttpResponse<String>> f : parked) {
+                HttpResponse<String> r = f.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+                assertEquals(200, r.statusCode());
+                assertEquals("[\"woken\"]", r.body());
+                assertEquals("2", r.headers().firstValue("X-Nomad-Index").orElse(null));
+            }
+        } finally {
+            registration.unregister();
+        }
+        await("the route is gone with its service", () -> sendQuietly("/v1/it/hello/x").statusCode() == 404);
+    }
+
     private HttpResponse<String> send(String method, String path) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(URI.create(base() + path))
                 .method(method, HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(5)).build();

@@ -6,14 +6,21 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.caravan.api.CaravanException;
+import io.caravan.api.ErrorCode;
 import io.caravan.api.json.NomadJson;
 import io.caravan.http.ApiResponse;
+import io.caravan.http.AsyncHandler;
 import io.caravan.http.ApiRoutes;
 import io.caravan.http.QueryMeta;
 import io.caravan.http.RouteTable;
+import jakarta.servlet.AsyncContext;
 import jakarta.servlet.Servlet;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -95,7 +102,7 @@ public final class ApiServlet extends HttpServlet {
             String source = group.getClass().getName();
             RouteTable table = new RouteTable() {
                 @Override
-                public RouteTable route(String method, String pattern, io.caravan.http.Handler handler) {
+                public RouteTable routeAsync(String method, String pattern, AsyncHandler handler) {
                     routes.add(new Router.Route(method, new Router.Pattern(pattern), handler, ranking, source));
                     return this;
                 }
@@ -124,39 +131,70 @@ public final class ApiServlet extends HttpServlet {
             return;
         }
         long start = System.nanoTime();
-        int status;
-        try {
-            status = serve(request, response, current);
-        } catch (CaravanException e) {
-            status = e.code().httpStatus();
-            writeError(response, status, e.getMessage());
-        } catch (Exception e) {
-            status = 500;
-            LOG.atError().addKeyValue("method", request.getMethod()).addKeyValue("path", path)
-                    .addKeyValue("error", e.toString()).setCause(e).log("request failed");
-            writeError(response, status, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+        CompletableFuture<ApiResponse> answer = dispatchSafely(request, current);
+        if (answer.isDone()) {
+            finish(request, response, answer, start);
+            return;
         }
-        if (LOG.isDebugEnabled()) {
-            LOG.atDebug().addKeyValue("method", request.getMethod()).addKeyValue("path", path)
-                    .addKeyValue("status", status).addKeyValue("duration", (System.nanoTime() - start) / 1000 + "µs")
-                    .log("request complete");
+        // A blocking query: park the request instead of a thread; the stage's own deadline ends the wait.
+        AsyncContext async = request.startAsync();
+        async.setTimeout(0);
+        answer.whenComplete((ignored, error) -> {
+            try {
+                finish(request, response, answer, start);
+            } catch (IOException e) {
+                LOG.atDebug().addKeyValue("path", path).addKeyValue("error", e.toString()).log("client went away");
+            } finally {
+                async.complete();
+            }
+        });
+    }
+
+    private CompletableFuture<ApiResponse> dispatchSafely(HttpServletRequest request, Settings current) {
+        try {
+            return dispatch(request, current).toCompletableFuture();
+        } catch (Exception e) {
+            return CompletableFuture.failedFuture(e);
         }
     }
 
-    private int serve(HttpServletRequest request, HttpServletResponse response, Settings current) throws Exception {
+    private CompletionStage<ApiResponse> dispatch(HttpServletRequest request, Settings current) throws Exception {
         Router.Match match = router.find(request.getMethod(), request.getRequestURI());
         if (match instanceof Router.NotFound) {
-            response.setStatus(404);
-            return 404;
+            return CompletableFuture.completedFuture(new ApiResponse(404, null, null));
         }
         if (match instanceof Router.WrongMethod) {
-            throw new CaravanException(io.caravan.api.ErrorCode.METHOD_NOT_ALLOWED, "Invalid method");
+            throw new CaravanException(ErrorCode.METHOD_NOT_ALLOWED, "Invalid method");
         }
         Router.Found found = (Router.Found) match;
-        WireRequest wire = new WireRequest(request, found.params(), current.region(), NomadJson.mapper());
-        ApiResponse answer = found.handler().handle(wire);
-        write(request, response, answer);
-        return answer.status();
+        return found.handler().handle(new WireRequest(request, found.params(), current.region(), NomadJson.mapper()));
+    }
+
+    /** Writes the answer or the error: a {@link CaravanException} by its code, anything else as a logged 500. */
+    private static void finish(HttpServletRequest request, HttpServletResponse response,
+                               CompletableFuture<ApiResponse> answer, long start) throws IOException {
+        int status;
+        try {
+            ApiResponse result = answer.join();
+            write(request, response, result);
+            status = result.status();
+        } catch (CompletionException | CancellationException wrapped) {
+            Throwable e = wrapped.getCause() != null ? wrapped.getCause() : wrapped;
+            if (e instanceof CaravanException ce) {
+                status = ce.code().httpStatus();
+                writeError(response, status, ce.getMessage());
+            } else {
+                status = 500;
+                LOG.atError().addKeyValue("method", request.getMethod()).addKeyValue("path", request.getRequestURI())
+                        .addKeyValue("error", e.toString()).setCause(e).log("request failed");
+                writeError(response, status, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+            }
+        }
+        if (LOG.isDebugEnabled()) {
+            LOG.atDebug().addKeyValue("method", request.getMethod()).addKeyValue("path", request.getRequestURI())
+                    .addKeyValue("status", status).addKeyValue("duration", (System.nanoTime() - start) / 1000 + "µs")
+                    .log("request complete");
+        }
     }
 
     private static void write(HttpServletRequest request, HttpServletResponse response, ApiResponse answer)

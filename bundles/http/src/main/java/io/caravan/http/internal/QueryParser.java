@@ -2,6 +2,7 @@ package io.caravan.http.internal;
 
 import java.time.Duration;
 import java.util.function.Function;
+import java.util.random.RandomGenerator;
 
 import io.caravan.api.CaravanException;
 import io.caravan.api.GoDuration;
@@ -12,8 +13,11 @@ final class QueryParser {
     private QueryParser() {
     }
 
-    /** @param param the first value of a query parameter, or null when absent */
-    static QueryOptions parse(Function<String, String> param, String defaultRegion) {
+    /**
+     * @param param the first value of a query parameter, or null when absent
+     * @param random source of the blocking-query jitter (injected so tests are deterministic)
+     */
+    static QueryOptions parse(Function<String, String> param, String defaultRegion, RandomGenerator random) {
         String region = orDefault(param.apply("region"), defaultRegion);
         String namespace = orDefault(param.apply("namespace"), QueryOptions.DEFAULT_NAMESPACE);
 
@@ -38,6 +42,10 @@ final class QueryParser {
         }
         if (wait.isNegative() || wait.isZero() || wait.compareTo(QueryOptions.MAX_WAIT) > 0) {
             wait = QueryOptions.MAX_WAIT;
+        }
+        if (minIndex > 0) {
+            // Nomad's JitterFraction: up to wait/16 more, so equal waits spread out.
+            wait = wait.plusNanos(random.nextLong(wait.toNanos() / 16 + 1));
         }
 
         boolean stale = false;

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-import io.caravan.http.Handler;
+import io.caravan.http.AsyncHandler;
 
 /**
  * An immutable table of routes, matched segment by segment. Literal segments beat parameters, which beat a
@@ -19,13 +19,13 @@ final class Router {
     /** The outcome of a lookup: a handler and its parameters, a path known under other methods, or nothing. */
     sealed interface Match permits Found, WrongMethod, NotFound {}
 
-    record Found(Handler handler, Map<String, String> params) implements Match {}
+    record Found(AsyncHandler handler, Map<String, String> params) implements Match {}
 
     record WrongMethod() implements Match {}
 
     record NotFound() implements Match {}
 
-    record Route(String method, Pattern pattern, Handler handler, int ranking, String source) {}
+    record Route(String method, Pattern pattern, AsyncHandler handler, int ranking, String source) {}
 
     private final List<Route> routes;
 
@@ -88,14 +88,36 @@ final class Router {
             }
         }
 
+        /** Segments of a raw request path, each percent-decoded after splitting (so {@code %2F} stays inside one). */
         static List<String> split(String path) {
             List<String> out = new ArrayList<>();
             for (String s : path.split("/", -1)) {
                 if (!s.isEmpty()) {
-                    out.add(s);
+                    out.add(decode(s));
                 }
             }
             return Collections.unmodifiableList(out);
+        }
+
+        /** Percent-decoding as in a URL path: UTF-8, and {@code +} is a plus (unlike form encoding). */
+        static String decode(String segment) {
+            if (segment.indexOf('%') < 0) {
+                return segment;
+            }
+            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(segment.length());
+            for (int i = 0; i < segment.length(); i++) {
+                char c = segment.charAt(i);
+                if (c == '%' && i + 2 < segment.length()
+                        && Character.digit(segment.charAt(i + 1), 16) >= 0
+                        && Character.digit(segment.charAt(i + 2), 16) >= 0) {
+                    bytes.write(Integer.parseInt(segment.substring(i + 1, i + 3), 16));
+                    i += 2;
+                } else {
+                    byte[] raw = String.valueOf(c).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                    bytes.write(raw, 0, raw.length);
+                }
+            }
+            return bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
         }
 
         /** The parameters if {@code path} matches, else {@code null}. */

@@ -27,7 +27,8 @@ final class WireRequest implements ApiRequest {
         this.request = request;
         this.params = params;
         this.json = json;
-        this.options = QueryParser.parse(request::getParameter, defaultRegion);
+        this.options = QueryParser.parse(request::getParameter, defaultRegion,
+                java.util.concurrent.ThreadLocalRandom.current());
     }
 
     @Override

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class QueryParserTest {
 
     private static QueryOptions parse(Map<String, String> query) {
-        return QueryParser.parse(query::get, "global");
+        return QueryParser.parse(query::get, "global", new java.util.Random(7));
     }
 
     @Test
@@ -33,7 +33,8 @@ class QueryParserTest {
         QueryOptions o = parse(Map.of("index", "42", "wait", "10s", "stale", "", "per_page", "5",
                 "next_token", "7.abc", "reverse", "true", "namespace", "*", "region", "eu"));
         assertEquals(42, o.minIndex());
-        assertEquals(Duration.ofSeconds(10), o.maxWait());
+        assertTrue(o.maxWait().compareTo(Duration.ofSeconds(10)) >= 0
+                && o.maxWait().compareTo(Duration.ofMillis(10625)) <= 0, "10s plus at most a sixteenth");
         assertTrue(o.allowStale());
         assertEquals(5, o.perPage());
         assertEquals("7.abc", o.nextToken());
@@ -45,6 +46,17 @@ class QueryParserTest {
     @Test
     void waitIsCappedAtFiveMinutes() {
         assertEquals(Duration.ofMinutes(5), parse(Map.of("wait", "1h")).maxWait());
+    }
+
+    @Test
+    void blockingQueriesGetUpToASixteenthMoreWait() {
+        for (int seed = 0; seed < 50; seed++) {
+            Duration wait = QueryParser.parse(Map.of("index", "5", "wait", "16s")::get, "global",
+                    new java.util.Random(seed)).maxWait();
+            assertTrue(wait.compareTo(Duration.ofSeconds(16)) >= 0 && wait.compareTo(Duration.ofSeconds(17)) <= 0,
+                    wait.toString());
+        }
+        assertEquals(Duration.ofSeconds(16), parse(Map.of("wait", "16s")).maxWait(), "no jitter without an index");
     }
 
     @Test

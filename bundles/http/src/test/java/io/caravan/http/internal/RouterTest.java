@@ -9,13 +9,13 @@ import java.util.List;
 import java.util.Map;
 
 import io.caravan.http.ApiResponse;
-import io.caravan.http.Handler;
+import io.caravan.http.AsyncHandler;
 import org.junit.jupiter.api.Test;
 
 class RouterTest {
-    private final Handler jobAllocs = r -> ApiResponse.ok("allocs");
-    private final Handler job = r -> ApiResponse.ok("job");
-    private final Handler self = r -> ApiResponse.ok("self");
+    private final AsyncHandler jobAllocs = r -> java.util.concurrent.CompletableFuture.completedFuture(ApiResponse.ok("allocs"));
+    private final AsyncHandler job = r -> java.util.concurrent.CompletableFuture.completedFuture(ApiResponse.ok("job"));
+    private final AsyncHandler self = r -> java.util.concurrent.CompletableFuture.completedFuture(ApiResponse.ok("self"));
 
     private Router router() {
         return Router.of(List.of(
@@ -47,7 +47,7 @@ class RouterTest {
 
     @Test
     void higherRankingWinsAConflictAndTheLoserIsReported() {
-        Handler other = r -> ApiResponse.ok("other");
+        AsyncHandler other = r -> java.util.concurrent.CompletableFuture.completedFuture(ApiResponse.ok("other"));
         Router r = Router.of(List.of(
                 new Router.Route("GET", new Router.Pattern("/v1/agent/self"), self, 0, "low"),
                 new Router.Route("GET", new Router.Pattern("/v1/agent/self"), other, 10, "high")));
@@ -59,5 +59,13 @@ class RouterTest {
     @Test
     void restParameterMustBeLast() {
         assertThrows(IllegalArgumentException.class, () -> new Router.Pattern("/v1/{x*}/y"));
+    }
+
+    @Test
+    void pathSegmentsArePercentDecodedAfterSplitting() {
+        Router.Found found = assertInstanceOf(Router.Found.class, router().find("GET", "/v1/job/my%20job%2Fx%C3%A9+1/allocations"));
+        assertEquals("my job/xé+1", found.params().get("id"));
+        assertEquals("100%", Router.Pattern.decode("100%"));
+        assertEquals("%zz", Router.Pattern.decode("%zz"));
     }
 }
