@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -30,7 +29,6 @@ class DevAgentE2EIT {
     private static final Duration START = Duration.ofSeconds(60);
     private static final Duration STOP = Duration.ofSeconds(30);
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    private static final Path DIST = Paths.get(System.getProperty("caravan.dist", "target/caravan"));
 
     @TempDir
     Path tmp;
@@ -47,16 +45,11 @@ class DevAgentE2EIT {
     }
 
     private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+        return AgentProcess.freePort();
     }
 
     private Process caravan(Path log, String... args) throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(DIST.resolve("bin/caravan").toString());
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = AgentProcess.run(log, args);
         started.add(p);
         return p;
     }
@@ -96,22 +89,11 @@ class DevAgentE2EIT {
     }
 
     private static void await(String what, Duration limit, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (condition.getAsBoolean()) {
-                return;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("timed out after " + limit + " waiting until " + what);
+        AgentProcess.await(what, limit, condition);
     }
 
     private static String read(Path file) {
-        try {
-            return Files.readString(file);
-        } catch (IOException e) {
-            return "<" + e + ">";
-        }
+        return AgentProcess.read(file);
     }
 
     private static void signal(Process p, String name) throws Exception {

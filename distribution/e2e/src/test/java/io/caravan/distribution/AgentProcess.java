@@ -1,0 +1,136 @@
+package io.caravan.distribution;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/** The assembled {@code bin/caravan}, run as a real process on free loopback ports, for the *E2EIT tests. */
+final class AgentProcess implements AutoCloseable {
+    static final Duration START = Duration.ofSeconds(60);
+    static final Path DIST = Paths.get(System.getProperty("caravan.dist", "target/caravan"));
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    final Process process;
+    final Path log;
+    final Path config;
+    final int http;
+    final int rpc;
+
+    private AgentProcess(Process process, Path log, Path config, int http, int rpc) {
+        this.process = process;
+        this.log = log;
+        this.config = config;
+        this.http = http;
+        this.rpc = rpc;
+    }
+
+    /** {@code caravan agent -dev -config <dir>/agent.json} with free ports and {@code extraJson} keys added. */
+    static AgentProcess startDev(Path dir, String extraJson) throws Exception {
+        int http = freePort();
+        int rpc = freePort();
+        Path config = dir.resolve("agent.json");
+        Files.writeString(config, String.format("{\"ports\": {\"http\": %d, \"rpc\": %d, \"serf\": %d}%s}", http, rpc,
+                freePort(), extraJson));
+        Path log = dir.resolve("agent.log");
+        AgentProcess agent = new AgentProcess(run(log, "agent", "-dev", "-config", config.toString()), log, config,
+                http, rpc);
+        agent.awaitHealthy();
+        return agent;
+    }
+
+    /** Any {@code caravan} command, its output (both streams) in {@code log}. */
+    static Process run(Path log, String... args) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(DIST.resolve("bin/caravan").toString());
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    String address() {
+        return "http://127.0.0.1:" + http;
+    }
+
+    HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(address() + path)).timeout(Duration.ofSeconds(5)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    HttpResponse<String> put(String path) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(address() + path))
+                .PUT(HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    String log() {
+        return read(log);
+    }
+
+    private void awaitHealthy() throws InterruptedException {
+        await("the agent answers /v1/agent/health", START, () -> {
+            if (!process.isAlive()) {
+                throw new AssertionError("agent exited with " + process.exitValue() + ":\n" + log());
+            }
+            try {
+                return get("/v1/agent/health").statusCode() == 200;
+            } catch (IOException e) {
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        });
+    }
+
+    void signal(String name) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
+        assertTrue(kill.waitFor(10, TimeUnit.SECONDS));
+    }
+
+    static void await(String what, Duration limit, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (condition.getAsBoolean()) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("timed out after " + limit + " waiting until " + what);
+    }
+
+    static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            return "<" + e + ">";
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+}
