@@ -8,6 +8,17 @@ import java.util.Map;
 import java.util.function.Function;
 
 import io.caravan.cli.command.AgentCommand;
+import io.caravan.cli.command.AllocCommand;
+import io.caravan.cli.command.AllocStatusCommand;
+import io.caravan.cli.command.EvalCommand;
+import io.caravan.cli.command.EvalListCommand;
+import io.caravan.cli.command.EvalStatusCommand;
+import io.caravan.cli.command.JobCommand;
+import io.caravan.cli.command.JobInspectCommand;
+import io.caravan.cli.command.JobStatusCommand;
+import io.caravan.cli.command.JobStopCommand;
+import io.caravan.cli.command.NodeCommand;
+import io.caravan.cli.command.NodeStatusCommand;
 import io.caravan.cli.command.AgentInfoCommand;
 import io.caravan.cli.command.ConfigCommand;
 import io.caravan.cli.command.ConfigReloadCommand;
@@ -65,6 +76,17 @@ public final class Main {
                         .addSubcommand(new ConfigValidateCommand(ctx)))
                 .addSubcommand(new CommandLine(new ServerCommand())
                         .addSubcommand(new ServerMembersCommand(ctx)))
+                .addSubcommand(new CommandLine(new JobCommand())
+                        .addSubcommand(new JobStatusCommand(ctx))
+                        .addSubcommand(new JobInspectCommand(ctx))
+                        .addSubcommand(new JobStopCommand(ctx)))
+                .addSubcommand(new CommandLine(new EvalCommand())
+                        .addSubcommand(new EvalListCommand(ctx))
+                        .addSubcommand(new EvalStatusCommand(ctx)))
+                .addSubcommand(new CommandLine(new AllocCommand())
+                        .addSubcommand(new AllocStatusCommand(ctx)))
+                .addSubcommand(new CommandLine(new NodeCommand())
+                        .addSubcommand(new NodeStatusCommand(ctx)))
                 .addSubcommand(new StatusCommand(ctx))
                 .addSubcommand(new VersionCommand(ctx));
         // Setters after addSubcommand so that they reach every subcommand.

@@ -1,8 +1,5 @@
 package io.caravan.cli.command;
 
-import java.time.Instant;
-import java.time.format.DateTimeFormatter;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import io.caravan.cli.Context;
 import io.caravan.cli.format.Json;
@@ -15,9 +12,6 @@ import picocli.CommandLine.Option;
 /** {@code caravan status} without arguments: Nomad's job list. */
 @Command(name = "status", description = "List the jobs known to the cluster.")
 public final class StatusCommand extends HttpCommand {
-
-    /** Go's {@code time.RFC3339}: {@code Z} for UTC, {@code +02:00} otherwise. */
-    private static final DateTimeFormatter RFC3339 = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssXXX");
 
     @Option(names = {"-json", "--json"}, description = "Output the jobs in their JSON format.")
     boolean json;
@@ -33,6 +27,11 @@ public final class StatusCommand extends HttpCommand {
 
     @Override
     protected int run(ApiClient api) throws ApiException {
+        return listJobs(ctx, api, json);
+    }
+
+    /** Nomad's job list, shared by {@code status} and {@code job status} without an ID. */
+    static int listJobs(Context ctx, ApiClient api, boolean json) throws ApiException {
         JsonNode jobs = api.get("/v1/jobs");
         if (!jobs.isArray()) {
             throw new ApiException("error decoding response: expected a JSON array of jobs");
@@ -49,7 +48,7 @@ public final class StatusCommand extends HttpCommand {
         Table table = new Table("ID", "Type", "Priority", "Status", "Submit Date");
         for (JsonNode job : jobs) {
             table.row(Json.text(job.get("ID")), type(job), Json.text(job.get("Priority")), status(job),
-                    submitDate(job.path("SubmitTime").asLong()));
+                    io.caravan.cli.format.Nomad.date(job.path("SubmitTime").asLong(), ctx.zone()));
         }
         table.print(ctx.out());
         return 0;
@@ -69,14 +68,5 @@ public final class StatusCommand extends HttpCommand {
     private static String status(JsonNode job) {
         String status = Json.text(job.get("Status"));
         return job.path("Stop").asBoolean() ? status + " (stopped)" : status;
-    }
-
-    /** SubmitTime is Unix nanoseconds; Nomad leaves the cell empty for a zero time. */
-    private String submitDate(long nanos) {
-        if (nanos < 1_000_000_000L) {
-            return "";
-        }
-        Instant at = Instant.ofEpochSecond(0, nanos);
-        return RFC3339.format(at.atZone(ctx.zone()));
     }
 }

@@ -55,4 +55,18 @@ public final class Json {
         }
         return names;
     }
+
+    /** A list's items joined, e.g. Datacenters {@code dc1,dc2}; empty for a missing list. */
+    public static String join(JsonNode list, String separator) {
+        List<String> items = new java.util.ArrayList<>();
+        if (list != null) {
+            list.forEach(item -> items.add(text(item)));
+        }
+        return String.join(separator, items);
+    }
+
+    /** An ID as one URL path segment (Nomad job IDs may hold spaces or slashes). */
+    public static String pathSegment(String id) {
+        return java.net.URLEncoder.encode(id, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
+    }
 }

@@ -56,6 +56,11 @@ public final class ApiClient {
         return send("PUT", path, Map.of());
     }
 
+    /** DELETEs {@code path}, e.g. {@code /v1/job/web?purge=true}. */
+    public JsonNode delete(String path, Map<String, String> query) throws ApiException {
+        return send("DELETE", path, query);
+    }
+
     private JsonNode send(String method, String path, Map<String, String> query) throws ApiException {
         URI uri = uri(path, query);
         HttpRequest.Builder request = HttpRequest.newBuilder(uri)

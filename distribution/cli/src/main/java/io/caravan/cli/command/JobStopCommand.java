@@ -1,0 +1,47 @@
+package io.caravan.cli.command;
+
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.caravan.cli.Context;
+import io.caravan.cli.format.Json;
+import io.caravan.cli.http.ApiClient;
+import io.caravan.cli.http.ApiException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code caravan job stop [-purge] ID}: {@code DELETE /v1/job/:id}; prints the evaluation ID. (Monitoring the
+ * evaluation as Nomad does without {@code -detach} comes with the scheduler, which makes evaluations progress.)
+ */
+@Command(name = "stop", description = "Stop a running job (and with -purge, remove it).")
+public final class JobStopCommand extends HttpCommand {
+
+    @Parameters(paramLabel = "ID", description = "A job ID or a unique prefix of one.")
+    String id;
+
+    @Option(names = {"-purge", "--purge"}, description = "Remove the job from the system, not only stop it.")
+    boolean purge;
+
+    @Option(names = {"-detach", "--detach"}, description = "Return at once with the evaluation ID.")
+    boolean detach;
+
+    public JobStopCommand(Context ctx) {
+        super(ctx);
+    }
+
+    @Override
+    protected String errorPrefix() {
+        return "Error deregistering job";
+    }
+
+    @Override
+    protected int run(ApiClient api) throws ApiException {
+        String jobId = Lookup.id(api, "/v1/jobs", "job", id);
+        JsonNode response = api.delete("/v1/job/" + Json.pathSegment(jobId), purge ? Map.of("purge", "true") : Map.of());
+        String evalId = Json.text(response.get("EvalID"));
+        ctx.out().println(detach ? evalId : "==> Evaluation ID: " + evalId);
+        return 0;
+    }
+}

@@ -1,0 +1,167 @@
+package io.caravan.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Instant;
+import java.util.Map;
+
+import io.caravan.cli.format.Nomad;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class JobEvalAllocNodeCommandsTest {
+    private FakeAgent agent;
+    private Map<String, String> env;
+
+    @BeforeEach
+    void start() throws Exception {
+        agent = new FakeAgent();
+        env = Map.of("CARAVAN_ADDR", agent.address(), "TZ", "UTC");
+    }
+
+    @AfterEach
+    void stop() {
+        agent.close();
+    }
+
+    @Test
+    void jobStatusShowsTheJobItsSummaryAndAllocations() {
+        agent.json("/v1/jobs", "[{\"ID\":\"web\"}]")
+                .json("/v1/job/web", """
+                        {"ID":"web","Name":"web","Type":"service","Priority":50,"Datacenters":["dc1","dc2"],
+                         "Namespace":"default","NodePool":"default","Status":"running","Stop":false,
+                         "SubmitTime":1704207845000000000,"Periodic":null,"ParameterizedJob":null}""")
+                .json("/v1/job/web/summary", """
+                        {"JobID":"web","Summary":{"cache":{"Queued":1,"Starting":0,"Running":2,"Failed":0,
+                         "Complete":0,"Lost":0,"Unknown":0}}}""")
+                .json("/v1/job/web/allocations", """
+                        [{"ID":"8ba85cef-1111-2222-3333-444444444444","NodeID":"171a583b-aaaa-bbbb-cccc-dddddddddddd",
+                          "TaskGroup":"cache","JobVersion":0,"DesiredStatus":"run","ClientStatus":"running",
+                          "CreateTime":0,"ModifyTime":0}]""");
+        Cli.Result r = Cli.run(env, "job", "status", "we");
+        assertEquals(0, r.code(), r.err());
+        assertEquals("""
+                ID            = web
+                Name          = web
+                Submit Date   = 2024-01-02T15:04:05Z
+                Type          = service
+                Priority      = 50
+                Datacenters   = dc1,dc2
+                Namespace     = default
+                Node Pool     = default
+                Status        = running
+                Periodic      = false
+                Parameterized = false
+
+                Summary
+                Task Group  Queued  Starting  Running  Failed  Complete  Lost  Unknown
+                cache       1       0         2        0       0         0     0
+
+                Allocations
+                ID        Node ID   Task Group  Version  Desired  Status   Created  Modified
+                8ba85cef  171a583b  cache       0        run      running
+                """, r.out());
+        assertEquals("we", agent.last("/v1/jobs").query().replace("prefix=", ""));
+    }
+
+    @Test
+    void unknownJobIsNomadsMessageAndExitOne() {
+        agent.json("/v1/jobs", "[]");
+        Cli.Result r = Cli.run(env, "job", "status", "nope");
+        assertEquals(1, r.code());
+        assertEquals("Error querying job: No job(s) with prefix or id \"nope\" found\n", r.err());
+    }
+
+    @Test
+    void ambiguousPrefixListsTheCandidates() {
+        agent.json("/v1/jobs", "[{\"ID\":\"web-a\"},{\"ID\":\"web-b\"}]");
+        Cli.Result r = Cli.run(env, "job", "inspect", "web");
+        assertEquals(1, r.code());
+        assertEquals("Error inspecting job: Prefix matched multiple jobs:\n  web-a\n  web-b\n", r.err());
+    }
+
+    @Test
+    void jobStopPurgesWithDeleteAndPrintsTheEvaluation() {
+        agent.json("/v1/jobs", "[{\"ID\":\"my job\"}]").json("/v1/job/my job", "{\"EvalID\":\"e-1\",\"Index\":9}");
+        Cli.Result r = Cli.run(env, "job", "stop", "-purge", "-detach", "my job");
+        assertEquals(0, r.code(), r.err());
+        assertEquals("e-1\n", r.out());
+        FakeAgent.Request delete = agent.last("/v1/job/my job");
+        assertEquals("DELETE", delete.method());
+        assertEquals("purge=true", delete.query());
+    }
+
+    @Test
+    void jobInspectWrapsTheJob() {
+        agent.json("/v1/jobs", "[{\"ID\":\"web\"}]").json("/v1/job/web", "{\"ID\":\"web\",\"Priority\":50}");
+        Cli.Result r = Cli.run(env, "job", "inspect", "web");
+        assertEquals(0, r.code(), r.err());
+        assertEquals("{\n    \"Job\": {\n        \"ID\": \"web\",\n        \"Priority\": 50\n    }\n}\n", r.out());
+    }
+
+    @Test
+    void evalListAndStatus() {
+        agent.json("/v1/evaluations", """
+                [{"ID":"0a3f1234-5678","Priority":50,"TriggeredBy":"job-register","JobID":"web","Namespace":"default",
+                  "NodeID":"","Status":"complete","FailedTGAllocs":{},"CreateTime":1704207845000000000,
+                  "ModifyTime":1704207845000000000,"Type":"service","StatusDescription":""}]""")
+                .json("/v1/evaluation/0a3f1234-5678", """
+                {"ID":"0a3f1234-5678","Priority":50,"TriggeredBy":"job-register","JobID":"web","Namespace":"default",
+                 "Status":"blocked","FailedTGAllocs":{"cache":{}},"CreateTime":1704207845000000000,
+                 "ModifyTime":1704207845000000000,"Type":"service","StatusDescription":"created to place remaining allocations"}""");
+        Cli.Result list = Cli.run(env, "eval", "list");
+        assertEquals(0, list.code(), list.err());
+        assertEquals("""
+                ID        Priority  Triggered By  Job ID  Namespace  Node ID  Status    Placement Failures
+                0a3f1234  50        job-register  web     default             complete  false
+                """, list.out());
+        Cli.Result status = Cli.run(env, "eval", "status", "0a3f");
+        assertEquals(0, status.code(), status.err());
+        assertTrue(status.out().contains("Status             = blocked\n"), status.out());
+        assertTrue(status.out().contains("Placement Failures = true\n"), status.out());
+    }
+
+    @Test
+    void nodeStatusListAndDetail() {
+        agent.json("/v1/nodes", """
+                [{"ID":"171a583b-aaaa","NodePool":"default","Datacenter":"dc1","Name":"vm","NodeClass":"",
+                  "Drain":false,"SchedulingEligibility":"eligible","Status":"ready"}]""")
+                .json("/v1/node/171a583b-aaaa", """
+                {"ID":"171a583b-aaaa","NodePool":"default","Datacenter":"dc1","Name":"vm","NodeClass":"big",
+                 "Drain":true,"SchedulingEligibility":"ineligible","Status":"ready"}""");
+        Cli.Result list = Cli.run(env, "node", "status");
+        assertEquals("""
+                ID        Node Pool  DC   Name  Class  Drain  Eligibility  Status
+                171a583b  default    dc1  vm           false  eligible     ready
+                """, list.out());
+        Cli.Result one = Cli.run(env, "node", "status", "171a");
+        assertTrue(one.out().contains("Drain       = true\n"), one.out());
+        assertTrue(one.out().contains("Class       = big\n"), one.out());
+    }
+
+    @Test
+    void allocStatusShowsItsFields() {
+        agent.json("/v1/allocations", "[{\"ID\":\"8ba85cef-1111\"}]").json("/v1/allocation/8ba85cef-1111", """
+                {"ID":"8ba85cef-1111","EvalID":"0a3f1234-5678","Name":"web.cache[0]","NodeID":"171a583b-aaaa",
+                 "NodeName":"vm","JobID":"web","Job":{"Version":3},"ClientStatus":"running","ClientDescription":"",
+                 "DesiredStatus":"run","DesiredDescription":"","CreateTime":0,"ModifyTime":0}""");
+        Cli.Result r = Cli.run(env, "alloc", "status", "8ba8");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().startsWith("ID                  = 8ba85cef\nEval ID             = 0a3f1234\n"), r.out());
+        assertTrue(r.out().contains("Job Version         = 3\n"), r.out());
+    }
+
+    @Test
+    void agoUsesTheTwoLargestUnits() {
+        Instant now = Instant.ofEpochSecond(1_000_000);
+        long nanos = 1_000_000_000L;
+        assertEquals("0s ago", Nomad.ago((1_000_000) * nanos, now));
+        assertEquals("5m3s ago", Nomad.ago((1_000_000 - 303) * nanos, now));
+        assertEquals("1h2m ago", Nomad.ago((1_000_000 - 3720 - 9) * nanos, now));
+        assertEquals("2d3h ago", Nomad.ago((1_000_000 - 2 * 86_400 - 3 * 3600 - 60) * nanos, now));
+        assertEquals("1h ago", Nomad.ago((1_000_000 - 3600) * nanos, now));
+        assertEquals("", Nomad.ago(0, now));
+    }
+}
