@@ -1,0 +1,4 @@
+package io.caravan.api.model;
+
+public record DispatchPayloadConfig(String file) {
+}

@@ -1,0 +1,4 @@
+package io.caravan.api.model;
+
+public record LogConfig(Integer maxFiles, Integer maxFileSizeMb, Boolean disabled) {
+}
