@@ -116,15 +116,21 @@ final class PidTranslator {
         Schema.Block root = Schema.nomadAgent().root();
         if (s.server()) {
             Map<String, Object> server = block(config, root, "server");
-            server.put("retry_join", s.retryJoin().toArray(String[]::new));
-            server.put("bootstrap_expect", (long) s.bootstrapExpect());
+            server.put("retry.join", s.retryJoin().toArray(String[]::new));
+            server.put("bootstrap.expect", (long) s.bootstrapExpect());
             server.putAll(prefixed("autopilot.", block(config, root, "autopilot")));
+            // What the Raft log needs: its identity, where it listens, where it keeps its files.
+            server.put("node.id", nodeId);
+            server.put("rpc.addr", new AgentSettings.HostPort(s.rpcAddr(), s.rpcPort()).toString());
+            server.put("data.dir", s.dataDir().toString());
+            server.put("raft.dir", java.nio.file.Paths.get(config.string("server.data_dir",
+                    s.dataDir().resolve("server").toString())).resolve("raft").toString());
             pids.put(SERVER_PID, server);
         }
         if (s.client()) {
             Map<String, Object> client = block(config, root, "client");
             client.put("servers", s.servers().toArray(String[]::new));
-            client.put("plugin_dir", s.pluginDir().toString());
+            client.put("plugin.dir", s.pluginDir().toString());
             pids.put(CLIENT_PID, client);
         }
         for (String name : OWN_BLOCKS) {

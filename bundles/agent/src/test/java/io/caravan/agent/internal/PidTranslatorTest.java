@@ -37,6 +37,11 @@ class PidTranslatorTest {
         assertArrayEquals(new String[] {"Access-Control-Allow-Origin: *"},
                 (String[]) pids.get("io.caravan.http").get("response.headers"));
         assertEquals("pw", pids.get("org.apache.felix.webconsole.internal.servlet.OsgiManager").get("password"));
+        Map<String, Object> server = pids.get("io.caravan.server");
+        assertEquals("id-1", server.get("node.id"));
+        assertEquals("127.0.0.1:4647", server.get("rpc.addr"));
+        assertEquals(tmp.resolve("dev").resolve("server").resolve("raft").toString(), server.get("raft.dir"));
+        assertEquals(1L, server.get("bootstrap.expect"));
         assertEquals(tmp.resolve("dev").resolve("plugins").toString(),
                 pids.get("org.apache.felix.fileinstall~plugins").get("felix.fileinstall.dir"));
     }
@@ -54,14 +59,14 @@ class PidTranslatorTest {
         Map<String, Object> client = pids.get("io.caravan.client");
         assertArrayEquals(new String[] {"10.0.0.1:4647"}, (String[]) client.get("servers"));
         assertEquals("r1", client.get("meta.rack"));
-        assertEquals("1m30s", client.get("gc_interval"), "Go's duration format");
-        assertEquals("big", client.get("node_class"));
+        assertEquals("1m30s", client.get("gc.interval"), "Go's duration format");
+        assertEquals("big", client.get("node.class"));
         Map<String, Object> rawExec = pids.get("io.caravan.driver.raw_exec~raw_exec");
         assertEquals(true, rawExec.get("config.enabled"));
         assertEquals(2L, rawExec.get("config.nested.n"));
         assertArrayEquals(new String[] {"-v"}, (String[]) rawExec.get("args"));
         assertEquals("127.0.0.1:8500", pids.get("io.caravan.consul~default").get("address"));
-        assertEquals("30s", pids.get("io.caravan.acl").get("token_ttl"));
+        assertEquals("30s", pids.get("io.caravan.acl").get("token.ttl"));
     }
 
     @Test
