@@ -77,6 +77,21 @@ public record Evaluation(
         queuedAllocations = Copy.map(queuedAllocations);
     }
 
+    /** A new evaluation for a job, as a job register or deregister creates it; indexes are set when applied. */
+    public static Evaluation forJob(String id, Job job, String triggeredBy, long nowNanos) {
+        return new Evaluation(id, job.namespace(), job.priority() == null ? 50 : job.priority(), job.type(),
+                triggeredBy, job.id(), 0, "", 0, "", STATUS_PENDING, "", Duration.ZERO, null, "", "", "",
+                List.of(), Map.of(), Map.of(), "", false, false, Map.of(), "", 0, 0, 0, nowNanos, nowNanos);
+    }
+
+    public Evaluation withJobModifyIndex(long jobModifyIndex) {
+        return new Evaluation(id, namespace, priority, type, triggeredBy, jobId, jobModifyIndex, nodeId,
+                nodeModifyIndex, deploymentId, status, statusDescription, waitDuration, waitUntil, nextEval,
+                previousEval, blockedEval, relatedEvals, failedTgAllocs, classEligibility, quotaLimitReached,
+                escapedComputedClass, annotatePlan, queuedAllocations, leaderAcl, snapshotIndex, createIndex,
+                modifyIndex, createTime, modifyTime);
+    }
+
     public boolean terminal() {
         return STATUS_COMPLETE.equals(status) || STATUS_FAILED.equals(status) || STATUS_CANCELED.equals(status);
     }

@@ -1,0 +1,205 @@
+package io.caravan.server.internal;
+
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.caravan.agent.AgentInfo;
+import io.caravan.api.CaravanException;
+import io.caravan.api.ErrorCode;
+import io.caravan.api.json.NomadJson;
+import io.caravan.api.model.Evaluation;
+import io.caravan.api.model.Job;
+import io.caravan.api.model.JobListStub;
+import io.caravan.consensus.Applied;
+import io.caravan.consensus.Replicator;
+import io.caravan.http.ApiRequest;
+import io.caravan.http.ApiResponse;
+import io.caravan.http.ApiRoutes;
+import io.caravan.http.Page;
+import io.caravan.http.QueryMeta;
+import io.caravan.http.QueryOptions;
+import io.caravan.http.RouteTable;
+import io.caravan.http.filter.Filter;
+import io.caravan.state.Indexed;
+import io.caravan.state.StateSnapshot;
+import io.caravan.state.StateStore;
+import io.caravan.state.TableSpec;
+import io.caravan.state.WatchSet;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+
+/**
+ * Nomad's jobs and evaluations endpoints. Reads are blocking queries on the state store (no thread waits); writes
+ * build a command and append it through the Raft log, answering once it is applied here.
+ */
+@Component(service = ApiRoutes.class)
+public final class JobRoutes implements ApiRoutes {
+    private final StateStore store;
+    private final AgentInfo agent;
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    private volatile Replicator replicator;
+
+    @Activate
+    public JobRoutes(@Reference ServerState state, @Reference AgentInfo agent) {
+        this.store = state.store();
+        this.agent = agent;
+    }
+
+    @Override
+    public void register(RouteTable routes) {
+        routes.getAsync("/v1/jobs", this::listJobs)
+                .routeAsync("PUT", "/v1/jobs", this::registerJob)
+                .routeAsync("POST", "/v1/jobs", this::registerJob)
+                .getAsync("/v1/job/{id}", r -> one(r, NomadTables.JOBS, jobKey(r), "job not found"))
+                .routeAsync("PUT", "/v1/job/{id}", this::registerJob)
+                .routeAsync("POST", "/v1/job/{id}", this::registerJob)
+                .routeAsync("DELETE", "/v1/job/{id}", this::deregisterJob)
+                .getAsync("/v1/job/{id}/summary", r -> one(r, NomadTables.JOB_SUMMARIES, jobKey(r),
+                        "job not found"))
+                .getAsync("/v1/job/{id}/versions", r -> query(r, (s, ws) -> {
+                    ws.prefix(NomadTables.JOB_VERSIONS.name(), jobKey(r) + "\0");
+                    List<Job> versions = s.reversed(NomadTables.JOB_VERSIONS)
+                            .filter(j -> NomadTables.key(j.namespace(), j.id()).equals(jobKey(r))).toList();
+                    return new Indexed<>(new Versions(versions, List.of()),
+                            s.tableIndex(NomadTables.JOB_VERSIONS.name()));
+                }))
+                .getAsync("/v1/job/{id}/evaluations", r -> query(r, (s, ws) -> {
+                    ws.indexKey(NomadTables.EVALS.name(), "job", jobKey(r));
+                    return new Indexed<>(s.byIndex(NomadTables.EVALS, "job", jobKey(r)).toList(),
+                            s.tableIndex(NomadTables.EVALS.name()));
+                }))
+                .getAsync("/v1/job/{id}/allocations", r -> query(r, (s, ws) -> {
+                    ws.indexKey(NomadTables.ALLOCS.name(), "job", jobKey(r));
+                    return new Indexed<>(s.byIndex(NomadTables.ALLOCS, "job", jobKey(r)).toList(),
+                            s.tableIndex(NomadTables.ALLOCS.name()));
+                }))
+                .getAsync("/v1/evaluations", r -> list(r, NomadTables.EVALS, Function.identity()))
+                .getAsync("/v1/evaluation/{id}", r -> one(r, NomadTables.EVALS, r.pathParam("id"), "eval not found"))
+                .getAsync("/v1/allocations", r -> list(r, NomadTables.ALLOCS, Function.identity()))
+                .getAsync("/v1/allocation/{id}", r -> one(r, NomadTables.ALLOCS, r.pathParam("id"),
+                        "alloc not found"))
+                .getAsync("/v1/nodes", r -> list(r, NomadTables.NODES, Function.identity()))
+                .getAsync("/v1/node/{id}", r -> one(r, NomadTables.NODES, r.pathParam("id"), "node not found"))
+                .get("/v1/namespaces", r -> ApiResponse.ok(List.of(new Namespace("default",
+                        "Default shared namespace"))));
+    }
+
+    /** Nomad's {@code /v1/job/:id/versions} body. */
+    record Versions(List<Job> versions, List<Object> diffs) {}
+
+    /** The one namespace until the namespaces issue. */
+    record Namespace(String name, String description) {}
+
+    private static String jobKey(ApiRequest r) {
+        return NomadTables.key(r.options().namespace(), r.pathParam("id"));
+    }
+
+    // ---- reads ------------------------------------------------------------------------------------------------
+
+    private <R> CompletionStage<ApiResponse> query(ApiRequest r, BiFunction<StateSnapshot, WatchSet, Indexed<R>> q) {
+        QueryOptions o = r.options();
+        return store.query(o.minIndex(), o.maxWait(), q::apply)
+                .thenApply(result -> ApiResponse.ok(result.value(), QueryMeta.index(result.index())));
+    }
+
+    private <T> CompletionStage<ApiResponse> one(ApiRequest r, TableSpec<T> table, String key, String notFound) {
+        return query(r, (s, ws) -> {
+            ws.key(table.name(), key);
+            return new Indexed<>(s.get(table, key), s.tableIndex(table.name()));
+        }).thenApply(answer -> {
+            Optional<?> found = (Optional<?>) answer.body();
+            if (found.isEmpty()) {
+                throw new CaravanException(ErrorCode.NOT_FOUND, notFound);
+            }
+            return new ApiResponse(200, found.get(), answer.meta());
+        });
+    }
+
+    private CompletionStage<ApiResponse> listJobs(ApiRequest r) {
+        return list(r, NomadTables.JOBS, job -> JobListStub.of(job, store.snapshot()
+                .get(NomadTables.JOB_SUMMARIES, NomadTables.key(job.namespace(), job.id())).orElse(null)));
+    }
+
+    /** Nomad's list endpoint: namespace and prefix select, filter runs on full objects, then pages, then stubs. */
+    private <T> CompletionStage<ApiResponse> list(ApiRequest r, TableSpec<T> table, Function<T, ?> stub) {
+        QueryOptions o = r.options();
+        Filter filter = o.filter().isEmpty() ? null : Filter.parse(o.filter());
+        boolean namespaced = table == NomadTables.JOBS;
+        String prefix = namespaced && !o.namespace().equals("*") ? NomadTables.key(o.namespace(), o.prefix())
+                : o.prefix();
+        return store.query(o.minIndex(), o.maxWait(), (s, ws) -> {
+            ws.table(table.name());
+            Stream<T> rows = o.nextToken().isEmpty() ? s.prefix(table, prefix)
+                    : s.from(table, namespaced ? o.nextToken().replaceFirst("\\.", "\0") : o.nextToken())
+                            .filter(row -> table.idOf(row).startsWith(prefix));
+            Iterator<T> ordered = rows.iterator();
+            Page<T> page = Page.of(ordered, row -> filter == null || filter.matches(NomadJson.mapper().valueToTree(row)),
+                    row -> table.idOf(row).replace('\0', '.'), o.perPage());
+            return new Indexed<>(page.map(stub), s.tableIndex(table.name()));
+        }).thenApply(result -> {
+            Page<?> page = result.value();
+            return ApiResponse.ok(page.items(), new QueryMeta(result.index(), true, 0, page.nextToken()));
+        });
+    }
+
+    // ---- writes -----------------------------------------------------------------------------------------------
+
+    private CompletionStage<ApiResponse> registerJob(ApiRequest r) {
+        Job job = Jobs.canonical(r.body(JsonNode.class), agent.region());
+        long now = System.currentTimeMillis() * 1_000_000L;
+        Job submitted = job.withSubmitTime(now);
+        Evaluation eval = Evaluation.forJob(UUID.randomUUID().toString(), submitted,
+                Evaluation.TRIGGER_JOB_REGISTER, now);
+        return submit(new Command.JobRegister(submitted, eval)).thenApply(result ->
+                ApiResponse.ok(new RegisterResponse(eval.id(), result.evalCreateIndex(), result.jobModifyIndex(), "",
+                        result.index(), 0, true), QueryMeta.index(result.index())));
+    }
+
+    private CompletionStage<ApiResponse> deregisterJob(ApiRequest r) {
+        String ns = r.options().namespace();
+        String id = r.pathParam("id");
+        Job job = store.snapshot().get(NomadTables.JOBS, NomadTables.key(ns, id))
+                .orElseThrow(() -> new CaravanException(ErrorCode.NOT_FOUND, "job not found"));
+        long now = System.currentTimeMillis() * 1_000_000L;
+        Evaluation eval = Evaluation.forJob(UUID.randomUUID().toString(), job, Evaluation.TRIGGER_JOB_DEREGISTER,
+                now);
+        boolean purge = r.query("purge").map(p -> p.isEmpty() || p.equals("true")).orElse(false);
+        return submit(new Command.JobDeregister(ns, id, purge, eval)).thenApply(result ->
+                ApiResponse.ok(new RegisterResponse(eval.id(), result.evalCreateIndex(), result.jobModifyIndex(), "",
+                        result.index(), 0, true), QueryMeta.index(result.index())));
+    }
+
+    /** Nomad's JobRegisterResponse / JobDeregisterResponse, with the write meta in the body as Nomad puts it. */
+    record RegisterResponse(String evalId, long evalCreateIndex, long jobModifyIndex, String warnings, long index,
+                            long lastContact, boolean knownLeader) {}
+
+    private CompletionStage<Command.Result> submit(Command command) {
+        Replicator log = replicator;
+        if (log == null) {
+            return CompletableFuture.failedFuture(new CaravanException(ErrorCode.NO_LEADER, "No cluster leader"));
+        }
+        return log.submit(CommandCodec.encode(command)).thenApply(JobRoutes::result);
+    }
+
+    private static Command.Result result(Applied applied) {
+        Command.Result result = CommandCodec.decodeResult(applied.result());
+        if (result.errorCode() != 0) {
+            throw new CaravanException(result.errorCode() == 404 ? ErrorCode.NOT_FOUND : ErrorCode.BAD_REQUEST,
+                    result.error());
+        }
+        return result;
+    }
+
+}

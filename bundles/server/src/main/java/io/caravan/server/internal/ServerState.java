@@ -1,0 +1,78 @@
+package io.caravan.server.internal;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+import io.caravan.consensus.CommandHandler;
+import io.caravan.state.StateStore;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+
+/**
+ * The server's state: Nomad's tables in one store, written only by the Raft log through {@link CommandHandler},
+ * read by the endpoints. Exists while the agent is a server (PID {@code io.caravan.server}).
+ */
+@Component(service = {ServerState.class, CommandHandler.class}, configurationPid = "io.caravan.server",
+        configurationPolicy = ConfigurationPolicy.REQUIRE)
+public final class ServerState implements CommandHandler {
+    private final ScheduledExecutorService timers;
+    private final StateStore store;
+    private final Fsm fsm;
+    private final byte[] emptySnapshot;
+
+    @Activate
+    public ServerState() {
+        // One thread fires blocking-query deadlines and re-runs queries; waiting queries hold no thread.
+        timers = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "caravan-state");
+            t.setDaemon(true);
+            return t;
+        });
+        store = StateStore.create(NomadTables.ALL, timers, timers);
+        fsm = new Fsm(store);
+        emptySnapshot = snapshotBytes(store);
+    }
+
+    @Deactivate
+    void deactivate() {
+        timers.shutdownNow();
+    }
+
+    StateStore store() {
+        return store;
+    }
+
+    @Override
+    public byte[] apply(long index, long timestampMillis, byte[] command) {
+        return CommandCodec.encodeResult(fsm.apply(index, CommandCodec.decode(command)));
+    }
+
+    @Override
+    public void snapshot(OutputStream out) throws IOException {
+        store.snapshot().writeTo(out, NomadTables.CODEC);
+    }
+
+    @Override
+    public void restore(long index, InputStream in) throws IOException {
+        byte[] bytes = in.readAllBytes();
+        store.restore(new ByteArrayInputStream(bytes.length == 0 ? emptySnapshot : bytes), NomadTables.CODEC);
+    }
+
+    private static byte[] snapshotBytes(StateStore store) {
+        try {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            store.snapshot().writeTo(out, NomadTables.CODEC);
+            return out.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
