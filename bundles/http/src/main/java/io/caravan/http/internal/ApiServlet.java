@@ -206,7 +206,8 @@ public final class ApiServlet extends HttpServlet {
             return;
         }
         response.setContentType("application/json");
-        String pretty = request.getParameter("pretty");
+        String pretty = WireRequest.parseQuery(request.getQueryString()).getOrDefault("pretty", List.of()).stream()
+                .findFirst().orElse(null);
         boolean indent = pretty != null && !pretty.equals("0");
         // Serialised first, so a serialisation failure is still a clean 500 and the length is known.
         byte[] json = NomadJson.writer(indent).writeValueAsBytes(answer.body());

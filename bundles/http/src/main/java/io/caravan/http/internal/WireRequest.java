@@ -3,7 +3,6 @@ package io.caravan.http.internal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PushbackInputStream;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -20,6 +19,8 @@ import jakarta.servlet.http.HttpServletRequest;
 final class WireRequest implements ApiRequest {
     private final HttpServletRequest request;
     private final Map<String, String> params;
+    /** From the query string only: getParameter() would read a form-encoded body (curl -d) and lose it. */
+    private final Map<String, List<String>> query;
     private final QueryOptions options;
     private final ObjectMapper json;
 
@@ -27,7 +28,8 @@ final class WireRequest implements ApiRequest {
         this.request = request;
         this.params = params;
         this.json = json;
-        this.options = QueryParser.parse(request::getParameter, defaultRegion,
+        this.query = parseQuery(request.getQueryString());
+        this.options = QueryParser.parse(name -> query(name).orElse(null), defaultRegion,
                 java.util.concurrent.ThreadLocalRandom.current());
     }
 
@@ -52,13 +54,39 @@ final class WireRequest implements ApiRequest {
 
     @Override
     public Optional<String> query(String name) {
-        return Optional.ofNullable(request.getParameter(name));
+        List<String> values = query.get(name);
+        return values == null ? Optional.empty() : Optional.of(values.get(0));
     }
 
     @Override
     public List<String> queryAll(String name) {
-        String[] values = request.getParameterValues(name);
-        return values == null ? List.of() : Arrays.asList(values);
+        return query.getOrDefault(name, List.of());
+    }
+
+    /** {@code a=1&b&a=2} → {a: [1, 2], b: [""]}, URL-decoded as query strings are ({@code +} is a space). */
+    static Map<String, List<String>> parseQuery(String queryString) {
+        Map<String, List<String>> out = new java.util.LinkedHashMap<>();
+        if (queryString == null || queryString.isEmpty()) {
+            return out;
+        }
+        for (String pair : queryString.split("&")) {
+            if (pair.isEmpty()) {
+                continue;
+            }
+            int eq = pair.indexOf('=');
+            String name = decode(eq < 0 ? pair : pair.substring(0, eq));
+            String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
+            out.computeIfAbsent(name, k -> new java.util.ArrayList<>()).add(value);
+        }
+        return out;
+    }
+
+    private static String decode(String s) {
+        try {
+            return java.net.URLDecoder.decode(s, java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return s; // a stray '%': keep it as written
+        }
     }
 
     @Override

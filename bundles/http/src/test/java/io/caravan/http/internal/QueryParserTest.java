@@ -90,4 +90,14 @@ class QueryParserTest {
         assertTrue(ConsoleGuard.isLoopback("0:0:0:0:0:0:0:1"));
         assertEquals(false, ConsoleGuard.isLoopback("10.1.2.3"));
     }
+
+    @Test
+    void queryStringsAreReadWithoutTouchingTheBody() {
+        Map<String, java.util.List<String>> q = WireRequest.parseQuery("type=client&type=server&pretty&prefix=a%20b+c&x=%zz");
+        assertEquals(java.util.List.of("client", "server"), q.get("type"));
+        assertEquals(java.util.List.of(""), q.get("pretty"));
+        assertEquals(java.util.List.of("a b c"), q.get("prefix"));
+        assertEquals(java.util.List.of("%zz"), q.get("x"));
+        assertTrue(WireRequest.parseQuery(null).isEmpty());
+    }
 }
