@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
 import io.caravan.consensus.CommandHandler;
@@ -31,11 +30,14 @@ public final class ServerState implements CommandHandler {
     @Activate
     public ServerState() {
         // One thread fires blocking-query deadlines and re-runs queries; waiting queries hold no thread.
-        timers = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "caravan-state");
-            t.setDaemon(true);
-            return t;
-        });
+        java.util.concurrent.ScheduledThreadPoolExecutor pool = new java.util.concurrent.ScheduledThreadPoolExecutor(1,
+                r -> {
+                    Thread t = new Thread(r, "caravan-state");
+                    t.setDaemon(true);
+                    return t;
+                });
+        pool.setRemoveOnCancelPolicy(true); // a query answered early drops its deadline at once
+        timers = pool;
         store = StateStore.create(NomadTables.ALL, timers, timers);
         fsm = new Fsm(store);
         emptySnapshot = snapshotBytes(store);
