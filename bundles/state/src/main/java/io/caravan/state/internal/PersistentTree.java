@@ -1,0 +1,330 @@
+package io.caravan.state.internal;
+
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+
+/**
+ * An immutable sorted map: a persistent AVL tree with path copying.
+ *
+ * <p>Every update returns a new tree that shares all untouched nodes with the old one, so old versions stay
+ * valid and cost nothing to keep: that is what makes a snapshot of the store O(1). Updates are O(log n) and
+ * allocate O(log n) nodes; an update that changes nothing returns {@code this}. Nodes carry subtree sizes so
+ * {@link #size()} is O(1). Iterators hold an explicit stack of at most the tree height, so seeking to a key
+ * (pagination) costs O(log n). Null keys and null values are not allowed.
+ */
+public final class PersistentTree<K extends Comparable<? super K>, V> implements Iterable<Map.Entry<K, V>> {
+
+    private static final PersistentTree<?, ?> EMPTY = new PersistentTree<>(null);
+
+    private final Node<K, V> root;
+
+    private PersistentTree(Node<K, V> root) {
+        this.root = root;
+    }
+
+    @SuppressWarnings("unchecked") // the empty tree holds no K or V
+    public static <K extends Comparable<? super K>, V> PersistentTree<K, V> empty() {
+        return (PersistentTree<K, V>) EMPTY;
+    }
+
+    /**
+     * A tree holding {@code keys[i] → values[i]}, built in O(n) without rebalancing (restores and bulk loads).
+     *
+     * @throws IllegalArgumentException unless the keys are strictly ascending
+     */
+    public static <K extends Comparable<? super K>, V> PersistentTree<K, V> fromSorted(List<K> keys, List<V> values) {
+        if (keys.size() != values.size()) {
+            throw new IllegalArgumentException("keys and values differ in length");
+        }
+        for (int i = 1; i < keys.size(); i++) {
+            if (keys.get(i - 1).compareTo(keys.get(i)) >= 0) {
+                throw new IllegalArgumentException("keys not strictly ascending at " + keys.get(i));
+            }
+        }
+        return keys.isEmpty() ? empty() : new PersistentTree<>(build(keys, values, 0, keys.size()));
+    }
+
+    /** Middle element as root, halves as subtrees: heights differ by at most one, so the result is AVL. */
+    private static <K, V> Node<K, V> build(List<K> keys, List<V> values, int from, int to) {
+        if (from >= to) {
+            return null;
+        }
+        int mid = (from + to) >>> 1;
+        return new Node<>(Objects.requireNonNull(keys.get(mid)), Objects.requireNonNull(values.get(mid)),
+                build(keys, values, from, mid), build(keys, values, mid + 1, to));
+    }
+
+    public int size() {
+        return root == null ? 0 : root.size;
+    }
+
+    public boolean isEmpty() {
+        return root == null;
+    }
+
+    public V get(K key) {
+        Objects.requireNonNull(key, "key");
+        Node<K, V> n = root;
+        while (n != null) {
+            int c = key.compareTo(n.key);
+            if (c == 0) {
+                return n.value;
+            }
+            n = c < 0 ? n.left : n.right;
+        }
+        return null;
+    }
+
+    public boolean containsKey(K key) {
+        return get(key) != null;
+    }
+
+    /** The tree with {@code key} mapped to {@code value}; {@code this} if it already was (same instance). */
+    public PersistentTree<K, V> put(K key, V value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        Node<K, V> n = put(root, key, value);
+        return n == root ? this : new PersistentTree<>(n);
+    }
+
+    /** The tree without {@code key}; {@code this} if it was absent. */
+    public PersistentTree<K, V> remove(K key) {
+        Objects.requireNonNull(key, "key");
+        Node<K, V> n = remove(root, key);
+        return n == root ? this : new PersistentTree<>(n);
+    }
+
+    /** Ascending iteration over all entries. */
+    @Override
+    public Iterator<Map.Entry<K, V>> iterator() {
+        return new Ascending<>(root, null);
+    }
+
+    /** Ascending iteration over entries with key ≥ {@code from}. */
+    public Iterator<Map.Entry<K, V>> iteratorFrom(K from) {
+        return new Ascending<>(root, Objects.requireNonNull(from, "from"));
+    }
+
+    /** Descending iteration over all entries. */
+    public Iterator<Map.Entry<K, V>> descendingIterator() {
+        return new Descending<>(root, null);
+    }
+
+    /** Descending iteration over entries with key ≤ {@code from}. */
+    public Iterator<Map.Entry<K, V>> descendingIteratorFrom(K from) {
+        return new Descending<>(root, Objects.requireNonNull(from, "from"));
+    }
+
+    /** Checks the AVL and size invariants; for tests. Returns the height. */
+    int checkInvariants() {
+        return check(root, null, null);
+    }
+
+    private static <K extends Comparable<? super K>, V> int check(Node<K, V> n, K lo, K hi) {
+        if (n == null) {
+            return 0;
+        }
+        if ((lo != null && n.key.compareTo(lo) <= 0) || (hi != null && n.key.compareTo(hi) >= 0)) {
+            throw new IllegalStateException("order violated at " + n.key);
+        }
+        int hl = check(n.left, lo, n.key);
+        int hr = check(n.right, n.key, hi);
+        if (Math.abs(hl - hr) > 1 || n.height != 1 + Math.max(hl, hr)) {
+            throw new IllegalStateException("unbalanced at " + n.key);
+        }
+        if (n.size != 1 + size(n.left) + size(n.right)) {
+            throw new IllegalStateException("bad size at " + n.key);
+        }
+        return n.height;
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+
+    private static <K extends Comparable<? super K>, V> Node<K, V> put(Node<K, V> n, K key, V value) {
+        if (n == null) {
+            return new Node<>(key, value, null, null);
+        }
+        int c = key.compareTo(n.key);
+        if (c < 0) {
+            Node<K, V> l = put(n.left, key, value);
+            return l == n.left ? n : balance(n.key, n.value, l, n.right);
+        }
+        if (c > 0) {
+            Node<K, V> r = put(n.right, key, value);
+            return r == n.right ? n : balance(n.key, n.value, n.left, r);
+        }
+        return value == n.value ? n : new Node<>(n.key, value, n.left, n.right);
+    }
+
+    private static <K extends Comparable<? super K>, V> Node<K, V> remove(Node<K, V> n, K key) {
+        if (n == null) {
+            return null;
+        }
+        int c = key.compareTo(n.key);
+        if (c < 0) {
+            Node<K, V> l = remove(n.left, key);
+            return l == n.left ? n : balance(n.key, n.value, l, n.right);
+        }
+        if (c > 0) {
+            Node<K, V> r = remove(n.right, key);
+            return r == n.right ? n : balance(n.key, n.value, n.left, r);
+        }
+        if (n.left == null) {
+            return n.right;
+        }
+        if (n.right == null) {
+            return n.left;
+        }
+        Node<K, V> min = n.right;
+        while (min.left != null) {
+            min = min.left;
+        }
+        return balance(min.key, min.value, n.left, removeMin(n.right));
+    }
+
+    private static <K extends Comparable<? super K>, V> Node<K, V> removeMin(Node<K, V> n) {
+        if (n.left == null) {
+            return n.right;
+        }
+        return balance(n.key, n.value, removeMin(n.left), n.right);
+    }
+
+    /** Builds a node from two subtrees whose heights differ by at most 2, rotating back to AVL shape. */
+    private static <K, V> Node<K, V> balance(K key, V value, Node<K, V> l, Node<K, V> r) {
+        int hl = height(l);
+        int hr = height(r);
+        if (hl > hr + 1) {
+            if (height(l.left) >= height(l.right)) {
+                return new Node<>(l.key, l.value, l.left, new Node<>(key, value, l.right, r));
+            }
+            Node<K, V> lr = l.right;
+            return new Node<>(lr.key, lr.value, new Node<>(l.key, l.value, l.left, lr.left),
+                    new Node<>(key, value, lr.right, r));
+        }
+        if (hr > hl + 1) {
+            if (height(r.right) >= height(r.left)) {
+                return new Node<>(r.key, r.value, new Node<>(key, value, l, r.left), r.right);
+            }
+            Node<K, V> rl = r.left;
+            return new Node<>(rl.key, rl.value, new Node<>(key, value, l, rl.left),
+                    new Node<>(r.key, r.value, rl.right, r.right));
+        }
+        return new Node<>(key, value, l, r);
+    }
+
+    private static int height(Node<?, ?> n) {
+        return n == null ? 0 : n.height;
+    }
+
+    private static int size(Node<?, ?> n) {
+        return n == null ? 0 : n.size;
+    }
+
+    /** A tree node; doubles as the iteration entry so that iterating allocates nothing per element. */
+    private static final class Node<K, V> implements Map.Entry<K, V> {
+        final K key;
+        final V value;
+        final Node<K, V> left;
+        final Node<K, V> right;
+        final int height;
+        final int size;
+
+        Node(K key, V value, Node<K, V> left, Node<K, V> right) {
+            this.key = key;
+            this.value = value;
+            this.left = left;
+            this.right = right;
+            this.height = 1 + Math.max(height(left), height(right));
+            this.size = 1 + size(left) + size(right);
+        }
+
+        @Override
+        public K getKey() {
+            return key;
+        }
+
+        @Override
+        public V getValue() {
+            return value;
+        }
+
+        @Override
+        public V setValue(V v) {
+            throw new UnsupportedOperationException("immutable");
+        }
+
+        @Override
+        public String toString() {
+            return key + "=" + value;
+        }
+    }
+
+    private static final class Ascending<K extends Comparable<? super K>, V> implements Iterator<Map.Entry<K, V>> {
+        private final ArrayDeque<Node<K, V>> stack = new ArrayDeque<>();
+
+        Ascending(Node<K, V> n, K from) {
+            // Keep the search path's nodes ≥ from: exactly the ancestors still to be visited, in order.
+            while (n != null) {
+                if (from == null || n.key.compareTo(from) >= 0) {
+                    stack.push(n);
+                    n = n.left;
+                } else {
+                    n = n.right;
+                }
+            }
+        }
+
+        @Override
+        public boolean hasNext() {
+            return !stack.isEmpty();
+        }
+
+        @Override
+        public Map.Entry<K, V> next() {
+            Node<K, V> n = stack.poll();
+            if (n == null) {
+                throw new NoSuchElementException();
+            }
+            for (Node<K, V> c = n.right; c != null; c = c.left) {
+                stack.push(c);
+            }
+            return n;
+        }
+    }
+
+    private static final class Descending<K extends Comparable<? super K>, V> implements Iterator<Map.Entry<K, V>> {
+        private final ArrayDeque<Node<K, V>> stack = new ArrayDeque<>();
+
+        Descending(Node<K, V> n, K from) {
+            while (n != null) {
+                if (from == null || n.key.compareTo(from) <= 0) {
+                    stack.push(n);
+                    n = n.right;
+                } else {
+                    n = n.left;
+                }
+            }
+        }
+
+        @Override
+        public boolean hasNext() {
+            return !stack.isEmpty();
+        }
+
+        @Override
+        public Map.Entry<K, V> next() {
+            Node<K, V> n = stack.poll();
+            if (n == null) {
+                throw new NoSuchElementException();
+            }
+            for (Node<K, V> c = n.left; c != null; c = c.right) {
+                stack.push(c);
+            }
+            return n;
+        }
+    }
+}

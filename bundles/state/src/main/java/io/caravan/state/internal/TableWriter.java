@@ -1,0 +1,104 @@
+package io.caravan.state.internal;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+import io.caravan.state.IndexSpec;
+import io.caravan.state.TableSpec;
+
+/**
+ * The mutable working copy of one table inside a transaction. It only swaps persistent-tree
+ * roots, so the {@link TableState} it started from is never affected and freezing it is O(#indexes).
+ */
+final class TableWriter {
+
+    private final TableSpec<Object> spec;
+    private PersistentTree<String, Object> rows;
+    private final Map<String, PersistentTree<String, PersistentTree<String, Boolean>>> indexes;
+    private boolean dirty;
+
+    TableWriter(TableState base) {
+        this.spec = base.spec();
+        this.rows = base.rows();
+        this.indexes = new HashMap<>(base.indexes());
+    }
+
+    Object get(String id) {
+        return rows.get(id);
+    }
+
+    /** Inserts or replaces the row with the same primary key. */
+    void put(Object row, Changes changes) {
+        String id = spec.idOf(row);
+        Object old = rows.get(id);
+        rows = rows.put(id, row);
+        dirty = true;
+        reindex(id, old, row, changes);
+        changes.touch(spec.name(), IndexSpec.ID, id);
+    }
+
+    boolean delete(String id, Changes changes) {
+        Object old = rows.get(id);
+        if (old == null) {
+            return false;
+        }
+        rows = rows.remove(id);
+        dirty = true;
+        reindex(id, old, null, changes);
+        changes.touch(spec.name(), IndexSpec.ID, id);
+        return true;
+    }
+
+    /** Whether anything was written: only written tables get their index bumped. */
+    boolean dirty() {
+        return dirty;
+    }
+
+    TableState freeze(long index) {
+        return new TableState(spec, rows, Map.copyOf(indexes), index);
+    }
+
+    private void reindex(String id, Object old, Object row, Changes changes) {
+        for (IndexSpec<Object> index : spec.indexes()) {
+            Set<String> before = index.keysOf(old);
+            Set<String> after = index.keysOf(row);
+            if (before.isEmpty() && after.isEmpty()) {
+                continue;
+            }
+            var tree = indexes.get(index.name());
+            for (String k : before) {
+                if (!after.contains(k)) {
+                    tree = without(tree, k, id);
+                }
+            }
+            for (String k : after) {
+                if (!before.contains(k)) {
+                    tree = with(tree, k, id);
+                }
+            }
+            indexes.put(index.name(), tree);
+            before.forEach(k -> changes.touch(spec.name(), index.name(), k));
+            after.forEach(k -> changes.touch(spec.name(), index.name(), k));
+        }
+    }
+
+    private static PersistentTree<String, PersistentTree<String, Boolean>> with(
+            PersistentTree<String, PersistentTree<String, Boolean>> tree, String key, String id) {
+        PersistentTree<String, Boolean> ids = tree.get(key);
+        if (ids == null) {
+            ids = PersistentTree.empty();
+        }
+        return tree.put(key, ids.put(id, Boolean.TRUE));
+    }
+
+    private static PersistentTree<String, PersistentTree<String, Boolean>> without(
+            PersistentTree<String, PersistentTree<String, Boolean>> tree, String key, String id) {
+        PersistentTree<String, Boolean> ids = tree.get(key);
+        if (ids == null) {
+            return tree;
+        }
+        ids = ids.remove(id);
+        return ids.isEmpty() ? tree.remove(key) : tree.put(key, ids);
+    }
+}
