@@ -15,6 +15,8 @@ import io.caravan.cli.command.EvalListCommand;
 import io.caravan.cli.command.EvalStatusCommand;
 import io.caravan.cli.command.JobCommand;
 import io.caravan.cli.command.JobInspectCommand;
+import io.caravan.cli.command.JobRunCommand;
+import io.caravan.cli.command.JobValidateCommand;
 import io.caravan.cli.command.JobStatusCommand;
 import io.caravan.cli.command.JobStopCommand;
 import io.caravan.cli.command.NodeCommand;
@@ -77,6 +79,8 @@ public final class Main {
                 .addSubcommand(new CommandLine(new ServerCommand())
                         .addSubcommand(new ServerMembersCommand(ctx)))
                 .addSubcommand(new CommandLine(new JobCommand())
+                        .addSubcommand(new JobRunCommand(ctx))
+                        .addSubcommand(new JobValidateCommand(ctx))
                         .addSubcommand(new JobStatusCommand(ctx))
                         .addSubcommand(new JobInspectCommand(ctx))
                         .addSubcommand(new JobStopCommand(ctx)))

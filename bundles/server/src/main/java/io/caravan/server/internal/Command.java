@@ -10,8 +10,12 @@ import io.caravan.api.model.Job;
  */
 sealed interface Command permits Command.JobRegister, Command.JobDeregister {
 
-    /** Register or update a job, with the evaluation that schedules it. */
-    record JobRegister(Job job, Evaluation eval) implements Command {}
+    /**
+     * Register or update a job, with the evaluation that schedules it. With {@code enforceIndex}, only if the
+     * job's current JobModifyIndex is {@code jobModifyIndex} (0: the job must not exist yet) — Nomad's
+     * check-and-set, decided at apply time so two racing writers cannot both win.
+     */
+    record JobRegister(Job job, Evaluation eval, boolean enforceIndex, long jobModifyIndex) implements Command {}
 
     /** Stop a job ({@code purge}: remove it and its versions), with the evaluation that stops its allocations. */
     record JobDeregister(String namespace, String jobId, boolean purge, Evaluation eval) implements Command {}

@@ -43,6 +43,14 @@ final class Fsm {
         Job job = cmd.job();
         String key = NomadTables.key(job.namespace(), job.id());
         Job existing = txn.get(NomadTables.JOBS, key).orElse(null);
+        if (cmd.enforceIndex()) {
+            long current = existing == null ? 0 : existing.jobModifyIndex();
+            if (current != cmd.jobModifyIndex()) {
+                return Command.Result.rejected(index, 409, "Enforcing job modify index " + cmd.jobModifyIndex()
+                        + ": " + (existing == null ? "job does not exist"
+                        : "job exists with conflicting job modify index: " + current));
+            }
+        }
         long version = 0;
         long createIndex = index;
         long jobModifyIndex = index;

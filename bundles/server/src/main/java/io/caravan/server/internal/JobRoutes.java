@@ -93,8 +93,67 @@ public final class JobRoutes implements ApiRoutes {
                 .getAsync("/v1/nodes", r -> list(r, NomadTables.NODES, Function.identity()))
                 .getAsync("/v1/node/{id}", r -> one(r, NomadTables.NODES, r.pathParam("id"), "node not found"))
                 .get("/v1/namespaces", r -> ApiResponse.ok(List.of(new Namespace("default",
-                        "Default shared namespace"))));
+                        "Default shared namespace"))))
+                .write("/v1/jobs/parse", this::parse)
+                .write("/v1/validate/job", this::validate);
     }
+
+    /** Nomad's {@code POST /v1/jobs/parse} request. */
+    record ParseRequest(String jobHcl, String variables, boolean canonicalize, @com.fasterxml.jackson.annotation.JsonProperty("HCLv1") boolean hclV1) {}
+
+    /**
+     * HCL2 to the API's Job JSON, server-side as Nomad does it; {@code file()} is off (the server must not read
+     * its own files for a client). {@code Variables} is a var-file's content.
+     */
+    private ApiResponse parse(ApiRequest r) throws java.io.IOException {
+        ParseRequest req = r.body(ParseRequest.class);
+        if (req.jobHcl() == null || req.jobHcl().isBlank()) {
+            throw CaravanException.invalid("JobHCL", "missing job specification");
+        }
+        if (req.hclV1()) {
+            throw CaravanException.invalid("HCLv1", "HCL1 job specifications are not supported; write HCL2");
+        }
+        io.caravan.jobspec.ParseOptions options = io.caravan.jobspec.ParseOptions.defaults().withFileFunctions(false);
+        java.nio.file.Path varFile = null;
+        try {
+            if (req.variables() != null && !req.variables().isBlank()) {
+                varFile = java.nio.file.Files.createTempFile("caravan-vars-", ".hcl");
+                java.nio.file.Files.writeString(varFile, req.variables());
+                options = options.withVarFile(varFile);
+            }
+            com.fasterxml.jackson.databind.node.ObjectNode job =
+                    io.caravan.jobspec.JobspecParser.parse(req.jobHcl(), "input.hcl", options).job();
+            if (req.canonicalize()) {
+                Jobs.defaults(job, agent.region());
+            }
+            return ApiResponse.ok(job);
+        } catch (io.caravan.jobspec.JobspecException e) {
+            throw CaravanException.badRequest(e.getMessage());
+        } finally {
+            if (varFile != null) {
+                java.nio.file.Files.deleteIfExists(varFile);
+            }
+        }
+    }
+
+    /** Nomad's {@code PUT /v1/validate/job}: 200 with the problems listed, not an error status. */
+    private ApiResponse validate(ApiRequest r) {
+        JsonNode body = r.body(JsonNode.class);
+        JsonNode node = body.has("Job") ? body.get("Job") : body;
+        if (!(node instanceof com.fasterxml.jackson.databind.node.ObjectNode job)) {
+            throw CaravanException.invalid("Job", "missing job");
+        }
+        com.fasterxml.jackson.databind.node.ObjectNode copy = job.deepCopy();
+        Jobs.defaults(copy, agent.region());
+        List<String> problems = Jobs.validate(copy);
+        return ApiResponse.ok(new ValidateResponse(false, problems,
+                problems.isEmpty() ? "" : problems.size() + " error(s) in the job:\n* " + String.join("\n* ", problems),
+                ""));
+    }
+
+    /** Nomad's JobValidateResponse. */
+    record ValidateResponse(boolean driverConfigValidated, List<String> validationErrors, String error,
+                            String warnings) {}
 
     /** Nomad's {@code /v1/job/:id/versions} body. */
     record Versions(List<Job> versions, List<Object> diffs) {}
@@ -157,12 +216,15 @@ public final class JobRoutes implements ApiRoutes {
     // ---- writes -----------------------------------------------------------------------------------------------
 
     private CompletionStage<ApiResponse> registerJob(ApiRequest r) {
-        Job job = Jobs.canonical(r.body(JsonNode.class), agent.region());
+        JsonNode body = r.body(JsonNode.class);
+        Job job = Jobs.canonical(body, agent.region());
+        boolean enforce = body.path("EnforceIndex").asBoolean(false);
+        long expected = body.path("JobModifyIndex").asLong(0);
         long now = System.currentTimeMillis() * 1_000_000L;
         Job submitted = job.withSubmitTime(now);
         Evaluation eval = Evaluation.forJob(UUID.randomUUID().toString(), submitted,
                 Evaluation.TRIGGER_JOB_REGISTER, now);
-        return submit(new Command.JobRegister(submitted, eval)).thenApply(result ->
+        return submit(new Command.JobRegister(submitted, eval, enforce, expected)).thenApply(result ->
                 ApiResponse.ok(new RegisterResponse(eval.id(), result.evalCreateIndex(), result.jobModifyIndex(), "",
                         result.index(), 0, true), QueryMeta.index(result.index())));
     }
@@ -196,8 +258,12 @@ public final class JobRoutes implements ApiRoutes {
     private static Command.Result result(Applied applied) {
         Command.Result result = CommandCodec.decodeResult(applied.result());
         if (result.errorCode() != 0) {
-            throw new CaravanException(result.errorCode() == 404 ? ErrorCode.NOT_FOUND : ErrorCode.BAD_REQUEST,
-                    result.error());
+            ErrorCode code = switch (result.errorCode()) {
+                case 404 -> ErrorCode.NOT_FOUND;
+                case 409 -> ErrorCode.CONFLICT;
+                default -> ErrorCode.BAD_REQUEST;
+            };
+            throw new CaravanException(code, result.error());
         }
         return result;
     }

@@ -37,7 +37,7 @@ class FsmTest {
     private Command.Result register(long index, Job job) {
         Evaluation eval = Evaluation.forJob("eval-" + index, job, Evaluation.TRIGGER_JOB_REGISTER, 1000);
         // Through the codec, as the log carries it.
-        return fsm.apply(index, CommandCodec.decode(CommandCodec.encode(new Command.JobRegister(job, eval))));
+        return fsm.apply(index, CommandCodec.decode(CommandCodec.encode(new Command.JobRegister(job, eval, false, 0))));
     }
 
     @Test
@@ -93,6 +93,18 @@ class FsmTest {
         assertEquals(0, s.count(NomadTables.JOB_VERSIONS));
         assertEquals(0, s.count(NomadTables.JOB_SUMMARIES));
         assertEquals(4, s.count(NomadTables.EVALS), "every register and deregister leaves its evaluation");
+    }
+
+    @Test
+    void checkIndexRegistersOnlyAgainstTheExpectedVersion() throws Exception {
+        Job web = job("web", 50);
+        Evaluation eval = Evaluation.forJob("e1", web, Evaluation.TRIGGER_JOB_REGISTER, 1);
+        assertEquals(Command.Result.ok(3, 3, 3), fsm.apply(3, new Command.JobRegister(web, eval, true, 0)));
+        Command.Result stale = fsm.apply(4, new Command.JobRegister(job("web", 60), eval, true, 0));
+        assertEquals(409, stale.errorCode());
+        assertEquals("Enforcing job modify index 0: job exists with conflicting job modify index: 3", stale.error());
+        assertEquals(Command.Result.ok(5, 5, 5), fsm.apply(5, new Command.JobRegister(job("web", 60),
+                Evaluation.forJob("e2", web, Evaluation.TRIGGER_JOB_REGISTER, 1), true, 3)));
     }
 
     @Test

@@ -56,15 +56,36 @@ public final class ApiClient {
         return send("PUT", path, Map.of());
     }
 
+    /** POSTs a JSON body to {@code path}, e.g. a jobspec to {@code /v1/jobs/parse}. */
+    public JsonNode post(String path, JsonNode body) throws ApiException {
+        return send("POST", path, Map.of(), body);
+    }
+
+    /** PUTs a JSON body to {@code path}, e.g. a job to {@code /v1/jobs}. */
+    public JsonNode put(String path, JsonNode body) throws ApiException {
+        return send("PUT", path, Map.of(), body);
+    }
+
     /** DELETEs {@code path}, e.g. {@code /v1/job/web?purge=true}. */
     public JsonNode delete(String path, Map<String, String> query) throws ApiException {
         return send("DELETE", path, query);
     }
 
     private JsonNode send(String method, String path, Map<String, String> query) throws ApiException {
+        return send(method, path, query, null);
+    }
+
+    private JsonNode send(String method, String path, Map<String, String> query, JsonNode body) throws ApiException {
         URI uri = uri(path, query);
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri)
-                .method(method, HttpRequest.BodyPublishers.noBody()).header("Accept", "application/json");
+        HttpRequest.BodyPublisher payload;
+        try {
+            payload = body == null ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofByteArray(NomadJson.mapper().writeValueAsBytes(body));
+        } catch (JsonProcessingException e) {
+            throw new ApiException("cannot encode the request: " + e.getOriginalMessage());
+        }
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).method(method, payload)
+                .header("Accept", "application/json").header("Content-Type", "application/json");
         if (connection.token() != null) {
             request.header(TOKEN_HEADER, connection.token());
         }

@@ -1,0 +1,63 @@
+package io.caravan.cli.command;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.caravan.api.json.NomadJson;
+import io.caravan.cli.Context;
+import io.caravan.cli.format.Json;
+import io.caravan.cli.http.ApiClient;
+import io.caravan.cli.http.ApiException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code caravan job run FILE}: registers the job and prints its evaluation as Nomad's {@code -detach} does.
+ * (Monitoring the evaluation until allocations are placed comes with the scheduler.)
+ */
+@Command(name = "run", description = "Submit a job (HCL or JSON) to the cluster.")
+public final class JobRunCommand extends HttpCommand {
+
+    @Parameters(paramLabel = "FILE", description = "The job file.")
+    Path file;
+
+    @Option(names = {"-var", "--var"}, description = "A variable, name=value (repeatable).")
+    List<String> vars = new ArrayList<>();
+
+    @Option(names = {"-var-file", "--var-file"}, description = "A file of HCL variable values (repeatable).")
+    List<Path> varFiles = new ArrayList<>();
+
+    @Option(names = {"-check-index", "--check-index"}, description = "Register only if the job's modify index is this.")
+    Long checkIndex;
+
+    @Option(names = {"-detach", "--detach"}, description = "Return at once with the evaluation ID.")
+    boolean detach;
+
+    public JobRunCommand(Context ctx) {
+        super(ctx);
+    }
+
+    @Override
+    protected String errorPrefix() {
+        return "Error submitting job";
+    }
+
+    @Override
+    protected int run(ApiClient api) throws ApiException {
+        JsonNode job = JobFile.read(api, file, vars, varFiles);
+        ObjectNode request = NomadJson.mapper().createObjectNode();
+        request.set("Job", job);
+        if (checkIndex != null) {
+            request.put("EnforceIndex", true);
+            request.put("JobModifyIndex", checkIndex);
+        }
+        JsonNode response = api.put("/v1/jobs", request);
+        ctx.out().println("Job registration successful");
+        ctx.out().println("Evaluation ID: " + Json.text(response.get("EvalID")));
+        return 0;
+    }
+}
