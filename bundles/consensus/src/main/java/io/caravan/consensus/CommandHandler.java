@@ -1,0 +1,45 @@
+package io.caravan.consensus;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+
+import org.osgi.annotation.versioning.ConsumerType;
+
+/**
+ * Applies committed commands to the server's state. Exactly one per server (the server bundle registers it); until one
+ * exists, the Raft server does not start. Calls never overlap (entries are applied one at a time, in log order), so the
+ * handler is the single writer of its state.
+ */
+@ConsumerType
+public interface CommandHandler {
+
+    /**
+     * Applies one committed command. Must be deterministic: every replica applies the same entries with the same
+     * arguments and must reach the same state, so read no clock and draw no randomness here; use {@code index} and
+     * {@code timestampMillis} (stamped by the leader when it appended the entry, identical on every replica and on
+     * replay).
+     *
+     * <p>An expected rejection (validation, conflict) is a result like any other: encode it in the returned bytes. An
+     * exception is a bug: the server logs it with the index and stops its Raft server, because skipping the entry would
+     * let replicas diverge. The entry stays in the log and is retried when the server starts again.
+     *
+     * @return the result handed back to the submitter ({@link Applied#result()}); never null (use an empty array)
+     */
+    byte[] apply(long index, long timestampMillis, byte[] command);
+
+    /**
+     * Writes the whole state as of the last applied entry. Called on the apply thread between two entries, so the state
+     * cannot move underneath; take the immutable root and stream it. Throw on failure: a snapshot that failed is never
+     * recorded.
+     */
+    void snapshot(OutputStream out) throws IOException;
+
+    /**
+     * Replaces the whole state with a snapshot written by {@link #snapshot}, taken at log index {@code index}. Called
+     * once when the Raft server starts, before the log after {@code index} is replayed through {@link #apply}, and
+     * again whenever a snapshot from the leader replaces the state. With no snapshot yet, it is called with index 0 and
+     * an empty stream: reset to the empty state (a handler may outlive one Raft server and see the next one replay).
+     */
+    void restore(long index, InputStream in) throws IOException;
+}

@@ -1,0 +1,35 @@
+package io.caravan.consensus;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+
+import org.osgi.annotation.versioning.ProviderType;
+
+/**
+ * The Raft log of this server. Registered only while this server is part of a group that has a leader and has
+ * replayed its log, so a consumer that gets one can write.
+ */
+@ProviderType
+public interface Replicator {
+
+    /**
+     * Appends a command through Raft. The stage completes once the command is committed and applied on this server,
+     * with the {@link CommandHandler}'s result. It fails with {@link NotLeaderException} when no leader is elected
+     * within the server's bounded wait ({@code No cluster leader}) or another server leads, and with an
+     * {@link IllegalStateException} when the handler threw (the server then stops: see {@link CommandHandler#apply}).
+     */
+    CompletionStage<Applied> submit(byte[] command);
+
+    /** Whether this server is the leader and ready to append. */
+    boolean isLeader();
+
+    /** The leader's Raft address ({@code host:port}), if one is known. */
+    Optional<String> leaderAddress();
+
+    /** The index of the last entry applied on this server (0 before any). */
+    long lastAppliedIndex();
+
+    /** Raft addresses ({@code host:port}) of the group's voting members, this server included. */
+    List<String> peers();
+}

@@ -1,0 +1,179 @@
+package io.caravan.consensus.internal;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.File;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+import io.caravan.consensus.CommandHandler;
+import org.apache.ratis.io.MD5Hash;
+import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientRequest;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.protocol.TermIndex;
+import org.apache.ratis.server.raftlog.RaftLog;
+import org.apache.ratis.server.storage.FileInfo;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.TransactionContext;
+import org.apache.ratis.statemachine.impl.BaseStateMachine;
+import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
+import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.util.MD5FileUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Ratis' view of the {@link CommandHandler}: stamps the leader's time into each entry, applies entries through the
+ * handler, and keeps its snapshots as one file plus MD5 in {@link SimpleStateMachineStorage} (Ratis' Counter example).
+ */
+final class CommandStateMachine extends BaseStateMachine {
+    private static final Logger LOG = LoggerFactory.getLogger(CommandStateMachine.class);
+
+    private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
+    private final CommandHandler handler;
+    private final LongSupplier clock;
+    private final Consumer<Throwable> halt;
+    private volatile Throwable applyFailure;
+
+    /**
+     * @param clock the leader's wall clock, read once per appended entry
+     * @param halt told once when the handler throws; stops the Raft server (this class must not block the apply thread)
+     */
+    CommandStateMachine(CommandHandler handler, LongSupplier clock, Consumer<Throwable> halt) {
+        this.handler = handler;
+        this.clock = clock;
+        this.halt = halt;
+    }
+
+    @Override
+    public SimpleStateMachineStorage getStateMachineStorage() {
+        return storage;
+    }
+
+    @Override
+    public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
+        super.initialize(server, groupId, raftStorage);
+        storage.init(raftStorage);
+        restoreLatestSnapshot();
+    }
+
+    /** Called after the leader installed a snapshot on this server: the state is replaced by it. */
+    @Override
+    public void reinitialize() throws IOException {
+        restoreLatestSnapshot();
+    }
+
+    private void restoreLatestSnapshot() throws IOException {
+        SingleFileSnapshotInfo snapshot = storage.loadLatestSnapshot();
+        if (snapshot == null) {
+            handler.restore(0, InputStream.nullInputStream());   // empty state; the whole log replays
+            return;
+        }
+        Path file = snapshot.getFile().getPath();
+        MD5Hash md5 = snapshot.getFile().getFileDigest();
+        if (md5 != null) {
+            MD5FileUtil.verifySavedMD5(file.toFile(), md5);
+        }
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(file))) {
+            handler.restore(snapshot.getIndex(), in);
+        }
+        setLastAppliedTermIndex(snapshot.getTermIndex());
+        LOG.info("Restored state from snapshot {} (index {})", file.getFileName(), snapshot.getIndex());
+    }
+
+    /** Runs on the leader only, when it appends: the one place that reads a clock. */
+    @Override
+    public TransactionContext startTransaction(RaftClientRequest request) {
+        ByteString entry = StampedCommand.encode(clock.getAsLong(), request.getMessage().getContent());
+        return TransactionContext.newBuilder()
+                .setStateMachine(this)
+                .setClientRequest(request)
+                .setLogData(entry)
+                .build();
+    }
+
+    @Override
+    public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
+        LogEntryProto entry = trx.getLogEntry();
+        long index = entry.getIndex();
+        if (applyFailure != null) {
+            // The server is stopping after a failed apply; nothing after that entry may be applied.
+            return CompletableFuture.failedFuture(stopped(index));
+        }
+        byte[] result;
+        try {
+            ByteString data = entry.getStateMachineLogEntry().getLogData();
+            result = handler.apply(index, StampedCommand.timestamp(data), StampedCommand.command(data));
+        } catch (RuntimeException | Error e) {
+            applyFailure = e;
+            LOG.error("Applying log entry {} failed; stopping the Raft server so that this replica cannot diverge. "
+                    + "The entry stays in the log and is applied again when the server starts.", index, e);
+            halt.accept(e);
+            return CompletableFuture.failedFuture(new IllegalStateException(
+                    "Applying log entry " + index + " failed: " + e, e));
+        }
+        // State and last-applied move together, so a snapshot never claims an entry the state lacks.
+        updateLastAppliedTermIndex(entry.getTerm(), index);
+        byte[] reply = result == null ? new byte[0] : result;
+        return CompletableFuture.completedFuture(Message.valueOf(ByteString.copyFrom(reply)));
+    }
+
+    /**
+     * Ratis calls this on the apply thread between entries, so the handler's state is exactly the last applied entry's.
+     * Any failure throws: a snapshot that was not fully written must never be recorded, or the log before it would be
+     * purged and the state lost.
+     */
+    @Override
+    public long takeSnapshot() throws IOException {
+        if (applyFailure != null) {
+            throw new IOException("No snapshot: the Raft server is stopping after a failed apply", applyFailure);
+        }
+        TermIndex last = getLastAppliedTermIndex();
+        if (last == null || last.getIndex() < 0) {
+            return RaftLog.INVALID_LOG_INDEX;
+        }
+        File file = storage.getSnapshotFile(last.getTerm(), last.getIndex());
+        Path dir = file.toPath().getParent();
+        Files.createDirectories(dir);
+        // Written aside and renamed: a crash mid-write leaves no file that looks like a snapshot.
+        Path partial = Files.createTempFile(dir, "partial-", ".tmp");
+        try {
+            try (FileOutputStream fileOut = new FileOutputStream(partial.toFile());
+                    OutputStream out = new BufferedOutputStream(fileOut)) {
+                handler.snapshot(out);
+                out.flush();
+                fileOut.getFD().sync();
+            }
+            Files.move(partial, file.toPath(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(partial);
+            throw new IOException("Snapshot at " + last + " failed; not recorded", e);
+        }
+        MD5Hash md5 = MD5FileUtil.computeAndSaveMd5ForFile(file);
+        storage.updateLatestSnapshot(new SingleFileSnapshotInfo(new FileInfo(file.toPath(), md5), last));
+        LOG.debug("Snapshot written at {}", last);
+        return last.getIndex();
+    }
+
+    private IllegalStateException stopped(long index) {
+        return new IllegalStateException(
+                "Log entry " + index + " not applied: the Raft server is stopping after a failed apply", applyFailure);
+    }
+
+    /** Whether the handler has thrown; the server is then stopping or stopped. */
+    boolean failed() {
+        return applyFailure != null;
+    }
+}

@@ -1,0 +1,361 @@
+package io.caravan.consensus.internal;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+
+import io.caravan.consensus.Applied;
+import io.caravan.consensus.CommandHandler;
+import io.caravan.consensus.NotLeaderException;
+import io.caravan.consensus.Replicator;
+import org.apache.ratis.RaftConfigKeys;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.netty.NettyConfigKeys;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftClientRequest;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.exceptions.AlreadyClosedException;
+import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
+import org.apache.ratis.protocol.exceptions.RaftException;
+import org.apache.ratis.protocol.exceptions.ServerNotReadyException;
+import org.apache.ratis.rpc.SupportedRpcType;
+import org.apache.ratis.server.DivisionInfo;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One Raft server of the group, over Ratis' Netty transport, and the {@link Replicator} on top of it. Plain Java: the
+ * DS component only decides when it starts and when the service is visible, and tests drive it directly.
+ *
+ * <p>Writes go straight into the local server (no client round trip over the network); Nomad forwards writes to the
+ * leader at the RPC layer, so a follower answers {@link NotLeaderException} with the leader's address.
+ */
+final class RaftNode implements Replicator, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RaftNode.class);
+
+    /** Fixed, so that every server of every start joins the same group; membership grows by configuration. */
+    static final RaftGroupId GROUP_ID =
+            RaftGroupId.valueOf(UUID.nameUUIDFromBytes("io.caravan.consensus/global".getBytes(StandardCharsets.UTF_8)));
+
+    private static final long RETRY_DELAY_MS = 20;
+    private static final long POLL_MS = 5;
+    private static final long CLOSE_WAIT_SECONDS = 30;
+
+    private final RaftSettings settings;
+    private final RaftPeerId selfId;
+    private final RaftGroup group;
+    private final CommandStateMachine stateMachine;
+    private final ClientId clientId = ClientId.randomId();
+    private final AtomicLong callIds = new AtomicLong();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    /** Submits not yet answered; Ratis does not always answer a request that is pending when the server closes. */
+    private final Set<CompletableFuture<Applied>> pending = ConcurrentHashMap.newKeySet();
+    private final List<Runnable> stopListeners = new CopyOnWriteArrayList<>();
+    private final ScheduledExecutorService retries;
+    private volatile RaftServer server;
+    private volatile RaftServer.Division division;
+
+    RaftNode(RaftSettings settings, CommandHandler handler, LongSupplier clock) {
+        this.settings = settings;
+        this.selfId = RaftPeerId.valueOf(settings.self().id());
+        this.group = RaftGroup.valueOf(GROUP_ID, settings.peers().stream()
+                .map(p -> RaftPeer.newBuilder().setId(p.id()).setAddress(p.address()).build())
+                .toList());
+        this.stateMachine = new CommandStateMachine(handler, clock, this::halt);
+        this.retries = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "caravan-raft-retry");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Builds and starts the Raft server: restores the latest snapshot, replays the log; does not wait for a leader. */
+    void start() throws IOException {
+        RaftProperties properties = properties(settings);
+        try {
+            server = Tccl.withBundleLoader(() -> {
+                RaftServer s = RaftServer.newBuilder()
+                        .setServerId(selfId)
+                        .setGroup(group)
+                        .setStateMachine(stateMachine)
+                        .setProperties(properties)
+                        .setOption(RaftStorage.StartupOption.RECOVER)   // formats a new directory, recovers an old one
+                        .build();
+                s.start();
+                return s;
+            });
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException("Cannot start the Raft server", e);
+        }
+        if (closed.get()) {   // closed while starting: the close found no server to stop
+            server.close();
+            throw new IOException("Raft server " + selfId + " was closed while starting");
+        }
+        division = server.getDivision(GROUP_ID);
+        LOG.info("Raft server {} started on {} with peers {}", selfId, settings.self().address(), peers());
+    }
+
+    static RaftProperties properties(RaftSettings settings) {
+        RaftProperties p = new RaftProperties();
+        RaftConfigKeys.Rpc.setType(p, SupportedRpcType.NETTY);
+        NettyConfigKeys.Server.setHost(p, settings.self().host());
+        NettyConfigKeys.Server.setPort(p, settings.self().port());
+        // NIO everywhere: the bundle leaves netty's native libraries out (STACK.md §5), and the same code path runs in
+        // plain-JVM tests, where the natives would be on the class path.
+        NettyConfigKeys.Server.setUseEpoll(p, false);
+        NettyConfigKeys.Client.setUseEpoll(p, false);
+        NettyConfigKeys.DataStream.Server.setUseEpoll(p, false);
+        NettyConfigKeys.DataStream.Client.setUseEpoll(p, false);
+        RaftServerConfigKeys.setStorageDir(p, List.of(settings.dir().toFile()));
+        RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
+        RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, settings.snapshotThreshold());
+        // As Nomad: no snapshot on shutdown; a restart restores the last snapshot and replays the log after it.
+        RaftServerConfigKeys.Snapshot.setTriggerWhenStopEnabled(p, false);
+        RaftServerConfigKeys.Snapshot.setRetentionFileNum(p, 2);
+        RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
+        RaftServerConfigKeys.Log.setPurgePreservationLogNum(p, settings.trailingLogs());
+        // Ratis would append a metadata entry (the commit index) after each commit: twice the log writes for a hint
+        // that only speeds up a restarted follower. Leaders re-learn the commit index by committing their first entry.
+        RaftServerConfigKeys.Log.setLogMetadataEnabled(p, false);
+        return p;
+    }
+
+    /**
+     * Waits until this server can serve writes: it leads and has applied everything before its term, or it follows a
+     * known leader and has applied everything committed.
+     *
+     * @return false if the timeout ran out first or the server stopped
+     */
+    boolean awaitReady(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (isRunning()) {
+            if (isReady()) {
+                return true;
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
+            }
+            Thread.sleep(POLL_MS);
+        }
+        return false;
+    }
+
+    private boolean isReady() {
+        RaftServer.Division d = division;
+        if (d == null) {
+            return false;
+        }
+        DivisionInfo info = d.getInfo();
+        if (info.isLeader()) {
+            return info.isLeaderReady();
+        }
+        return info.getLeaderId() != null && info.getLastAppliedIndex() >= d.getRaftLog().getLastCommittedIndex();
+    }
+
+    @Override
+    public CompletionStage<Applied> submit(byte[] command) {
+        CompletableFuture<Applied> result = new CompletableFuture<>();
+        pending.add(result);
+        result.whenComplete((applied, error) -> pending.remove(result));
+        if (closed.get()) {   // close() may have swept pending before the add
+            result.completeExceptionally(stoppedException());
+            return result;
+        }
+        Message message = Message.valueOf(ByteString.copyFrom(command));
+        attempt(message, System.nanoTime() + settings.leaderWait().toNanos(), result);
+        return result;
+    }
+
+    private void attempt(Message message, long deadline, CompletableFuture<Applied> result) {
+        RaftServer s = server;
+        if (closed.get() || stateMachine.failed()) {
+            result.completeExceptionally(stoppedException());
+            return;
+        }
+        if (s == null) {
+            retryOrGiveUp(message, deadline, result);   // not started yet: no leader so far
+            return;
+        }
+        RaftClientRequest request = RaftClientRequest.newBuilder()
+                .setClientId(clientId)
+                .setServerId(selfId)
+                .setGroupId(GROUP_ID)
+                .setCallId(callIds.incrementAndGet())
+                .setMessage(message)
+                .setType(RaftClientRequest.writeRequestType())
+                .build();
+        CompletableFuture<RaftClientReply> reply;
+        try {
+            reply = s.submitClientRequestAsync(request);
+        } catch (IOException e) {
+            result.completeExceptionally(e);
+            return;
+        }
+        reply.whenComplete((r, error) -> {
+            RaftException failure = error == null ? r.getException() : asRaftException(error);
+            if (error == null && r.isSuccess()) {
+                result.complete(new Applied(r.getLogIndex(), r.getMessage().getContent().toByteArray()));
+            } else if (failure instanceof org.apache.ratis.protocol.exceptions.NotLeaderException nle) {
+                RaftPeer leader = nle.getSuggestedLeader();
+                if (leader != null && !leader.getId().equals(selfId)) {
+                    result.completeExceptionally(NotLeaderException.leaderIs(leader.getAddress()));
+                } else {
+                    retryOrGiveUp(message, deadline, result);   // an election is running
+                }
+            } else if (failure instanceof LeaderNotReadyException || failure instanceof ServerNotReadyException) {
+                retryOrGiveUp(message, deadline, result);   // just elected, or still replaying
+            } else if (failure instanceof AlreadyClosedException || closed.get() || stateMachine.failed()) {
+                result.completeExceptionally(stoppedException());
+            } else {
+                Throwable cause = failure != null ? failure : error;
+                result.completeExceptionally(new IllegalStateException("Raft append failed: " + cause, cause));
+            }
+        });
+    }
+
+    private void retryOrGiveUp(Message message, long deadline, CompletableFuture<Applied> result) {
+        if (System.nanoTime() - deadline >= 0) {
+            result.completeExceptionally(NotLeaderException.noLeader());
+            return;
+        }
+        try {
+            retries.schedule(() -> attempt(message, deadline, result), RETRY_DELAY_MS, TimeUnit.MILLISECONDS);
+        } catch (RuntimeException rejected) {   // closed meanwhile
+            result.completeExceptionally(stoppedException());
+        }
+    }
+
+    private static RaftException asRaftException(Throwable error) {
+        Throwable t = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        return t instanceof RaftException re ? re : null;
+    }
+
+    private IllegalStateException stoppedException() {
+        return stateMachine.failed()
+                ? new IllegalStateException("The Raft server stopped after a command failed to apply")
+                : new IllegalStateException("The Raft server is stopped");
+    }
+
+    @Override
+    public boolean isLeader() {
+        RaftServer.Division d = division;
+        return isRunning() && d != null && d.getInfo().isLeader() && d.getInfo().isLeaderReady();
+    }
+
+    @Override
+    public Optional<String> leaderAddress() {
+        RaftServer.Division d = division;
+        if (!isRunning() || d == null) {
+            return Optional.empty();
+        }
+        RaftPeerId leader = d.getInfo().getLeaderId();
+        return Optional.ofNullable(leader).map(id -> d.getRaftConf().getPeer(id)).map(RaftPeer::getAddress);
+    }
+
+    @Override
+    public long lastAppliedIndex() {
+        var last = stateMachine.getLastAppliedTermIndex();
+        return last == null ? 0 : Math.max(0, last.getIndex());
+    }
+
+    @Override
+    public List<String> peers() {
+        RaftServer.Division d = division;
+        if (d == null) {
+            return settings.peers().stream().map(Peer::address).toList();
+        }
+        return d.getRaftConf().getCurrentPeers().stream().map(RaftPeer::getAddress).toList();
+    }
+
+    /** The log index the latest snapshot covers, or -1 before the first. */
+    long latestSnapshotIndex() {
+        var snapshot = stateMachine.getLatestSnapshot();
+        return snapshot == null ? -1 : snapshot.getIndex();
+    }
+
+    /** False once closed, or once a failed apply stopped it. */
+    boolean isRunning() {
+        return !closed.get() && !stateMachine.failed();
+    }
+
+    /** Told once when the server stops on its own (a failed apply), so the component can withdraw the service. */
+    void onStop(Runnable listener) {
+        stopListeners.add(listener);
+    }
+
+    /** Called on the apply thread; closing from there would wait on itself, so close on a thread of its own. */
+    private void halt(Throwable cause) {
+        Thread t = new Thread(() -> {
+            close();
+            stopListeners.forEach(Runnable::run);
+        }, "caravan-raft-halt");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** Stops the server; returns once it has released its port and storage lock, even if another thread closes it. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            awaitStopped();
+            return;
+        }
+        try {
+            stopServer();
+        } finally {
+            stopped.countDown();
+        }
+    }
+
+    private void awaitStopped() {
+        try {
+            if (!stopped.await(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                LOG.warn("Raft server {} still stopping after {} s", selfId, CLOSE_WAIT_SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void stopServer() {
+        retries.shutdownNow();
+        RaftServer s = server;
+        if (s != null) {
+            try {
+                s.close();
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("Closing Raft server {} failed", selfId, e);
+            }
+        }
+        pending.forEach(f -> f.completeExceptionally(stoppedException()));
+        LOG.info("Raft server {} stopped", selfId);
+    }
+}

@@ -1,0 +1,71 @@
+package io.caravan.consensus.internal;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Everything a {@link RaftNode} needs, validated; built from {@link ServerPidConfig} or directly by tests. */
+record RaftSettings(Peer self, List<Peer> peers, Path dir, long snapshotThreshold, long trailingLogs,
+        Duration leaderWait) {
+
+    static final long DEFAULT_SNAPSHOT_THRESHOLD = 8192;   // Nomad's raft_snapshot_threshold default
+    static final long DEFAULT_TRAILING_LOGS = 10240;       // Nomad's raft_trailing_logs default
+    static final long DEFAULT_LEADER_WAIT_MS = 5000;       // Nomad's RPC hold timeout
+
+    RaftSettings {
+        if (snapshotThreshold < 1) {
+            throw new IllegalArgumentException("raft.snapshot.threshold must be at least 1, was " + snapshotThreshold);
+        }
+        if (trailingLogs < 0) {
+            throw new IllegalArgumentException("raft.trailing.logs must not be negative, was " + trailingLogs);
+        }
+        peers = withSelf(self, peers);
+    }
+
+    /** A one-server group: the path dev mode takes, and the one the tests use. */
+    static RaftSettings single(String nodeId, String address, Path dir, long snapshotThreshold, Duration leaderWait) {
+        return new RaftSettings(new Peer(nodeId, address), List.of(), dir, snapshotThreshold, DEFAULT_TRAILING_LOGS,
+                leaderWait);
+    }
+
+    static RaftSettings fromConfig(ServerPidConfig config) {
+        if (config.node_id().isBlank()) {
+            throw new IllegalArgumentException("io.caravan.server: node.id is required (the Raft peer id)");
+        }
+        if (config.rpc_addr().isBlank()) {
+            throw new IllegalArgumentException("io.caravan.server: rpc.addr is required (host:port for Raft)");
+        }
+        Path dir;
+        if (!config.raft_dir().isBlank()) {
+            dir = Path.of(config.raft_dir());
+        } else if (!config.data_dir().isBlank()) {
+            dir = Path.of(config.data_dir(), "server", "raft");   // where Nomad keeps raft/
+        } else {
+            throw new IllegalArgumentException("io.caravan.server: raft.dir or data.dir is required");
+        }
+        List<Peer> peers = new ArrayList<>();
+        for (String spec : config.raft_peers()) {
+            peers.add(Peer.parse(spec));
+        }
+        return new RaftSettings(new Peer(config.node_id(), config.rpc_addr()), peers, dir,
+                config.raft_snapshot_threshold(), config.raft_trailing_logs(),
+                Duration.ofMillis(config.raft_leader_wait_ms()));
+    }
+
+    private static List<Peer> withSelf(Peer self, List<Peer> peers) {
+        List<Peer> all = new ArrayList<>();
+        all.add(self);
+        for (Peer p : peers) {
+            if (p.id().equals(self.id())) {
+                if (!p.address().equals(self.address())) {
+                    throw new IllegalArgumentException("raft.peers gives " + p + " but this server binds "
+                            + self.address());
+                }
+            } else {
+                all.add(p);
+            }
+        }
+        return List.copyOf(all);
+    }
+}

@@ -1,0 +1,35 @@
+package io.caravan.consensus.internal;
+
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+
+/**
+ * The Raft part of PID {@code io.caravan.server}; the agent writes that PID only when the server is enabled. DS maps
+ * {@code _} to {@code .}: {@code raft_dir()} reads {@code raft.dir}. Other keys of the PID belong to other components
+ * and are ignored here.
+ */
+@ObjectClassDefinition(name = "Caravan server: Raft log")
+@interface ServerPidConfig {
+    /** This server's Raft peer id; stable across restarts, since the log records who voted. Required. */
+    String node_id() default "";
+
+    /** {@code host:port} the Raft transport binds and peers dial. Required. */
+    String rpc_addr() default "";
+
+    /** The agent's data directory; log and snapshots go to {@code <data.dir>/server/raft} unless raft.dir is set. */
+    String data_dir() default "";
+
+    /** Where the Raft log and snapshots live; overrides the data.dir default. */
+    String raft_dir() default "";
+
+    /** Voting members as {@code id=host:port}; this server is always one. Empty: a one-server group. */
+    String[] raft_peers() default {};
+
+    /** Nomad's {@code raft_snapshot_threshold}: entries applied between automatic snapshots. */
+    long raft_snapshot_threshold() default RaftSettings.DEFAULT_SNAPSHOT_THRESHOLD;
+
+    /** Nomad's {@code raft_trailing_logs}: entries kept in the log behind the latest snapshot. */
+    long raft_trailing_logs() default RaftSettings.DEFAULT_TRAILING_LOGS;
+
+    /** How long a submit waits for a leader before failing with {@code No cluster leader}. */
+    long raft_leader_wait_ms() default RaftSettings.DEFAULT_LEADER_WAIT_MS;
+}

@@ -1,0 +1,62 @@
+package io.caravan.consensus.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.lang.reflect.Proxy;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+class RaftSettingsTest {
+
+    /** A ServerPidConfig as DS would build it: the given keys (by element name), defaults for the rest. */
+    private static ServerPidConfig config(Map<String, Object> values) {
+        return (ServerPidConfig) Proxy.newProxyInstance(ServerPidConfig.class.getClassLoader(),
+                new Class<?>[] {ServerPidConfig.class},
+                (proxy, method, args) -> values.getOrDefault(method.getName(), method.getDefaultValue()));
+    }
+
+    @Test
+    void defaultsToAOneServerGroupUnderTheDataDir() {
+        RaftSettings s = RaftSettings.fromConfig(config(Map.of(
+                "node_id", "abc", "rpc_addr", "127.0.0.1:4647", "data_dir", "/var/caravan")));
+        assertEquals(new Peer("abc", "127.0.0.1:4647"), s.self());
+        assertEquals(List.of(s.self()), s.peers());
+        assertEquals(Path.of("/var/caravan/server/raft"), s.dir());
+        assertEquals(8192, s.snapshotThreshold());
+        assertEquals(10240, s.trailingLogs());
+        assertEquals(Duration.ofSeconds(5), s.leaderWait());
+    }
+
+    @Test
+    void readsPeersAndRaftDir() {
+        RaftSettings s = RaftSettings.fromConfig(config(Map.of(
+                "node_id", "a", "rpc_addr", "10.0.0.1:4647", "raft_dir", "/r",
+                "raft_peers", new String[] {"b=10.0.0.2:4647", "a=10.0.0.1:4647"},
+                "raft_snapshot_threshold", 100L)));
+        assertEquals(List.of(new Peer("a", "10.0.0.1:4647"), new Peer("b", "10.0.0.2:4647")), s.peers());
+        assertEquals(Path.of("/r"), s.dir());
+        assertEquals(100, s.snapshotThreshold());
+        assertEquals("10.0.0.2", s.peers().get(1).host());
+        assertEquals(4647, s.peers().get(1).port());
+    }
+
+    @Test
+    void rejectsMissingOrMalformedSettings() {
+        assertThrows(IllegalArgumentException.class,
+                () -> RaftSettings.fromConfig(config(Map.of("rpc_addr", "h:1", "data_dir", "/d"))));
+        assertThrows(IllegalArgumentException.class,
+                () -> RaftSettings.fromConfig(config(Map.of("node_id", "a", "data_dir", "/d"))));
+        assertThrows(IllegalArgumentException.class,
+                () -> RaftSettings.fromConfig(config(Map.of("node_id", "a", "rpc_addr", "h:1"))));
+        assertThrows(IllegalArgumentException.class,
+                () -> RaftSettings.fromConfig(config(Map.of("node_id", "a", "rpc_addr", "no-port", "data_dir", "/d"))));
+        assertThrows(IllegalArgumentException.class, () -> RaftSettings.fromConfig(config(Map.of(
+                "node_id", "a", "rpc_addr", "h:1", "data_dir", "/d", "raft_peers", new String[] {"a=h:2"}))));
+        assertThrows(IllegalArgumentException.class, () -> Peer.parse("h:1"));
+    }
+}

@@ -1,0 +1,139 @@
+package io.caravan.consensus.it;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+import static org.ops4j.pax.exam.CoreOptions.bundle;
+import static org.ops4j.pax.exam.CoreOptions.cleanCaches;
+import static org.ops4j.pax.exam.CoreOptions.junitBundles;
+import static org.ops4j.pax.exam.CoreOptions.systemPackages;
+import static org.ops4j.pax.exam.CoreOptions.systemProperty;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Hashtable;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import javax.inject.Inject;
+
+import io.caravan.consensus.Applied;
+import io.caravan.consensus.CommandHandler;
+import io.caravan.consensus.Replicator;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.ops4j.pax.exam.Configuration;
+import org.ops4j.pax.exam.Option;
+import org.ops4j.pax.exam.junit.PaxExam;
+import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
+import org.ops4j.pax.exam.spi.reactors.PerClass;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceRegistration;
+import org.osgi.service.cm.ConfigurationAdmin;
+import org.osgi.util.tracker.ServiceTracker;
+
+/**
+ * The bundle in Felix: it resolves with Ratis embedded, its component waits for PID {@code io.caravan.server} and a
+ * {@link CommandHandler}, starts Ratis off the activation thread, and registers a working {@link Replicator}.
+ */
+@RunWith(PaxExam.class)
+@ExamReactorStrategy(PerClass.class)
+public class ConsensusBundleIT {
+    @Inject
+    private BundleContext context;
+
+    @Inject
+    private ConfigurationAdmin configAdmin;
+
+    @Configuration
+    public Option[] configuration() throws IOException {
+        List<Option> options = new ArrayList<>();
+        // SLF4J comes from the class path through the system bundle, as the launcher does (STACK.md setup C).
+        options.add(systemPackages("org.slf4j;version=2.0.20", "org.slf4j.event;version=2.0.20",
+                "org.slf4j.helpers;version=2.0.20", "org.slf4j.spi;version=2.0.20", "sun.misc"));
+        try (Stream<Path> jars = Files.list(Paths.get(System.getProperty("caravan.it.bundles")))) {
+            jars.filter(p -> p.toString().endsWith(".jar")).sorted()
+                    .forEach(p -> options.add(bundle(p.toUri().toString())));
+        }
+        options.add(bundle(Paths.get(System.getProperty("caravan.it.bundle")).toUri().toString()));
+        options.add(systemProperty("org.ops4j.pax.logging.DefaultServiceLog.level").value("WARN"));
+        options.add(systemProperty("org.slf4j.simpleLogger.defaultLogLevel").value("warn"));
+        options.add(systemProperty("org.slf4j.simpleLogger.log.io.caravan").value("info"));
+        options.add(junitBundles());
+        options.add(cleanCaches());
+        return options.toArray(Option[]::new);
+    }
+
+    @Test
+    public void theComponentStartsRaftAndRegistersAWorkingReplicator() throws Exception {
+        Bundle consensus = Arrays.stream(context.getBundles())
+                .filter(b -> "io.caravan.consensus".equals(b.getSymbolicName())).findFirst().orElseThrow();
+        assertEquals(Bundle.ACTIVE, consensus.getState());
+        assertNull("no Replicator without configuration", context.getServiceReference(Replicator.class));
+
+        Path dir = Files.createTempDirectory("caravan-consensus-it-");
+        Hashtable<String, Object> props = new Hashtable<>();
+        props.put("node.id", "it-1");
+        props.put("rpc.addr", "127.0.0.1:" + freePort());
+        props.put("data.dir", dir.toString());
+        props.put("raft.snapshot.threshold", 100L);
+        configAdmin.getConfiguration("io.caravan.server", "?").update(props);
+
+        Thread.sleep(500);
+        assertNull("no Replicator without a CommandHandler", context.getServiceReference(Replicator.class));
+
+        ServiceTracker<Replicator, Replicator> tracker = new ServiceTracker<>(context, Replicator.class, null);
+        tracker.open();
+        long start = System.nanoTime();
+        ServiceRegistration<CommandHandler> handler = context.registerService(CommandHandler.class, new Echo(), null);
+        try {
+            Replicator replicator = tracker.waitForService(30_000);
+            assertNotNull("Replicator registered", replicator);
+            System.out.printf("CommandHandler registered -> Replicator registered: %d ms%n",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+            assertTrue(replicator.isLeader());
+            Applied applied = replicator.submit(new byte[] {1, 2, 3}).toCompletableFuture().get(10, TimeUnit.SECONDS);
+            assertArrayEquals(new byte[] {1, 2, 3}, applied.result());
+            assertTrue(Files.isDirectory(dir.resolve("server/raft")));
+        } finally {
+            handler.unregister();
+            tracker.close();
+        }
+        assertNull("Replicator withdrawn with the handler", context.getServiceReference(Replicator.class));
+        configAdmin.getConfiguration("io.caravan.server", "?").delete();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** Answers each command with itself; no state. */
+    private static final class Echo implements CommandHandler {
+        @Override
+        public byte[] apply(long index, long timestampMillis, byte[] command) {
+            return command;
+        }
+
+        @Override
+        public void snapshot(OutputStream out) {
+        }
+
+        @Override
+        public void restore(long index, InputStream in) {
+        }
+    }
+}
