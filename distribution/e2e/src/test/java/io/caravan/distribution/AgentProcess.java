@@ -39,12 +39,17 @@ final class AgentProcess implements AutoCloseable {
 
     /** {@code caravan agent -dev -config <dir>/agent.json} with free ports and {@code extraJson} keys added. */
     static AgentProcess startDev(Path dir, String extraJson) throws Exception {
+        return startDev(dir, extraJson, "agent.log");
+    }
+
+    /** The same, logging to {@code logName} (a second agent on the same directory keeps the first one's log). */
+    static AgentProcess startDev(Path dir, String extraJson, String logName) throws Exception {
         int http = freePort();
         int rpc = freePort();
         Path config = dir.resolve("agent.json");
         Files.writeString(config, String.format("{\"ports\": {\"http\": %d, \"rpc\": %d, \"serf\": %d}%s}", http, rpc,
                 freePort(), extraJson));
-        Path log = dir.resolve("agent.log");
+        Path log = dir.resolve(logName);
         AgentProcess agent = new AgentProcess(run(log, "agent", "-dev", "-config", config.toString()), log, config,
                 http, rpc);
         agent.awaitHealthy();

@@ -57,14 +57,56 @@ class JobsSdkE2EIT {
                 .setTaskGroups(List.of(group));
     }
 
-    /** The first write may wait for the one-server Raft group to elect itself. */
     private static String register(Job job) throws Exception {
+        return register(nomad, job);
+    }
+
+    /** The first write may wait for the one-server Raft group to elect itself. */
+    private static String register(NomadApiClient client, Job job) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (true) {
             try {
-                return nomad.getJobsApi().register(job).getValue();
+                return client.getJobsApi().register(job).getValue();
             } catch (NomadException e) {
                 if (System.nanoTime() > deadline || !e.getMessage().contains("No cluster leader")) {
+                    throw e;
+                }
+                Thread.sleep(200);
+            }
+        }
+    }
+
+    @Test
+    void aDevAgentRestartedOnTheSameDataDirKeepsItsJobs() throws Exception {
+        Path dir = Files.createTempDirectory("caravan-restart-");
+        Path dataDir = dir.resolve("data");
+        String keys = ", \"data_dir\": \"" + dataDir + "\"";
+        String evalId;
+        try (AgentProcess first = AgentProcess.startDev(dir, keys, "first.log");
+             NomadApiClient client = new NomadApiClient(new NomadApiConfiguration.Builder()
+                     .setAddress(first.address()).build())) {
+            evalId = register(client, job("survivor"));
+            first.process.destroy();
+            assertTrue(first.process.waitFor(30, TimeUnit.SECONDS));
+            assertEquals(0, first.process.exitValue(), first.log());
+        }
+        try (AgentProcess second = AgentProcess.startDev(dir, keys, "second.log");
+             NomadApiClient client = new NomadApiClient(new NomadApiConfiguration.Builder()
+                     .setAddress(second.address()).build())) {
+            Job job = awaitJob(client, "survivor");
+            assertEquals("survivor", job.getId());
+            assertEquals(evalId, client.getJobsApi().evaluations("survivor").getValue().get(0).getId());
+        }
+    }
+
+    /** The restarted server replays its log once it has elected itself; reads before that see an empty store. */
+    private static Job awaitJob(NomadApiClient client, String id) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                return client.getJobsApi().info(id).getValue();
+            } catch (NomadException e) {
+                if (System.nanoTime() > deadline) {
                     throw e;
                 }
                 Thread.sleep(200);
