@@ -139,10 +139,12 @@ public class DevFeatureIT {
         assertEquals("true", self.headers().firstValue("X-Nomad-KnownLeader").orElse(null));
         assertEquals("0", self.headers().firstValue("X-Nomad-LastContact").orElse(null));
 
-        assertEquals("\"127.0.0.1:" + rpcPort(body) + "\"", awaitOk("/v1/status/leader").body());
-        assertEquals("[\"global\"]", awaitOk("/v1/regions").body());
+        // Health is 500 until the Raft log has a leader; then the leader is this server.
         assertEquals("{\"client\":{\"ok\":true,\"message\":\"ok\"},\"server\":{\"ok\":true,\"message\":\"ok\"}}",
                 awaitOk("/v1/agent/health").body());
+        assertEquals("\"127.0.0.1:" + rpcPort(body) + "\"", awaitOk("/v1/status/leader").body());
+        assertEquals("[\"127.0.0.1:" + rpcPort(body) + "\"]", awaitOk("/v1/status/peers").body());
+        assertEquals("[\"global\"]", awaitOk("/v1/regions").body());
     }
 
     private static String rpcPort(String selfBody) {

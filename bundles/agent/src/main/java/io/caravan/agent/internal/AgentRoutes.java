@@ -3,6 +3,7 @@ package io.caravan.agent.internal;
 import java.util.List;
 
 import io.caravan.agent.AgentConfigService;
+import io.caravan.agent.HealthContributor;
 import io.caravan.api.CaravanException;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
@@ -16,15 +17,33 @@ import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 
 /**
- * The agent's own endpoints, and the status endpoints answered from the local agent until the Raft issue gives
- * them a cluster to report on (a server is then its own leader and only peer).
+ * The agent's own endpoints, and fallback status endpoints answered from the local configuration; a server
+ * bundle that knows the Raft leader overrides those with a higher {@code service.ranking}.
  */
-@Component(service = ApiRoutes.class, configurationPid = PidTranslator.AGENT_PID,
+@Component(service = ApiRoutes.class, property = "service.ranking:Integer=-1",
+        configurationPid = PidTranslator.AGENT_PID,
         configurationPolicy = ConfigurationPolicy.REQUIRE)
 public final class AgentRoutes implements ApiRoutes {
     private volatile AgentPidConfig config;
 
     private final AgentConfigService configService;
+    private final java.util.List<HealthContributor> health = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    @Reference(cardinality = org.osgi.service.component.annotations.ReferenceCardinality.MULTIPLE,
+            policy = org.osgi.service.component.annotations.ReferencePolicy.DYNAMIC)
+    void bindHealth(HealthContributor contributor) {
+        health.add(contributor);
+    }
+
+    void unbindHealth(HealthContributor contributor) {
+        health.remove(contributor);
+    }
+
+    /** The first problem a contributor of {@code kind} reports, if any. */
+    private java.util.Optional<String> problem(String kind) {
+        return health.stream().filter(h -> h.kind().equals(kind)).map(HealthContributor::problem)
+                .flatMap(java.util.Optional::stream).findFirst();
+    }
 
     @Activate
     public AgentRoutes(AgentPidConfig config, @Reference AgentConfigService configService) {
@@ -79,11 +98,13 @@ public final class AgentRoutes implements ApiRoutes {
         if (wantClient) {
             client = !c.client_enabled() ? new AgentViews.Check(false, "client not enabled")
                     : AgentViews.knownServers(c).isEmpty() ? new AgentViews.Check(false, "no known servers")
-                    : new AgentViews.Check(true, "ok");
+                    : problem(HealthContributor.CLIENT).map(p -> new AgentViews.Check(false, p))
+                            .orElse(new AgentViews.Check(true, "ok"));
         }
         if (wantServer) {
-            server = c.server_enabled() ? new AgentViews.Check(true, "ok")
-                    : new AgentViews.Check(false, "server not enabled");
+            server = !c.server_enabled() ? new AgentViews.Check(false, "server not enabled")
+                    : problem(HealthContributor.SERVER).map(p -> new AgentViews.Check(false, p))
+                            .orElse(new AgentViews.Check(true, "ok"));
         }
         boolean ok = (client == null || client.ok()) && (server == null || server.ok());
         return new ApiResponse(ok ? 200 : 500, new AgentViews.Health(client, server), QueryMeta.LOCAL);

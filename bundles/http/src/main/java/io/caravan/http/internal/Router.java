@@ -58,14 +58,17 @@ final class Router {
         return pathKnown ? new WrongMethod() : new NotFound();
     }
 
-    /** Routes that lose to another with the same method and pattern, for logging. */
+    /**
+     * Routes that lose to another with the same method, pattern and ranking, for a warning: that is ambiguous.
+     * A lower-ranked route losing to a higher-ranked one is an intended override and not listed.
+     */
     List<String> conflicts() {
         Map<String, Route> winners = new HashMap<>();
         List<String> lost = new ArrayList<>();
         for (Route route : routes) {
             String key = route.method() + " " + route.pattern();
             Route winner = winners.putIfAbsent(key, route);
-            if (winner != null) {
+            if (winner != null && winner.ranking() == route.ranking()) {
                 lost.add(key + " from " + route.source() + " (kept the one from " + winner.source() + ")");
             }
         }

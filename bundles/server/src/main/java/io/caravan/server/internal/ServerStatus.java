@@ -1,0 +1,57 @@
+package io.caravan.server.internal;
+
+import java.util.List;
+import java.util.Optional;
+
+import io.caravan.agent.HealthContributor;
+import io.caravan.consensus.Replicator;
+import io.caravan.http.ApiResponse;
+import io.caravan.http.ApiRoutes;
+import io.caravan.http.QueryMeta;
+import io.caravan.http.RouteTable;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+
+/**
+ * What the Raft log knows about the cluster: the leader and peers for {@code /v1/status/*} (overriding the
+ * agent's configuration-based answers), and the server half of {@code /v1/agent/health}, which is unhealthy
+ * until there is a leader — so scripts that wait for health can write at once.
+ */
+@Component(service = {ApiRoutes.class, HealthContributor.class}, configurationPid = "io.caravan.server",
+        configurationPolicy = ConfigurationPolicy.REQUIRE)
+public final class ServerStatus implements ApiRoutes, HealthContributor {
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    private volatile Replicator raft;
+
+    @Override
+    public void register(RouteTable routes) {
+        routes.get("/v1/status/leader", r -> {
+            Replicator log = raft;
+            return ApiResponse.ok(log == null ? "" : log.leaderAddress().orElse(""), meta(log));
+        });
+        routes.get("/v1/status/peers", r -> {
+            Replicator log = raft;
+            return ApiResponse.ok(log == null ? List.of() : log.peers(), meta(log));
+        });
+    }
+
+    private static QueryMeta meta(Replicator log) {
+        return new QueryMeta(log == null ? 0 : log.lastAppliedIndex(), log != null && log.leaderAddress().isPresent(),
+                0, null);
+    }
+
+    @Override
+    public String kind() {
+        return SERVER;
+    }
+
+    @Override
+    public Optional<String> problem() {
+        Replicator log = raft;
+        return log != null && log.leaderAddress().isPresent() ? Optional.empty() : Optional.of("No cluster leader");
+    }
+}
