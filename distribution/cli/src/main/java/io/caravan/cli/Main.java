@@ -14,6 +14,7 @@ import io.caravan.cli.command.EvalCommand;
 import io.caravan.cli.command.EvalListCommand;
 import io.caravan.cli.command.EvalStatusCommand;
 import io.caravan.cli.command.JobCommand;
+import io.caravan.cli.command.JobHistoryCommand;
 import io.caravan.cli.command.JobInspectCommand;
 import io.caravan.cli.command.JobRunCommand;
 import io.caravan.cli.command.JobValidateCommand;
@@ -83,6 +84,7 @@ public final class Main {
                         .addSubcommand(new JobValidateCommand(ctx))
                         .addSubcommand(new JobStatusCommand(ctx))
                         .addSubcommand(new JobInspectCommand(ctx))
+                        .addSubcommand(new JobHistoryCommand(ctx))
                         .addSubcommand(new JobStopCommand(ctx)))
                 .addSubcommand(new CommandLine(new EvalCommand())
                         .addSubcommand(new EvalListCommand(ctx))

@@ -94,6 +94,24 @@ class JobEvalAllocNodeCommandsTest {
     }
 
     @Test
+    void jobHistoryListsVersionsNewestFirst() {
+        agent.json("/v1/jobs", "[{\"ID\":\"web\"}]").json("/v1/job/web/versions", """
+                {"Versions":[{"ID":"web","Version":1,"Stable":false,"SubmitTime":1704207845000000000},
+                             {"ID":"web","Version":0,"Stable":true,"SubmitTime":1704207845000000000}],"Diffs":[]}""");
+        Cli.Result r = Cli.run(env, "job", "history", "web");
+        assertEquals(0, r.code(), r.err());
+        assertEquals("""
+                Version     = 1
+                Stable      = false
+                Submit Date = 2024-01-02T15:04:05Z
+
+                Version     = 0
+                Stable      = true
+                Submit Date = 2024-01-02T15:04:05Z
+                """, r.out());
+    }
+
+    @Test
     void jobInspectWrapsTheJob() {
         agent.json("/v1/jobs", "[{\"ID\":\"web\"}]").json("/v1/job/web", "{\"ID\":\"web\",\"Priority\":50}");
         Cli.Result r = Cli.run(env, "job", "inspect", "web");

@@ -131,6 +131,9 @@ class JobsSdkE2EIT {
         assertTrue(list.getValue().stream().anyMatch(s -> s.getId().equals("sdk-web")), list.getRawEntity());
         assertTrue(list.getIndex().signum() > 0, "X-Nomad-Index is the jobs table's Raft index");
 
+        assertEquals(1, nomad.getJobsApi().versions("sdk-web").getValue().getVersions().size());
+        assertEquals(0, nomad.getJobsApi().summary("sdk-web").getValue().getSummary().get("web").getRunning());
+
         List<Evaluation> evals = nomad.getJobsApi().evaluations("sdk-web").getValue();
         assertEquals(1, evals.size());
         assertEquals(evalId, evals.get(0).getId());

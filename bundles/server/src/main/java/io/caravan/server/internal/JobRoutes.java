@@ -87,6 +87,16 @@ public final class JobRoutes implements ApiRoutes {
                 }))
                 .getAsync("/v1/evaluations", r -> list(r, NomadTables.EVALS, Function.identity()))
                 .getAsync("/v1/evaluation/{id}", r -> one(r, NomadTables.EVALS, r.pathParam("id"), "eval not found"))
+                .getAsync("/v1/evaluation/{id}/allocations", r -> query(r, (s, ws) -> {
+                    ws.indexKey(NomadTables.ALLOCS.name(), "eval", r.pathParam("id"));
+                    return new Indexed<>(s.byIndex(NomadTables.ALLOCS, "eval", r.pathParam("id")).toList(),
+                            s.tableIndex(NomadTables.ALLOCS.name()));
+                }))
+                // No deployments exist until the deployments issue: Nomad's answers for "none".
+                .get("/v1/deployments", r -> ApiResponse.ok(List.of()))
+                .get("/v1/job/{id}/deployments", r -> ApiResponse.ok(List.of()))
+                .get("/v1/job/{id}/deployment", r -> ApiResponse.ok(
+                        com.fasterxml.jackson.databind.node.NullNode.getInstance()))
                 .getAsync("/v1/allocations", r -> list(r, NomadTables.ALLOCS, Function.identity()))
                 .getAsync("/v1/allocation/{id}", r -> one(r, NomadTables.ALLOCS, r.pathParam("id"),
                         "alloc not found"))
