@@ -79,6 +79,14 @@ final class AgentProcess implements AutoCloseable {
                 HttpResponse.BodyHandlers.ofString());
     }
 
+    /** A body sent the way {@code curl -d} sends it: form-encoded content type, JSON inside. */
+    HttpResponse<String> putForm(String path, String body) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(address() + path))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .PUT(HttpRequest.BodyPublishers.ofString(body)).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     HttpResponse<String> put(String path) throws IOException, InterruptedException {
         return HTTP.send(HttpRequest.newBuilder(URI.create(address() + path))
                 .PUT(HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(10)).build(),
