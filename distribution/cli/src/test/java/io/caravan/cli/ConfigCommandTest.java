@@ -7,23 +7,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class ConfigCommandTest {
-    private FakeAgent agent;
-
-    @BeforeEach
-    void start() throws Exception {
-        agent = new FakeAgent();
-    }
-
-    @AfterEach
-    void stop() {
-        agent.close();
-    }
+class ConfigCommandTest extends FakeAgentTest {
 
     @Test
     void reloadPutsAndPrintsTheReport() {

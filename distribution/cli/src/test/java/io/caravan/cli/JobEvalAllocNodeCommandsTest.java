@@ -7,23 +7,15 @@ import java.time.Instant;
 import java.util.Map;
 
 import io.caravan.cli.format.Nomad;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class JobEvalAllocNodeCommandsTest {
-    private FakeAgent agent;
+class JobEvalAllocNodeCommandsTest extends FakeAgentTest {
     private Map<String, String> env;
 
     @BeforeEach
-    void start() throws Exception {
-        agent = new FakeAgent();
+    void environment() {
         env = Map.of("CARAVAN_ADDR", agent.address(), "TZ", "UTC");
-    }
-
-    @AfterEach
-    void stop() {
-        agent.close();
     }
 
     @Test

@@ -7,23 +7,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class JobRunCommandTest {
-    private FakeAgent agent;
-
-    @BeforeEach
-    void start() throws Exception {
-        agent = new FakeAgent();
-    }
-
-    @AfterEach
-    void stop() {
-        agent.close();
-    }
+class JobRunCommandTest extends FakeAgentTest {
 
     @Test
     void runParsesHclOnTheServerThenRegisters(@TempDir Path tmp) throws Exception {

@@ -7,11 +7,9 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class StatusCommandTest {
+class StatusCommandTest extends FakeAgentTest {
     // 2024-01-02T15:04:05Z and 2024-07-01T08:00:00Z, in Unix nanoseconds.
     private static final String JOBS = """
             [{"ID":"web","Name":"web","Type":"service","Priority":50,"Status":"running","Stop":false,
@@ -21,17 +19,6 @@ class StatusCommandTest {
              {"ID":"old","Name":"old","Type":"system","Priority":100,"Status":"dead","Stop":true,"SubmitTime":0}]
             """;
 
-    private FakeAgent agent;
-
-    @BeforeEach
-    void start() throws Exception {
-        agent = new FakeAgent();
-    }
-
-    @AfterEach
-    void stop() {
-        agent.close();
-    }
 
     @Test
     void emptyListSaysNoRunningJobs() {

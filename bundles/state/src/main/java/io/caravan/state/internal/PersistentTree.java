@@ -101,22 +101,22 @@ public final class PersistentTree<K extends Comparable<? super K>, V> implements
     /** Ascending iteration over all entries. */
     @Override
     public Iterator<Map.Entry<K, V>> iterator() {
-        return new Ascending<>(root, null);
+        return new InOrder<>(root, null, false);
     }
 
     /** Ascending iteration over entries with key ≥ {@code from}. */
     public Iterator<Map.Entry<K, V>> iteratorFrom(K from) {
-        return new Ascending<>(root, Objects.requireNonNull(from, "from"));
+        return new InOrder<>(root, Objects.requireNonNull(from, "from"), false);
     }
 
     /** Descending iteration over all entries. */
     public Iterator<Map.Entry<K, V>> descendingIterator() {
-        return new Descending<>(root, null);
+        return new InOrder<>(root, null, true);
     }
 
     /** Descending iteration over entries with key ≤ {@code from}. */
     public Iterator<Map.Entry<K, V>> descendingIteratorFrom(K from) {
-        return new Descending<>(root, Objects.requireNonNull(from, "from"));
+        return new InOrder<>(root, Objects.requireNonNull(from, "from"), true);
     }
 
     /** Checks the AVL and size invariants; for tests. Returns the height. */
@@ -263,19 +263,32 @@ public final class PersistentTree<K extends Comparable<? super K>, V> implements
         }
     }
 
-    private static final class Ascending<K extends Comparable<? super K>, V> implements Iterator<Map.Entry<K, V>> {
+    /** In-order iteration from a key, either way: the two directions are mirror images, so one class. */
+    private static final class InOrder<K extends Comparable<? super K>, V> implements Iterator<Map.Entry<K, V>> {
         private final ArrayDeque<Node<K, V>> stack = new ArrayDeque<>();
+        private final boolean reverse;
 
-        Ascending(Node<K, V> n, K from) {
-            // Keep the search path's nodes ≥ from: exactly the ancestors still to be visited, in order.
+        InOrder(Node<K, V> n, K from, boolean reverse) {
+            this.reverse = reverse;
+            // Keep the search path's nodes on the 'from' side: exactly the ancestors still to be visited, in order.
             while (n != null) {
-                if (from == null || n.key.compareTo(from) >= 0) {
+                int c = from == null ? 0 : n.key.compareTo(from);
+                if (reverse ? c <= 0 : c >= 0) {
                     stack.push(n);
-                    n = n.left;
+                    n = near(n);
                 } else {
-                    n = n.right;
+                    n = far(n);
                 }
             }
+        }
+
+        /** The child visited first: left going up, right going down. */
+        private Node<K, V> near(Node<K, V> n) {
+            return reverse ? n.right : n.left;
+        }
+
+        private Node<K, V> far(Node<K, V> n) {
+            return reverse ? n.left : n.right;
         }
 
         @Override
@@ -289,39 +302,7 @@ public final class PersistentTree<K extends Comparable<? super K>, V> implements
             if (n == null) {
                 throw new NoSuchElementException();
             }
-            for (Node<K, V> c = n.right; c != null; c = c.left) {
-                stack.push(c);
-            }
-            return n;
-        }
-    }
-
-    private static final class Descending<K extends Comparable<? super K>, V> implements Iterator<Map.Entry<K, V>> {
-        private final ArrayDeque<Node<K, V>> stack = new ArrayDeque<>();
-
-        Descending(Node<K, V> n, K from) {
-            while (n != null) {
-                if (from == null || n.key.compareTo(from) <= 0) {
-                    stack.push(n);
-                    n = n.right;
-                } else {
-                    n = n.left;
-                }
-            }
-        }
-
-        @Override
-        public boolean hasNext() {
-            return !stack.isEmpty();
-        }
-
-        @Override
-        public Map.Entry<K, V> next() {
-            Node<K, V> n = stack.poll();
-            if (n == null) {
-                throw new NoSuchElementException();
-            }
-            for (Node<K, V> c = n.left; c != null; c = c.right) {
+            for (Node<K, V> c = far(n); c != null; c = near(c)) {
                 stack.push(c);
             }
             return n;

@@ -1,8 +1,5 @@
 package io.caravan.cli.command;
 
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -12,8 +9,8 @@ import io.caravan.cli.format.Json;
 import io.caravan.cli.http.ApiClient;
 import io.caravan.cli.http.ApiException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /**
  * {@code caravan job run FILE}: registers the job and prints its evaluation as Nomad's {@code -detach} does.
@@ -22,14 +19,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "run", description = "Submit a job (HCL or JSON) to the cluster.")
 public final class JobRunCommand extends HttpCommand {
 
-    @Parameters(paramLabel = "FILE", description = "The job file.")
-    Path file;
-
-    @Option(names = {"-var", "--var"}, description = "A variable, name=value (repeatable).")
-    List<String> vars = new ArrayList<>();
-
-    @Option(names = {"-var-file", "--var-file"}, description = "A file of HCL variable values (repeatable).")
-    List<Path> varFiles = new ArrayList<>();
+    @Mixin
+    JobFileOptions jobFile;
 
     @Option(names = {"-check-index", "--check-index"}, description = "Register only if the job's modify index is this.")
     Long checkIndex;
@@ -48,7 +39,7 @@ public final class JobRunCommand extends HttpCommand {
 
     @Override
     protected int run(ApiClient api) throws ApiException {
-        JsonNode job = JobFile.read(api, file, vars, varFiles);
+        JsonNode job = jobFile.job(api);
         ObjectNode request = NomadJson.mapper().createObjectNode();
         request.set("Job", job);
         if (checkIndex != null) {

@@ -1,8 +1,5 @@
 package io.caravan.cli.command;
 
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -11,21 +8,14 @@ import io.caravan.cli.Context;
 import io.caravan.cli.http.ApiClient;
 import io.caravan.cli.http.ApiException;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 
 /** {@code caravan job validate FILE}: parse and validate a job without registering it. */
 @Command(name = "validate", description = "Check a job file for errors without submitting it.")
 public final class JobValidateCommand extends HttpCommand {
 
-    @Parameters(paramLabel = "FILE", description = "The job file.")
-    Path file;
-
-    @Option(names = {"-var", "--var"}, description = "A variable, name=value (repeatable).")
-    List<String> vars = new ArrayList<>();
-
-    @Option(names = {"-var-file", "--var-file"}, description = "A file of HCL variable values (repeatable).")
-    List<Path> varFiles = new ArrayList<>();
+    @Mixin
+    JobFileOptions jobFile;
 
     public JobValidateCommand(Context ctx) {
         super(ctx);
@@ -38,7 +28,7 @@ public final class JobValidateCommand extends HttpCommand {
 
     @Override
     protected int run(ApiClient api) throws ApiException {
-        JsonNode job = JobFile.read(api, file, vars, varFiles);
+        JsonNode job = jobFile.job(api);
         ObjectNode request = NomadJson.mapper().createObjectNode();
         request.set("Job", job);
         JsonNode response = api.put("/v1/validate/job", request);
