@@ -24,6 +24,7 @@ final class PidTranslator {
     static final String WEBCONSOLE_PID = "org.apache.felix.webconsole.internal.servlet.OsgiManager";
     static final String FILEINSTALL_FACTORY = "org.apache.felix.fileinstall";
     static final String CONSOLE_ROOT = "/ui/console";
+    static final int HTTP_THREADS_MAX = 32;
 
     /** Top-level blocks that configure a component of the same name ({@code acl} → {@code io.caravan.acl}). */
     private static final List<String> OWN_BLOCKS = List.of("acl", "tls", "telemetry", "limits", "rpc", "audit");
@@ -98,7 +99,10 @@ final class PidTranslator {
                 "org.apache.felix.https.enable", false,
                 "org.apache.felix.http.host", s.httpAddr(),
                 "org.osgi.service.http.port", s.httpPort(),
-                "org.apache.felix.jetty.gziphandler.enable", true));
+                "org.apache.felix.jetty.gziphandler.enable", true,
+                // Blocking queries park without a thread, so a small pool serves thousands of waiters; Jetty's
+                // default (200) only lets a burst of connections leave ~200 idle threads behind (bench/RESULTS.md).
+                "org.apache.felix.http.jetty.threadpool.max", HTTP_THREADS_MAX));
 
         pids.put(WEBCONSOLE_PID, Map.of(
                 "manager.root", CONSOLE_ROOT,

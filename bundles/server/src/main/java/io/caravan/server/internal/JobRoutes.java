@@ -48,8 +48,24 @@ public final class JobRoutes implements ApiRoutes {
     private final StateStore store;
     private final AgentInfo agent;
 
+    /** How long a write waits for a leader before failing, as Nomad's RPCHoldTimeout. */
+    static final java.time.Duration LEADER_HOLD = java.time.Duration.ofSeconds(5);
+
+    /** Completes with the Raft log once this server has one with a leader; replaced while there is none. */
+    private volatile CompletableFuture<Replicator> replicator = new CompletableFuture<>();
+
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
-    private volatile Replicator replicator;
+    synchronized void bindReplicator(Replicator log) {
+        if (!replicator.complete(log)) {
+            replicator = CompletableFuture.completedFuture(log);
+        }
+    }
+
+    synchronized void unbindReplicator(Replicator log) {
+        if (replicator.getNow(null) == log) {
+            replicator = new CompletableFuture<>();
+        }
+    }
 
     @Activate
     public JobRoutes(@Reference ServerState state, @Reference AgentInfo agent) {
@@ -257,12 +273,14 @@ public final class JobRoutes implements ApiRoutes {
     record RegisterResponse(String evalId, long evalCreateIndex, long jobModifyIndex, String warnings, long index,
                             long lastContact, boolean knownLeader) {}
 
+    /** Appends through Raft; waits up to {@link #LEADER_HOLD} for a leader (a server still electing itself). */
     private CompletionStage<Command.Result> submit(Command command) {
-        Replicator log = replicator;
-        if (log == null) {
-            return CompletableFuture.failedFuture(new CaravanException(ErrorCode.NO_LEADER, "No cluster leader"));
-        }
-        return log.submit(CommandCodec.encode(command)).thenApply(JobRoutes::result);
+        byte[] entry = CommandCodec.encode(command);
+        return replicator.copy().orTimeout(LEADER_HOLD.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
+                .exceptionallyCompose(e -> CompletableFuture.failedFuture(
+                        new CaravanException(ErrorCode.NO_LEADER, "No cluster leader")))
+                .thenCompose(log -> log.submit(entry))
+                .thenApply(JobRoutes::result);
     }
 
     private static Command.Result result(Applied applied) {
