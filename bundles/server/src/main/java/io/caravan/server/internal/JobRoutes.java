@@ -7,7 +7,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
-import java.util.function.Function;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -101,7 +100,7 @@ public final class JobRoutes implements ApiRoutes {
                     return new Indexed<>(s.byIndex(NomadTables.ALLOCS, "job", jobKey(r)).toList(),
                             s.tableIndex(NomadTables.ALLOCS.name()));
                 }))
-                .getAsync("/v1/evaluations", r -> list(r, NomadTables.EVALS, Function.identity()))
+                .getAsync("/v1/evaluations", r -> list(r, NomadTables.EVALS, (s, e) -> e))
                 .getAsync("/v1/evaluation/{id}", r -> one(r, NomadTables.EVALS, r.pathParam("id"), "eval not found"))
                 .getAsync("/v1/evaluation/{id}/allocations", r -> query(r, (s, ws) -> {
                     ws.indexKey(NomadTables.ALLOCS.name(), "eval", r.pathParam("id"));
@@ -113,10 +112,10 @@ public final class JobRoutes implements ApiRoutes {
                 .get("/v1/job/{id}/deployments", r -> ApiResponse.ok(List.of()))
                 .get("/v1/job/{id}/deployment", r -> ApiResponse.ok(
                         com.fasterxml.jackson.databind.node.NullNode.getInstance()))
-                .getAsync("/v1/allocations", r -> list(r, NomadTables.ALLOCS, Function.identity()))
+                .getAsync("/v1/allocations", r -> list(r, NomadTables.ALLOCS, (s, a) -> a))
                 .getAsync("/v1/allocation/{id}", r -> one(r, NomadTables.ALLOCS, r.pathParam("id"),
                         "alloc not found"))
-                .getAsync("/v1/nodes", r -> list(r, NomadTables.NODES, Function.identity()))
+                .getAsync("/v1/nodes", r -> list(r, NomadTables.NODES, (s, n) -> n))
                 .getAsync("/v1/node/{id}", r -> one(r, NomadTables.NODES, r.pathParam("id"), "node not found"))
                 .get("/v1/namespaces", r -> ApiResponse.ok(List.of(new Namespace("default",
                         "Default shared namespace"))))
@@ -213,12 +212,14 @@ public final class JobRoutes implements ApiRoutes {
     }
 
     private CompletionStage<ApiResponse> listJobs(ApiRequest r) {
-        return list(r, NomadTables.JOBS, job -> JobListStub.of(job, store.snapshot()
-                .get(NomadTables.JOB_SUMMARIES, NomadTables.key(job.namespace(), job.id())).orElse(null)));
+        return list(r, NomadTables.JOBS, (s, job) -> JobListStub.of(job,
+                s.get(NomadTables.JOB_SUMMARIES, NomadTables.key(job.namespace(), job.id())).orElse(null)));
     }
 
     /** Nomad's list endpoint: namespace and prefix select, filter runs on full objects, then pages, then stubs. */
-    private <T> CompletionStage<ApiResponse> list(ApiRequest r, TableSpec<T> table, Function<T, ?> stub) {
+    /** @param stub the list form of a row, read from the same snapshot as the row */
+    private <T> CompletionStage<ApiResponse> list(ApiRequest r, TableSpec<T> table,
+                                                  BiFunction<StateSnapshot, T, ?> stub) {
         QueryOptions o = r.options();
         Filter filter = o.filter().isEmpty() ? null : Filter.parse(o.filter());
         boolean namespaced = table == NomadTables.JOBS;
@@ -232,7 +233,7 @@ public final class JobRoutes implements ApiRoutes {
             Iterator<T> ordered = rows.iterator();
             Page<T> page = Page.of(ordered, row -> filter == null || filter.matches(NomadJson.mapper().valueToTree(row)),
                     row -> table.idOf(row).replace('\0', '.'), o.perPage());
-            return new Indexed<>(page.map(stub), s.tableIndex(table.name()));
+            return new Indexed<>(page.map(row -> stub.apply(s, row)), s.tableIndex(table.name()));
         }).thenApply(result -> {
             Page<?> page = result.value();
             return ApiResponse.ok(page.items(), new QueryMeta(result.index(), true, 0, page.nextToken()));
