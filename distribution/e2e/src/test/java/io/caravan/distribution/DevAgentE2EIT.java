@@ -144,4 +144,20 @@ class DevAgentE2EIT {
         assertEquals(1, agent.exitValue(), read(log));
         assertEquals("==> " + bad + ":3:3: unknown key \"bogus\"", read(log).strip());
     }
+
+    @Test
+    void aTakenRpcPortStopsTheAgentWithOneLine() throws Exception {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1,
+                java.net.InetAddress.getByName("127.0.0.1"))) {
+            Path config = tmp.resolve("rpc.json");
+            Files.writeString(config, String.format("{\"ports\": {\"http\": %d, \"rpc\": %d, \"serf\": %d}}",
+                    AgentProcess.freePort(), taken.getLocalPort(), AgentProcess.freePort()));
+            Path log = tmp.resolve("rpc.log");
+            Process agent = AgentProcess.run(log, "agent", "-dev", "-config", config.toString());
+            assertTrue(agent.waitFor(AgentProcess.START.toSeconds(), TimeUnit.SECONDS));
+            assertEquals(1, agent.exitValue(), read(log));
+            assertEquals("==> Error starting agent: failed to listen on RPC address 127.0.0.1:" + taken.getLocalPort()
+                    + ": Address already in use", read(log).strip());
+        }
+    }
 }

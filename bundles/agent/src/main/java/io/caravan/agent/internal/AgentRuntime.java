@@ -119,15 +119,22 @@ public final class AgentRuntime implements AgentConfigService {
     }
 
     /**
-     * Jetty only logs a port it cannot bind, so check first: an agent without its API must not claim to have
-     * started. (A port taken between this check and Jetty's bind is still only logged.)
+     * Jetty and Ratis only log a port they cannot bind, so check first: an agent without its API or its Raft log
+     * must not claim to have started. (A port taken between this check and their bind is still only logged.)
      */
     private static void checkListenable(AgentSettings s) throws IOException {
+        checkListenable("HTTP", s.httpAddr(), s.httpPort());
+        if (s.server()) {
+            checkListenable("RPC", s.rpcAddr(), s.rpcPort()); // the Raft log listens there
+        }
+    }
+
+    private static void checkListenable(String what, String host, int port) throws IOException {
         try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
-            probe.bind(new java.net.InetSocketAddress(s.httpAddr(), s.httpPort()));
+            probe.bind(new java.net.InetSocketAddress(host, port));
         } catch (IOException e) {
-            throw new IOException("Error starting agent: failed to listen on HTTP address "
-                    + new AgentSettings.HostPort(s.httpAddr(), s.httpPort()) + ": " + e.getMessage());
+            throw new IOException("Error starting agent: failed to listen on " + what + " address "
+                    + new AgentSettings.HostPort(host, port) + ": " + e.getMessage());
         }
     }
 
