@@ -70,12 +70,14 @@ public final class RegisterBench {
         int clients = 64;
         int seconds = 10;
         boolean record = true;
+        String extraConfig = ""; // agent config keys to add, e.g. "\"log_level\": \"INFO\""
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--sequential" -> sequential = Integer.parseInt(args[++i]);
                 case "--clients" -> clients = Integer.parseInt(args[++i]);
                 case "--seconds" -> seconds = Integer.parseInt(args[++i]);
                 case "--no-results" -> record = false;
+                case "--config" -> extraConfig = args[++i];
                 default -> {
                     System.err.println("usage: RegisterBench [--sequential n] [--clients n] [--seconds s] [--no-results]");
                     System.exit(2);
@@ -97,7 +99,7 @@ public final class RegisterBench {
         List<String> warmErrors;
         long agentThreads;
         long agentRssKb;
-        try (DevAgent agent = DevAgent.start(home, "")) {
+        try (DevAgent agent = DevAgent.start(home, extraConfig)) {
             RegisterBench bench = new RegisterBench(http, agent.base);
             System.out.println("agent pid " + agent.pid() + " on " + agent.base);
             Phase warm = bench.sequential("warm-up", 200, bench::newJob, agent.pid());
