@@ -1,0 +1,61 @@
+package io.caravan.api.endpoint;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+
+import io.caravan.api.model.Allocation;
+import io.caravan.api.model.Node;
+import org.osgi.annotation.versioning.ProviderType;
+
+/**
+ * What a client node asks of the servers (Nomad's {@code Node.Register}, {@code Node.UpdateStatus},
+ * {@code Node.UpdateAlloc}, {@code Node.GetClientAllocs} and {@code Alloc.GetAllocs}). Every call but register
+ * authenticates with the node's secret; a wrong secret fails with {@code PERMISSION_DENIED}. Failures complete the
+ * stage exceptionally with a {@link io.caravan.api.CaravanException}.
+ */
+@ProviderType
+public interface NodeEndpoint {
+
+    /**
+     * Registers or re-registers a node (its {@code SecretID} set). A new node starts {@code initializing}; a node
+     * that missed heartbeats is never made {@code ready} by registering again (ARCHITECTURE §5).
+     */
+    CompletionStage<NodeUpdateResponse> register(Node node);
+
+    /** A heartbeat, or a status change the node asks for ({@code ready}, {@code initializing}, {@code down}). */
+    CompletionStage<NodeUpdateResponse> updateStatus(String nodeId, String secretId, String status);
+
+    /**
+     * The client's side of its allocations: client status and description, task states; only those fields of each
+     * given allocation are read. Completes with the Raft index that recorded them.
+     */
+    CompletionStage<Long> updateAllocs(String nodeId, String secretId, List<Allocation> updates);
+
+    /**
+     * A blocking query: the node's allocations as {@code id → AllocModifyIndex}, answered once the allocs table
+     * passes {@code minIndex} for this node or {@code maxWait} elapses.
+     */
+    CompletionStage<ClientAllocs> clientAllocs(String nodeId, String secretId, long minIndex, Duration maxWait);
+
+    /** Full allocations (with their job) by ID; unknown IDs are left out. */
+    CompletionStage<List<Allocation>> allocs(String nodeId, String secretId, List<String> allocIds);
+
+    /**
+     * What a register or heartbeat returns: how soon the next heartbeat is due, the index of the write, and the
+     * servers the client should know (RPC addresses, leader first).
+     */
+    record NodeUpdateResponse(Duration heartbeatTtl, long index, List<String> servers) {
+        public NodeUpdateResponse {
+            servers = List.copyOf(servers);
+        }
+    }
+
+    /** Nomad's {@code NodeClientAllocsResponse}: alloc ID → its AllocModifyIndex, and the query's index. */
+    record ClientAllocs(Map<String, Long> allocs, long index) {
+        public ClientAllocs {
+            allocs = Map.copyOf(allocs);
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package io.caravan.scheduler;
+
+import java.util.List;
+import java.util.Optional;
+
+import io.caravan.api.model.Allocation;
+import io.caravan.api.model.Job;
+import io.caravan.api.model.Node;
+
+/** A read-only, consistent snapshot of cluster state at {@link #index()}. */
+public interface SchedulerState {
+    long index();
+
+    Optional<Job> job(String namespace, String jobId);
+
+    /** Every node, in ID order (the scheduler shuffles). */
+    List<Node> nodes();
+
+    Optional<Node> node(String nodeId);
+
+    /** All allocations of a job, terminal ones included. */
+    List<Allocation> allocsByJob(String namespace, String jobId);
+
+    /** All allocations on a node, terminal ones included. */
+    List<Allocation> allocsByNode(String nodeId);
+
+    SchedulerConfiguration configuration();
+}
