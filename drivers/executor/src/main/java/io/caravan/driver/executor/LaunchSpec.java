@@ -1,0 +1,22 @@
+package io.caravan.driver.executor;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What to run and where: {@code command} is the full argv (a driver that isolates the task puts its own prefix in
+ * front, e.g. {@code unshare … chroot …}), {@code env} the complete environment (nothing is inherited from the
+ * agent), {@code stdout} and {@code stderr} files that are appended to, and {@code controlDir} a directory private
+ * to the driver where the wrapper keeps its pid and exit files.
+ */
+public record LaunchSpec(List<String> command, Map<String, String> env, Path workDir, Path stdout, Path stderr,
+                         Path controlDir) {
+    public LaunchSpec {
+        command = List.copyOf(command);
+        env = Map.copyOf(env);
+        if (command.isEmpty()) {
+            throw new IllegalArgumentException("command must not be empty");
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package io.caravan.driver.executor.internal;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * The fields of {@code /proc/<pid>/stat} the executor needs: the state letter ({@code Z} for a zombie), the process
+ * group, and the start time in clock ticks after boot, which together with the pid identifies a process for good
+ * (pids are reused, start times are not).
+ */
+record ProcStat(char state, long processGroup, long startTicks) {
+    private static final Path PROC = Path.of("/proc");
+
+    static Optional<ProcStat> of(long pid) {
+        if (pid <= 0) {
+            return Optional.empty();
+        }
+        String line;
+        try {
+            line = Files.readString(PROC.resolve(Long.toString(pid)).resolve("stat"));
+        } catch (IOException e) {
+            return Optional.empty(); // gone
+        }
+        return Optional.of(parse(line));
+    }
+
+    /** The command name (field 2) may hold spaces and parentheses, so fields are counted from its last ')'. */
+    static ProcStat parse(String line) {
+        String[] fields = line.substring(line.lastIndexOf(')') + 2).trim().split(" ");
+        // fields[0] is field 3 (state), fields[2] field 5 (pgrp), fields[19] field 22 (starttime)
+        return new ProcStat(fields[0].charAt(0), Long.parseLong(fields[2]), Long.parseLong(fields[19]));
+    }
+
+    boolean exited() {
+        return state == 'Z' || state == 'X';
+    }
+}

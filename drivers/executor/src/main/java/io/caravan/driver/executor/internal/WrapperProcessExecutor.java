@@ -1,0 +1,179 @@
+package io.caravan.driver.executor.internal;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import io.caravan.driver.executor.ExecutedTask;
+import io.caravan.driver.executor.LaunchSpec;
+import io.caravan.driver.executor.ProcessExecutor;
+import io.caravan.plugin.api.driver.DriverException;
+import io.caravan.plugin.api.driver.TaskId;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs each task under a {@link Wrapper}. While this executor started the wrapper, {@code Process.onExit} reports
+ * its end; a recovered task is not our child, so one shared thread looks at {@code /proc} once a second for all of
+ * them. Deactivating stops watching and nothing else: the tasks keep running for the next executor to recover.
+ */
+@Component(service = ProcessExecutor.class)
+public final class WrapperProcessExecutor implements ProcessExecutor {
+    private static final Logger LOG = LoggerFactory.getLogger(WrapperProcessExecutor.class);
+    static final Duration RECOVERED_POLL = Duration.ofSeconds(1);
+    private static final Duration PID_FILE_WAIT = Duration.ofSeconds(10);
+    private static final File DEV_NULL = new File("/dev/null");
+
+    private final Wrapper wrapper;
+    private final Kill kill;
+    private final Map<TaskId, WrappedTask> tasks = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService poller;
+
+    public WrapperProcessExecutor() {
+        this.wrapper = Wrapper.onThisHost();
+        this.kill = new Kill(wrapper.shell());
+        this.poller = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "caravan-executor-poll");
+            t.setDaemon(true);
+            return t;
+        });
+        poller.scheduleWithFixedDelay(this::pollRecovered, RECOVERED_POLL.toMillis(), RECOVERED_POLL.toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    /** Stops watching; the tasks live on. */
+    @Deactivate
+    public void close() {
+        poller.shutdownNow();
+    }
+
+    @Override
+    public ExecutedTask launch(TaskId id, LaunchSpec spec) throws DriverException {
+        String launch = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
+        Path pidFile = spec.controlDir().resolve(launch + ".pid");
+        Path exitFile = spec.controlDir().resolve(launch + ".exit");
+        Process process;
+        try {
+            Files.createDirectories(spec.controlDir());
+            createParent(spec.stdout());
+            createParent(spec.stderr());
+            ProcessBuilder builder = new ProcessBuilder(wrapper.command(pidFile, exitFile, spec.command()))
+                    .directory(spec.workDir().toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(DEV_NULL))
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(spec.stdout().toFile()))
+                    .redirectError(ProcessBuilder.Redirect.appendTo(spec.stderr().toFile()));
+            builder.environment().clear();
+            builder.environment().putAll(spec.env());
+            process = builder.start();
+        } catch (IOException e) {
+            throw new DriverException("failed to launch " + spec.command() + ": " + e.getMessage(), e);
+        }
+        Instant startedAt = Instant.now();
+        ProcessIdentity wrapperId = ProcessIdentity.current(process.pid());
+        ProcessIdentity taskId = ProcessIdentity.current(awaitTaskPid(pidFile, process));
+        WrappedTask task = new WrappedTask(id, new TaskState(wrapperId, taskId, pidFile, exitFile, startedAt), kill);
+        process.onExit().thenRun(task::wrapperEnded);
+        tasks.put(id, task);
+        LOG.atDebug().addKeyValue("task", id).addKeyValue("pid", taskId.pid()).log("task launched");
+        return task;
+    }
+
+    @Override
+    public ExecutedTask recover(TaskId id, Map<String, String> state) throws DriverException {
+        WrappedTask known = tasks.get(id);
+        if (known != null && known.state().equals(state)) {
+            return known; // the driver was recycled, this executor was not
+        }
+        TaskState parsed = TaskState.fromMap(state);
+        WrappedTask task = new WrappedTask(id, parsed, kill);
+        task.checkExit();
+        if (task.exited() && !Files.exists(parsed.exitFile())) {
+            throw new DriverException("task not found: " + id + " (pid " + parsed.task().pid()
+                    + " is gone or is another process now, and left no exit status)");
+        }
+        tasks.put(id, task);
+        return task;
+    }
+
+    @Override
+    public ExecutedTask task(TaskId id) throws DriverException {
+        WrappedTask task = tasks.get(id);
+        if (task == null) {
+            throw new DriverException("task not found: " + id);
+        }
+        return task;
+    }
+
+    @Override
+    public void destroy(TaskId id, boolean force) throws DriverException {
+        WrappedTask task = (WrappedTask) task(id);
+        task.checkExit();
+        if (!task.exited()) {
+            if (!force) {
+                throw new DriverException("task " + id + " is still running");
+            }
+            task.killNow();
+        }
+        task.killGroup();
+        task.deleteFiles();
+        tasks.remove(id, task);
+    }
+
+    /** The wrapper's child writes its pid before it becomes the task; that takes milliseconds. */
+    private static long awaitTaskPid(Path pidFile, Process wrapper) throws DriverException {
+        long deadline = System.nanoTime() + PID_FILE_WAIT.toNanos();
+        do {
+            long pid = readPid(pidFile);
+            if (pid > 0) {
+                return pid;
+            }
+            if (!wrapper.isAlive()) {
+                return readPid(pidFile); // exited at once; -1 if not even the pid file was written
+            }
+            try {
+                Thread.sleep(2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new DriverException("interrupted while starting the task", e);
+            }
+        } while (System.nanoTime() - deadline < 0);
+        wrapper.destroyForcibly();
+        throw new DriverException("the task did not start within " + PID_FILE_WAIT);
+    }
+
+    /** -1 until the file holds a whole line (it is read while being written). */
+    private static long readPid(Path pidFile) {
+        try {
+            String text = Files.readString(pidFile);
+            return text.endsWith("\n") ? Long.parseLong(text.trim()) : -1;
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static void createParent(Path file) throws IOException {
+        if (file.getParent() != null) {
+            Files.createDirectories(file.getParent());
+        }
+    }
+
+    private void pollRecovered() {
+        try {
+            tasks.values().forEach(WrappedTask::checkExit);
+        } catch (RuntimeException e) {
+            LOG.warn("polling tasks failed", e);
+        }
+    }
+}
