@@ -39,8 +39,8 @@ public interface ExecutedTask {
     void signal(String signal) throws DriverException;
 
     /**
-     * Sends {@code signal}, waits up to {@code timeout} for the task to exit, then kills its whole process group;
-     * returns once the task has exited.
+     * Sends {@code signal} (Nomad's default, SIGINT, if blank), waits up to {@code timeout} for the task to exit,
+     * then kills its whole process group; returns once the task has exited.
      */
     void stop(String signal, Duration timeout) throws DriverException;
 

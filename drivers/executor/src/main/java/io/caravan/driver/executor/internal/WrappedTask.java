@@ -24,6 +24,8 @@ import io.caravan.plugin.api.driver.TaskStatus;
 final class WrappedTask implements ExecutedTask {
     private static final Duration POLL = Duration.ofMillis(20);
     private static final Duration KILL_WAIT = Duration.ofSeconds(5);
+    /** Nomad's default {@code kill_signal}. */
+    static final String DEFAULT_KILL_SIGNAL = "SIGINT";
 
     private final TaskId id;
     private final TaskState state;
@@ -123,7 +125,7 @@ final class WrappedTask implements ExecutedTask {
         }
         if (state.task().alive()) {
             try {
-                kill.process(pid(), signal);
+                kill.process(pid(), signal == null || signal.isBlank() ? DEFAULT_KILL_SIGNAL : signal);
             } catch (DriverException e) {
                 if (state.task().alive()) {
                     throw e;

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -62,9 +63,12 @@ final class Wrapper {
     }
 
     private static String find(String tool) {
+        return findOptional(tool).orElseThrow(() -> new IllegalStateException(tool + " not found in " + BIN_DIRS));
+    }
+
+    static Optional<String> findOptional(String tool) {
         return BIN_DIRS.stream().map(dir -> dir.resolve(tool)).filter(Files::isExecutable).findFirst()
-                .map(Path::toString)
-                .orElseThrow(() -> new IllegalStateException(tool + " not found in " + BIN_DIRS));
+                .map(Path::toString);
     }
 
     /** GNU coreutils 8.31+ has it; BusyBox does not. */

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -38,6 +39,7 @@ public final class WrapperProcessExecutor implements ProcessExecutor {
 
     private final Wrapper wrapper;
     private final Kill kill;
+    private final UserSwitch userSwitch = new UserSwitch(Wrapper.findOptional("setpriv").orElse(null));
     private final Map<TaskId, WrappedTask> tasks = new ConcurrentHashMap<>();
     private final ScheduledExecutorService poller;
 
@@ -64,12 +66,13 @@ public final class WrapperProcessExecutor implements ProcessExecutor {
         String launch = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
         Path pidFile = spec.controlDir().resolve(launch + ".pid");
         Path exitFile = spec.controlDir().resolve(launch + ".exit");
+        List<String> command = userSwitch.wrap(spec.user(), spec.command());
         Process process;
         try {
             Files.createDirectories(spec.controlDir());
             createParent(spec.stdout());
             createParent(spec.stderr());
-            ProcessBuilder builder = new ProcessBuilder(wrapper.command(pidFile, exitFile, spec.command()))
+            ProcessBuilder builder = new ProcessBuilder(wrapper.command(pidFile, exitFile, command))
                     .directory(spec.workDir().toFile())
                     .redirectInput(ProcessBuilder.Redirect.from(DEV_NULL))
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(spec.stdout().toFile()))

@@ -269,6 +269,19 @@ class WrapperProcessExecutorTest {
     }
 
     @Test
+    void runsAsTheGivenUser() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(UserSwitch.agentIsRoot(), "needs root");
+        LaunchSpec asNobody = new LaunchSpec(List.of("sh", "-c", "id -u; id -g"), ENV, Path.of("/"),
+                dir.resolve("logs/stdout"), dir.resolve("logs/stderr"), dir.resolve("private"), "nobody");
+        ExecutedTask task = executor.launch(ID, asNobody);
+        assertEquals(0, exitOf(task).exitCode());
+        UserSwitch.Account nobody = UserSwitch.find("nobody").orElseThrow();
+        assertEquals(nobody.uid() + "\n" + nobody.gid() + "\n", stdout());
+        assertThrows(DriverException.class, () -> executor.launch(ID, new LaunchSpec(List.of("true"), ENV, dir,
+                dir.resolve("o"), dir.resolve("e"), dir.resolve("private"), "no-such-user-here")));
+    }
+
+    @Test
     void shellExitStatusTranslation() {
         assertEquals(new ExitResult(0, 0, false, null), ShellExit.of(0));
         assertEquals(new ExitResult(128, 0, false, null), ShellExit.of(128));
