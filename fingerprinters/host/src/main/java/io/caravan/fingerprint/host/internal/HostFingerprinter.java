@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.osgi.service.component.annotations.Component;
 
@@ -34,6 +36,8 @@ public final class HostFingerprinter implements Fingerprinter {
             "SIGFPE", "SIGHUP", "SIGILL", "SIGINT", "SIGIO", "SIGIOT", "SIGKILL", "SIGNULL", "SIGPIPE", "SIGPROF",
             "SIGQUIT", "SIGSEGV", "SIGSTOP", "SIGSYS", "SIGTERM", "SIGTRAP", "SIGTSTP", "SIGTTIN", "SIGTTOU",
             "SIGUSR1", "SIGUSR2", "SIGWINCH", "SIGXCPU", "SIGXFSZ"));
+
+    private static final Pattern RELEASE = Pattern.compile("release (\\w[\\d.]*)");
 
     private final Path root;
     private final String javaOsArch;
@@ -114,7 +118,7 @@ public final class HostFingerprinter implements Fingerprinter {
         if (lower.contains("rawhide")) {
             return "rawhide";
         }
-        var matcher = java.util.regex.Pattern.compile("release (\\w[\\d.]*)").matcher(lower);
+        Matcher matcher = RELEASE.matcher(lower);
         return matcher.find() ? matcher.group(1) : "";
     }
 
