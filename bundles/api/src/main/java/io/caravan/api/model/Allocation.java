@@ -93,4 +93,251 @@ public record Allocation(
     /** A recorded client-status change ({@code Field} is "ClientStatus"), used for disconnect timing. */
     public record AllocState(String field, String value, @GoTime Instant time) {
     }
+
+    /** A copy to change: {@code x.toBuilder().field(v).build()}. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** Sets any field of a copy; generated from the record's components, keep it in their order. */
+    public static final class Builder {
+        private String id;
+        private String namespace;
+        private String evalId;
+        private String name;
+        private String nodeId;
+        private String nodeName;
+        private String jobId;
+        private Job job;
+        private String taskGroup;
+        private AllocatedResources allocatedResources;
+        private AllocMetric metrics;
+        private String desiredStatus;
+        private String desiredDescription;
+        private DesiredTransition desiredTransition;
+        private String clientStatus;
+        private String clientDescription;
+        private Map<String, TaskState> taskStates;
+        private List<AllocState> allocStates;
+        private String previousAllocation;
+        private String nextAllocation;
+        private String deploymentId;
+        private AllocDeploymentStatus deploymentStatus;
+        private RescheduleTracker rescheduleTracker;
+        private Map<String, Object> networkStatus;
+        private String followupEvalId;
+        private List<String> preemptedAllocations;
+        private String preemptedByAllocation;
+        private String signingKeyId;
+        private long createIndex;
+        private long modifyIndex;
+        private long allocModifyIndex;
+        private long createTime;
+        private long modifyTime;
+
+        private Builder(Allocation from) {
+            id = from.id;
+            namespace = from.namespace;
+            evalId = from.evalId;
+            name = from.name;
+            nodeId = from.nodeId;
+            nodeName = from.nodeName;
+            jobId = from.jobId;
+            job = from.job;
+            taskGroup = from.taskGroup;
+            allocatedResources = from.allocatedResources;
+            metrics = from.metrics;
+            desiredStatus = from.desiredStatus;
+            desiredDescription = from.desiredDescription;
+            desiredTransition = from.desiredTransition;
+            clientStatus = from.clientStatus;
+            clientDescription = from.clientDescription;
+            taskStates = from.taskStates;
+            allocStates = from.allocStates;
+            previousAllocation = from.previousAllocation;
+            nextAllocation = from.nextAllocation;
+            deploymentId = from.deploymentId;
+            deploymentStatus = from.deploymentStatus;
+            rescheduleTracker = from.rescheduleTracker;
+            networkStatus = from.networkStatus;
+            followupEvalId = from.followupEvalId;
+            preemptedAllocations = from.preemptedAllocations;
+            preemptedByAllocation = from.preemptedByAllocation;
+            signingKeyId = from.signingKeyId;
+            createIndex = from.createIndex;
+            modifyIndex = from.modifyIndex;
+            allocModifyIndex = from.allocModifyIndex;
+            createTime = from.createTime;
+            modifyTime = from.modifyTime;
+        }
+
+        public Builder id(String id) {
+            this.id = id;
+            return this;
+        }
+
+        public Builder namespace(String namespace) {
+            this.namespace = namespace;
+            return this;
+        }
+
+        public Builder evalId(String evalId) {
+            this.evalId = evalId;
+            return this;
+        }
+
+        public Builder name(String name) {
+            this.name = name;
+            return this;
+        }
+
+        public Builder nodeId(String nodeId) {
+            this.nodeId = nodeId;
+            return this;
+        }
+
+        public Builder nodeName(String nodeName) {
+            this.nodeName = nodeName;
+            return this;
+        }
+
+        public Builder jobId(String jobId) {
+            this.jobId = jobId;
+            return this;
+        }
+
+        public Builder job(Job job) {
+            this.job = job;
+            return this;
+        }
+
+        public Builder taskGroup(String taskGroup) {
+            this.taskGroup = taskGroup;
+            return this;
+        }
+
+        public Builder allocatedResources(AllocatedResources allocatedResources) {
+            this.allocatedResources = allocatedResources;
+            return this;
+        }
+
+        public Builder metrics(AllocMetric metrics) {
+            this.metrics = metrics;
+            return this;
+        }
+
+        public Builder desiredStatus(String desiredStatus) {
+            this.desiredStatus = desiredStatus;
+            return this;
+        }
+
+        public Builder desiredDescription(String desiredDescription) {
+            this.desiredDescription = desiredDescription;
+            return this;
+        }
+
+        public Builder desiredTransition(DesiredTransition desiredTransition) {
+            this.desiredTransition = desiredTransition;
+            return this;
+        }
+
+        public Builder clientStatus(String clientStatus) {
+            this.clientStatus = clientStatus;
+            return this;
+        }
+
+        public Builder clientDescription(String clientDescription) {
+            this.clientDescription = clientDescription;
+            return this;
+        }
+
+        public Builder taskStates(Map<String, TaskState> taskStates) {
+            this.taskStates = taskStates;
+            return this;
+        }
+
+        public Builder allocStates(List<AllocState> allocStates) {
+            this.allocStates = allocStates;
+            return this;
+        }
+
+        public Builder previousAllocation(String previousAllocation) {
+            this.previousAllocation = previousAllocation;
+            return this;
+        }
+
+        public Builder nextAllocation(String nextAllocation) {
+            this.nextAllocation = nextAllocation;
+            return this;
+        }
+
+        public Builder deploymentId(String deploymentId) {
+            this.deploymentId = deploymentId;
+            return this;
+        }
+
+        public Builder deploymentStatus(AllocDeploymentStatus deploymentStatus) {
+            this.deploymentStatus = deploymentStatus;
+            return this;
+        }
+
+        public Builder rescheduleTracker(RescheduleTracker rescheduleTracker) {
+            this.rescheduleTracker = rescheduleTracker;
+            return this;
+        }
+
+        public Builder networkStatus(Map<String, Object> networkStatus) {
+            this.networkStatus = networkStatus;
+            return this;
+        }
+
+        public Builder followupEvalId(String followupEvalId) {
+            this.followupEvalId = followupEvalId;
+            return this;
+        }
+
+        public Builder preemptedAllocations(List<String> preemptedAllocations) {
+            this.preemptedAllocations = preemptedAllocations;
+            return this;
+        }
+
+        public Builder preemptedByAllocation(String preemptedByAllocation) {
+            this.preemptedByAllocation = preemptedByAllocation;
+            return this;
+        }
+
+        public Builder signingKeyId(String signingKeyId) {
+            this.signingKeyId = signingKeyId;
+            return this;
+        }
+
+        public Builder createIndex(long createIndex) {
+            this.createIndex = createIndex;
+            return this;
+        }
+
+        public Builder modifyIndex(long modifyIndex) {
+            this.modifyIndex = modifyIndex;
+            return this;
+        }
+
+        public Builder allocModifyIndex(long allocModifyIndex) {
+            this.allocModifyIndex = allocModifyIndex;
+            return this;
+        }
+
+        public Builder createTime(long createTime) {
+            this.createTime = createTime;
+            return this;
+        }
+
+        public Builder modifyTime(long modifyTime) {
+            this.modifyTime = modifyTime;
+            return this;
+        }
+
+        public Allocation build() {
+            return new Allocation(id, namespace, evalId, name, nodeId, nodeName, jobId, job, taskGroup, allocatedResources, metrics, desiredStatus, desiredDescription, desiredTransition, clientStatus, clientDescription, taskStates, allocStates, previousAllocation, nextAllocation, deploymentId, deploymentStatus, rescheduleTracker, networkStatus, followupEvalId, preemptedAllocations, preemptedByAllocation, signingKeyId, createIndex, modifyIndex, allocModifyIndex, createTime, modifyTime);
+        }
+    }
 }

@@ -270,6 +270,15 @@ final class RaftNode implements Replicator, AutoCloseable {
         return isRunning() && d != null && d.getInfo().isLeader() && d.getInfo().isLeaderReady();
     }
 
+    /** The current term, while this server leads and is ready; -1 otherwise. */
+    long leaderTerm() {
+        RaftServer.Division d = division;
+        if (!isRunning() || d == null || !d.getInfo().isLeader() || !d.getInfo().isLeaderReady()) {
+            return -1;
+        }
+        return d.getInfo().getCurrentTerm();
+    }
+
     @Override
     public Optional<String> leaderAddress() {
         RaftServer.Division d = division;

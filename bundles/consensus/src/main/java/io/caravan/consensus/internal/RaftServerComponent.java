@@ -5,6 +5,7 @@ import java.util.Dictionary;
 import java.util.Hashtable;
 
 import io.caravan.consensus.CommandHandler;
+import io.caravan.consensus.Leadership;
 import io.caravan.consensus.Replicator;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
@@ -29,6 +30,7 @@ import org.slf4j.LoggerFactory;
 public final class RaftServerComponent {
     private static final Logger LOG = LoggerFactory.getLogger(RaftServerComponent.class);
     private static final Duration READY_POLL = Duration.ofSeconds(1);
+    private static final Duration LEADERSHIP_POLL = Duration.ofMillis(100);
     private static final long STOP_WAIT_MS = 10_000;
 
     private final BundleContext context;
@@ -37,6 +39,8 @@ public final class RaftServerComponent {
     private final long activatedNanos = System.nanoTime();
     private ServiceRegistration<Replicator> registration;   // guarded by this
     private boolean deactivated;                           // guarded by this
+    private ServiceRegistration<Leadership> leadership;    // guarded by this
+    private long leadershipTerm = -1;                      // guarded by this
 
     @Activate
     public RaftServerComponent(ServerPidConfig config, @Reference CommandHandler handler, BundleContext context) {
@@ -59,12 +63,54 @@ public final class RaftServerComponent {
                 LOG.debug("Raft server waits for a leader; peers {}", node.peers());
             }
             register();
+            followLeadership();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
             if (node.isRunning()) {
                 LOG.error("The Raft server did not start; this agent cannot serve writes", e);
             }
+        }
+    }
+
+    /**
+     * Registers {@link Leadership} while this server leads. Polled: Ratis tells of leader changes before the new
+     * leader has applied its predecessor's entries, and a poll at this period costs nothing next to an election.
+     */
+    private void followLeadership() throws InterruptedException {
+        while (node.isRunning()) {
+            long term = node.leaderTerm();
+            synchronized (this) {
+                if (deactivated) {
+                    return;
+                }
+                if (leadership != null && leadershipTerm != term) {
+                    LOG.info("Raft leadership of term {} lost", leadershipTerm);
+                    unregisterLeadership();
+                }
+                if (leadership == null && term > 0) {
+                    final long t = term;
+                    leadershipTerm = t;
+                    leadership = context.registerService(Leadership.class, () -> t, null);
+                    LOG.info("Raft leadership established for term {}", t);
+                }
+            }
+            Thread.sleep(LEADERSHIP_POLL.toMillis());
+        }
+        synchronized (this) {
+            unregisterLeadership();
+        }
+    }
+
+    private void unregisterLeadership() {
+        if (leadership != null) {
+            try {
+                leadership.unregister();
+            } catch (IllegalStateException alreadyGone) {
+                // the bundle is stopping
+            }
+            leadership = null;
+            leadershipTerm = -1;
         }
     }
 
@@ -81,6 +127,7 @@ public final class RaftServerComponent {
     }
 
     private synchronized void unregister() {
+        unregisterLeadership();
         if (registration != null) {
             try {
                 registration.unregister();

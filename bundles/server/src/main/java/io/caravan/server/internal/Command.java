@@ -1,14 +1,24 @@
 package io.caravan.server.internal;
 
+import java.util.List;
+import java.util.Map;
+
+import io.caravan.api.model.Allocation;
+import io.caravan.api.model.DesiredTransition;
+import io.caravan.api.model.DrainStrategy;
 import io.caravan.api.model.Evaluation;
 import io.caravan.api.model.Job;
+import io.caravan.api.model.Node;
 
 /**
  * What the Raft log carries: every change to cluster state is one of these, built (validated, defaulted, IDs and
- * times chosen) by an endpoint and applied unchanged by every replica. Adding one means adding a record here and
- * a case in {@link Fsm}; {@link CommandCodec} checks at start-up that every command has a wire name.
+ * times chosen) by an endpoint and applied unchanged by every replica. Adding one means adding a record here and its
+ * applier in {@link Fsm}, which refuses to start without one; {@link CommandCodec} names it on the wire.
+ *
+ * <p>Commands that change what can be scheduled carry the evaluations that follow from it, chosen by the endpoint
+ * from the state it read, so the write and its evaluations land in one entry.
  */
-sealed interface Command permits Command.JobRegister, Command.JobDeregister {
+sealed interface Command {
 
     /**
      * Register or update a job, with the evaluation that schedules it. With {@code enforceIndex}, only if the
@@ -20,10 +30,52 @@ sealed interface Command permits Command.JobRegister, Command.JobDeregister {
     /** Stop a job ({@code purge}: remove it and its versions), with the evaluation that stops its allocations. */
     record JobDeregister(String namespace, String jobId, boolean purge, Evaluation eval) implements Command {}
 
+    /** Nomad's {@code Node.Register}: the node as the client describes it ({@code ComputedClass} set). */
+    record NodeRegister(Node node, List<Evaluation> evals) implements Command {}
+
+    /** A node's status changes: a heartbeat after a miss, the node asking for ready, or a missed TTL (down). */
+    record NodeStatusUpdate(String nodeId, String status, long updatedAtSeconds, List<Evaluation> evals)
+            implements Command {}
+
+    record NodeEligibilityUpdate(String nodeId, String eligibility, List<Evaluation> evals) implements Command {}
+
+    /** Start ({@code strategy} set) or end a drain; allocations to move get DesiredTransition.Migrate. */
+    record NodeDrainUpdate(String nodeId, DrainStrategy strategy, boolean markEligible, long updatedAtNanos,
+                           List<Evaluation> evals) implements Command {}
+
+    /** Remove a node ({@code node purge}); its allocations are left for the scheduler to mark lost. */
+    record NodeDeregister(String nodeId, List<Evaluation> evals) implements Command {}
+
+    /** Nomad's {@code Node.UpdateAlloc}: the client's view (status, description, task states) of its allocations. */
+    record AllocClientUpdate(String nodeId, List<Allocation> allocs, long updatedAtNanos, List<Evaluation> evals)
+            implements Command {}
+
+    /** Server-requested transitions (alloc stop, drain): migrate or reschedule, with the evaluations that act. */
+    record AllocTransitionUpdate(Map<String, DesiredTransition> transitions, List<Evaluation> evals)
+            implements Command {}
+
+    /**
+     * A plan the leader's applier accepted: allocations to stop (ID, desired status and description, and client
+     * status when lost), allocations to place or update (without their job: every one runs {@code job}, stored
+     * once), and the evaluation the plan came from.
+     */
+    record PlanApply(String evalId, Job job, List<Allocation> stopped, List<Allocation> placed, long timestampNanos)
+            implements Command {}
+
+    /** Create or update evaluations (a scheduler's outcome, a blocked or follow-up evaluation). */
+    record EvalUpsert(List<Evaluation> evals) implements Command {}
+
+    /** {@code PUT /v1/operator/scheduler/configuration}. */
+    record SchedulerConfigUpdate(SchedulerConfig config) implements Command {}
+
     /** What applying a command returned: Nomad's write response fields, or a rejection with its HTTP code. */
     record Result(long index, long jobModifyIndex, long evalCreateIndex, int errorCode, String error) {
         static Result ok(long index, long jobModifyIndex, long evalCreateIndex) {
             return new Result(index, jobModifyIndex, evalCreateIndex, 0, null);
+        }
+
+        static Result ok(long index) {
+            return new Result(index, 0, index, 0, null);
         }
 
         static Result rejected(long index, int code, String error) {

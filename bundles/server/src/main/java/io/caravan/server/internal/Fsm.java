@@ -1,13 +1,11 @@
 package io.caravan.server.internal;
 
-import java.util.LinkedHashMap;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
-import java.util.Objects;
+import java.util.Set;
+import java.util.function.BiFunction;
 
-import io.caravan.api.model.Job;
-import io.caravan.api.model.JobSummary;
-import io.caravan.api.model.TaskGroup;
-import io.caravan.api.model.TaskGroupSummary;
 import io.caravan.state.StateStore;
 import io.caravan.state.StateTxn;
 
@@ -15,101 +13,68 @@ import io.caravan.state.StateTxn;
  * Applies commands to the state store, one at a time, in log order. Deterministic: the index comes from the log
  * and every time or ID was chosen when the command was built, so every replica reaches the same state. Expected
  * rejections are results; an exception is a bug and stops the server (the consensus bundle's rule).
+ *
+ * <p>Each command type has one applier, kept with its resource ({@link JobApply}, {@link NodeApply},
+ * {@link AllocApply}, {@link EvalApply}); the table is checked against the sealed hierarchy at start-up. After a
+ * command, the summaries and statuses of the jobs it touched are recomputed once ({@link JobStatus}).
  */
 final class Fsm {
+    /** One command's application: writes through the txn, reports the jobs it touched. */
+    interface Applier<C extends Command> {
+        Command.Result apply(Txn txn, C command);
+    }
+
+    /** The write transaction with the set of jobs whose allocations, evaluations or spec changed. */
+    record Txn(StateTxn state, Set<String> touchedJobs) {
+        long index() {
+            return state.index();
+        }
+
+        void touch(String namespace, String jobId) {
+            touchedJobs.add(NomadTables.key(namespace, jobId));
+        }
+    }
+
     private final StateStore store;
+    private final Map<Class<?>, Applier<Command>> appliers = new HashMap<>();
 
     Fsm(StateStore store) {
         this.store = store;
+        on(Command.JobRegister.class, JobApply::register);
+        on(Command.JobDeregister.class, JobApply::deregister);
+        on(Command.NodeRegister.class, NodeApply::register);
+        on(Command.NodeStatusUpdate.class, NodeApply::updateStatus);
+        on(Command.NodeEligibilityUpdate.class, NodeApply::updateEligibility);
+        on(Command.NodeDrainUpdate.class, NodeApply::updateDrain);
+        on(Command.NodeDeregister.class, NodeApply::deregister);
+        on(Command.AllocClientUpdate.class, AllocApply::clientUpdate);
+        on(Command.AllocTransitionUpdate.class, AllocApply::transitionUpdate);
+        on(Command.PlanApply.class, AllocApply::planApply);
+        on(Command.EvalUpsert.class, EvalApply::upsert);
+        on(Command.SchedulerConfigUpdate.class, EvalApply::schedulerConfig);
+        for (Class<?> type : Command.class.getPermittedSubclasses()) {
+            if (!appliers.containsKey(type)) {
+                throw new IllegalStateException("no applier for command " + type.getSimpleName());
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private <C extends Command> void on(Class<C> type, BiFunction<Txn, C, Command.Result> applier) {
+        appliers.put(type, (txn, command) -> applier.apply(txn, (C) command));
     }
 
     Command.Result apply(long index, Command command) {
-        try (StateTxn txn = store.begin(index)) {
-            Command.Result result;
-            if (command instanceof Command.JobRegister register) {
-                result = register(txn, register);
-            } else {
-                result = deregister(txn, (Command.JobDeregister) command);
-            }
+        try (StateTxn state = store.begin(index)) {
+            Txn txn = new Txn(state, new LinkedHashSet<>());
+            Command.Result result = appliers.get(command.getClass()).apply(txn, command);
             if (result.errorCode() == 0) {
-                txn.commit();
+                for (String job : txn.touchedJobs()) {
+                    JobStatus.refresh(state, job);
+                }
+                state.commit();
             }
             return result;
         }
-    }
-
-    private static Command.Result register(StateTxn txn, Command.JobRegister cmd) {
-        long index = txn.index();
-        Job job = cmd.job();
-        String key = NomadTables.key(job.namespace(), job.id());
-        Job existing = txn.get(NomadTables.JOBS, key).orElse(null);
-        if (cmd.enforceIndex()) {
-            long current = existing == null ? 0 : existing.jobModifyIndex();
-            if (current != cmd.jobModifyIndex()) {
-                return Command.Result.rejected(index, 409, "Enforcing job modify index " + cmd.jobModifyIndex()
-                        + ": " + (existing == null ? "job does not exist"
-                        : "job exists with conflicting job modify index: " + current));
-            }
-        }
-        long version = 0;
-        long createIndex = index;
-        long jobModifyIndex = index;
-        if (existing != null) {
-            createIndex = existing.createIndex();
-            // Nomad bumps the version only when the specification changed.
-            if (sameSpec(existing, job)) {
-                version = existing.version();
-                jobModifyIndex = existing.jobModifyIndex();
-            } else {
-                version = existing.version() + 1;
-            }
-        }
-        Job stored = job.withVersion(version).withStop(false).withStatus(Job.STATUS_PENDING, "")
-                .withIndexes(createIndex, index, jobModifyIndex);
-        txn.put(NomadTables.JOBS, stored);
-        txn.put(NomadTables.JOB_VERSIONS, stored);
-        JobSummary summary = txn.get(NomadTables.JOB_SUMMARIES, key).orElse(null);
-        txn.put(NomadTables.JOB_SUMMARIES, summaryFor(stored, summary, index));
-        txn.put(NomadTables.EVALS, cmd.eval().withJobModifyIndex(jobModifyIndex).withIndexes(index, index));
-        return Command.Result.ok(index, jobModifyIndex, index);
-    }
-
-    private static Command.Result deregister(StateTxn txn, Command.JobDeregister cmd) {
-        long index = txn.index();
-        String key = NomadTables.key(cmd.namespace(), cmd.jobId());
-        Job existing = txn.get(NomadTables.JOBS, key).orElse(null);
-        if (existing == null) {
-            return Command.Result.rejected(index, 404, "job not found");
-        }
-        if (cmd.purge()) {
-            txn.delete(NomadTables.JOBS, key);
-            txn.delete(NomadTables.JOB_SUMMARIES, key);
-            txn.read().prefix(NomadTables.JOB_VERSIONS, key + "\0").toList()
-                    .forEach(v -> txn.delete(NomadTables.JOB_VERSIONS, NomadTables.JOB_VERSIONS.idOf(v)));
-        } else {
-            txn.put(NomadTables.JOBS, existing.withStop(true).withIndexes(existing.createIndex(), index, index));
-        }
-        txn.put(NomadTables.EVALS, cmd.eval().withJobModifyIndex(index).withIndexes(index, index));
-        return Command.Result.ok(index, index, index);
-    }
-
-    /** Whether two versions of a job differ only in what the server sets. */
-    static boolean sameSpec(Job a, Job b) {
-        Job normA = a.withVersion(0).withStop(false).withStatus("", "").withIndexes(0, 0, 0).withSubmitTime(0)
-                .withStable(false);
-        Job normB = b.withVersion(0).withStop(false).withStatus("", "").withIndexes(0, 0, 0).withSubmitTime(0)
-                .withStable(false);
-        return Objects.equals(normA, normB);
-    }
-
-    /** A summary counts allocations by state per group; a new group starts at zero, a gone one disappears. */
-    private static JobSummary summaryFor(Job job, JobSummary existing, long index) {
-        Map<String, TaskGroupSummary> groups = new LinkedHashMap<>();
-        for (TaskGroup group : job.taskGroups()) {
-            TaskGroupSummary before = existing == null ? null : existing.summary().get(group.name());
-            groups.put(group.name(), before != null ? before : new TaskGroupSummary(0, 0, 0, 0, 0, 0, 0));
-        }
-        return new JobSummary(job.id(), job.namespace(), groups, new JobSummary.Children(0, 0, 0),
-                existing == null ? index : existing.createIndex(), index);
     }
 }

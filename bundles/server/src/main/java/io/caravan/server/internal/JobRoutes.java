@@ -4,7 +4,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
 import java.util.stream.Stream;
@@ -17,8 +16,6 @@ import io.caravan.api.json.NomadJson;
 import io.caravan.api.model.Evaluation;
 import io.caravan.api.model.Job;
 import io.caravan.api.model.JobListStub;
-import io.caravan.consensus.Applied;
-import io.caravan.consensus.Replicator;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.ApiRoutes;
@@ -35,8 +32,6 @@ import io.caravan.state.WatchSet;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
-import org.osgi.service.component.annotations.ReferenceCardinality;
-import org.osgi.service.component.annotations.ReferencePolicy;
 
 /**
  * Nomad's jobs and evaluations endpoints. Reads are blocking queries on the state store (no thread waits); writes
@@ -46,30 +41,15 @@ import org.osgi.service.component.annotations.ReferencePolicy;
 public final class JobRoutes implements ApiRoutes {
     private final StateStore store;
     private final AgentInfo agent;
-
-    /** How long a write waits for a leader before failing, as Nomad's RPCHoldTimeout. */
-    static final java.time.Duration LEADER_HOLD = java.time.Duration.ofSeconds(5);
-
-    /** Completes with the Raft log once this server has one with a leader; replaced while there is none. */
-    private volatile CompletableFuture<Replicator> replicator = new CompletableFuture<>();
-
-    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
-    synchronized void bindReplicator(Replicator log) {
-        if (!replicator.complete(log)) {
-            replicator = CompletableFuture.completedFuture(log);
-        }
-    }
-
-    synchronized void unbindReplicator(Replicator log) {
-        if (replicator.getNow(null) == log) {
-            replicator = new CompletableFuture<>();
-        }
-    }
+    private final RaftWrites writes;
+    private final StateReads reads;
 
     @Activate
-    public JobRoutes(@Reference ServerState state, @Reference AgentInfo agent) {
+    public JobRoutes(@Reference ServerState state, @Reference AgentInfo agent, @Reference RaftWrites writes) {
         this.store = state.store();
         this.agent = agent;
+        this.writes = writes;
+        this.reads = new StateReads(store);
     }
 
     @Override
@@ -77,32 +57,32 @@ public final class JobRoutes implements ApiRoutes {
         routes.getAsync("/v1/jobs", this::listJobs)
                 .routeAsync("PUT", "/v1/jobs", this::registerJob)
                 .routeAsync("POST", "/v1/jobs", this::registerJob)
-                .getAsync("/v1/job/{id}", r -> one(r, NomadTables.JOBS, jobKey(r), "job not found"))
+                .getAsync("/v1/job/{id}", r -> reads.one(r, NomadTables.JOBS, jobKey(r), "job not found"))
                 .routeAsync("PUT", "/v1/job/{id}", this::registerJob)
                 .routeAsync("POST", "/v1/job/{id}", this::registerJob)
                 .routeAsync("DELETE", "/v1/job/{id}", this::deregisterJob)
-                .getAsync("/v1/job/{id}/summary", r -> one(r, NomadTables.JOB_SUMMARIES, jobKey(r),
+                .getAsync("/v1/job/{id}/summary", r -> reads.one(r, NomadTables.JOB_SUMMARIES, jobKey(r),
                         "job not found"))
-                .getAsync("/v1/job/{id}/versions", r -> query(r, (s, ws) -> {
+                .getAsync("/v1/job/{id}/versions", r -> reads.query(r, (s, ws) -> {
                     ws.prefix(NomadTables.JOB_VERSIONS.name(), jobKey(r) + "\0");
                     List<Job> versions = s.reversed(NomadTables.JOB_VERSIONS)
                             .filter(j -> NomadTables.key(j.namespace(), j.id()).equals(jobKey(r))).toList();
                     return new Indexed<>(new Versions(versions, List.of()),
                             s.tableIndex(NomadTables.JOB_VERSIONS.name()));
                 }))
-                .getAsync("/v1/job/{id}/evaluations", r -> query(r, (s, ws) -> {
+                .getAsync("/v1/job/{id}/evaluations", r -> reads.query(r, (s, ws) -> {
                     ws.indexKey(NomadTables.EVALS.name(), "job", jobKey(r));
                     return new Indexed<>(s.byIndex(NomadTables.EVALS, "job", jobKey(r)).toList(),
                             s.tableIndex(NomadTables.EVALS.name()));
                 }))
-                .getAsync("/v1/job/{id}/allocations", r -> query(r, (s, ws) -> {
+                .getAsync("/v1/job/{id}/allocations", r -> reads.query(r, (s, ws) -> {
                     ws.indexKey(NomadTables.ALLOCS.name(), "job", jobKey(r));
                     return new Indexed<>(s.byIndex(NomadTables.ALLOCS, "job", jobKey(r)).toList(),
                             s.tableIndex(NomadTables.ALLOCS.name()));
                 }))
-                .getAsync("/v1/evaluations", r -> list(r, NomadTables.EVALS, (s, e) -> e))
-                .getAsync("/v1/evaluation/{id}", r -> one(r, NomadTables.EVALS, r.pathParam("id"), "eval not found"))
-                .getAsync("/v1/evaluation/{id}/allocations", r -> query(r, (s, ws) -> {
+                .getAsync("/v1/evaluations", r -> reads.list(r, NomadTables.EVALS, (s, e) -> e))
+                .getAsync("/v1/evaluation/{id}", r -> reads.one(r, NomadTables.EVALS, r.pathParam("id"), "eval not found"))
+                .getAsync("/v1/evaluation/{id}/allocations", r -> reads.query(r, (s, ws) -> {
                     ws.indexKey(NomadTables.ALLOCS.name(), "eval", r.pathParam("id"));
                     return new Indexed<>(s.byIndex(NomadTables.ALLOCS, "eval", r.pathParam("id")).toList(),
                             s.tableIndex(NomadTables.ALLOCS.name()));
@@ -112,11 +92,6 @@ public final class JobRoutes implements ApiRoutes {
                 .get("/v1/job/{id}/deployments", r -> ApiResponse.ok(List.of()))
                 .get("/v1/job/{id}/deployment", r -> ApiResponse.ok(
                         com.fasterxml.jackson.databind.node.NullNode.getInstance()))
-                .getAsync("/v1/allocations", r -> list(r, NomadTables.ALLOCS, (s, a) -> a))
-                .getAsync("/v1/allocation/{id}", r -> one(r, NomadTables.ALLOCS, r.pathParam("id"),
-                        "alloc not found"))
-                .getAsync("/v1/nodes", r -> list(r, NomadTables.NODES, (s, n) -> n))
-                .getAsync("/v1/node/{id}", r -> one(r, NomadTables.NODES, r.pathParam("id"), "node not found"))
                 .get("/v1/namespaces", r -> ApiResponse.ok(List.of(new Namespace("default",
                         "Default shared namespace"))))
                 .write("/v1/jobs/parse", this::parse)
@@ -192,52 +167,9 @@ public final class JobRoutes implements ApiRoutes {
 
     // ---- reads ------------------------------------------------------------------------------------------------
 
-    private <R> CompletionStage<ApiResponse> query(ApiRequest r, BiFunction<StateSnapshot, WatchSet, Indexed<R>> q) {
-        QueryOptions o = r.options();
-        return store.query(o.minIndex(), o.maxWait(), q::apply)
-                .thenApply(result -> ApiResponse.ok(result.value(), QueryMeta.index(result.index())));
-    }
-
-    private <T> CompletionStage<ApiResponse> one(ApiRequest r, TableSpec<T> table, String key, String notFound) {
-        return query(r, (s, ws) -> {
-            ws.key(table.name(), key);
-            return new Indexed<>(s.get(table, key), s.tableIndex(table.name()));
-        }).thenApply(answer -> {
-            Optional<?> found = (Optional<?>) answer.body();
-            if (found.isEmpty()) {
-                throw new CaravanException(ErrorCode.NOT_FOUND, notFound);
-            }
-            return new ApiResponse(200, found.get(), answer.meta());
-        });
-    }
-
     private CompletionStage<ApiResponse> listJobs(ApiRequest r) {
-        return list(r, NomadTables.JOBS, (s, job) -> JobListStub.of(job,
+        return reads.list(r, NomadTables.JOBS, (s, job) -> JobListStub.of(job,
                 s.get(NomadTables.JOB_SUMMARIES, NomadTables.key(job.namespace(), job.id())).orElse(null)));
-    }
-
-    /** Nomad's list endpoint: namespace and prefix select, filter runs on full objects, then pages, then stubs. */
-    /** @param stub the list form of a row, read from the same snapshot as the row */
-    private <T> CompletionStage<ApiResponse> list(ApiRequest r, TableSpec<T> table,
-                                                  BiFunction<StateSnapshot, T, ?> stub) {
-        QueryOptions o = r.options();
-        Filter filter = o.filter().isEmpty() ? null : Filter.parse(o.filter());
-        boolean namespaced = table == NomadTables.JOBS;
-        String prefix = namespaced && !o.namespace().equals("*") ? NomadTables.key(o.namespace(), o.prefix())
-                : o.prefix();
-        return store.query(o.minIndex(), o.maxWait(), (s, ws) -> {
-            ws.table(table.name());
-            Stream<T> rows = o.nextToken().isEmpty() ? s.prefix(table, prefix)
-                    : s.from(table, namespaced ? o.nextToken().replaceFirst("\\.", "\0") : o.nextToken())
-                            .filter(row -> table.idOf(row).startsWith(prefix));
-            Iterator<T> ordered = rows.iterator();
-            Page<T> page = Page.of(ordered, row -> filter == null || filter.matches(NomadJson.mapper().valueToTree(row)),
-                    row -> table.idOf(row).replace('\0', '.'), o.perPage());
-            return new Indexed<>(page.map(row -> stub.apply(s, row)), s.tableIndex(table.name()));
-        }).thenApply(result -> {
-            Page<?> page = result.value();
-            return ApiResponse.ok(page.items(), new QueryMeta(result.index(), true, 0, page.nextToken()));
-        });
     }
 
     // ---- writes -----------------------------------------------------------------------------------------------
@@ -251,7 +183,7 @@ public final class JobRoutes implements ApiRoutes {
         Job submitted = job.withSubmitTime(now);
         Evaluation eval = Evaluation.forJob(UUID.randomUUID().toString(), submitted,
                 Evaluation.TRIGGER_JOB_REGISTER, now);
-        return submit(new Command.JobRegister(submitted, eval, enforce, expected)).thenApply(result ->
+        return writes.submit(new Command.JobRegister(submitted, eval, enforce, expected)).thenApply(result ->
                 ApiResponse.ok(new RegisterResponse(eval.id(), result.evalCreateIndex(), result.jobModifyIndex(), "",
                         result.index(), 0, true), QueryMeta.index(result.index())));
     }
@@ -265,7 +197,7 @@ public final class JobRoutes implements ApiRoutes {
         Evaluation eval = Evaluation.forJob(UUID.randomUUID().toString(), job, Evaluation.TRIGGER_JOB_DEREGISTER,
                 now);
         boolean purge = r.query("purge").map(p -> p.isEmpty() || p.equals("true")).orElse(false);
-        return submit(new Command.JobDeregister(ns, id, purge, eval)).thenApply(result ->
+        return writes.submit(new Command.JobDeregister(ns, id, purge, eval)).thenApply(result ->
                 ApiResponse.ok(new RegisterResponse(eval.id(), result.evalCreateIndex(), result.jobModifyIndex(), "",
                         result.index(), 0, true), QueryMeta.index(result.index())));
     }
@@ -273,28 +205,4 @@ public final class JobRoutes implements ApiRoutes {
     /** Nomad's JobRegisterResponse / JobDeregisterResponse, with the write meta in the body as Nomad puts it. */
     record RegisterResponse(String evalId, long evalCreateIndex, long jobModifyIndex, String warnings, long index,
                             long lastContact, boolean knownLeader) {}
-
-    /** Appends through Raft; waits up to {@link #LEADER_HOLD} for a leader (a server still electing itself). */
-    private CompletionStage<Command.Result> submit(Command command) {
-        byte[] entry = CommandCodec.encode(command);
-        return replicator.copy().orTimeout(LEADER_HOLD.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
-                .exceptionallyCompose(e -> CompletableFuture.failedFuture(
-                        new CaravanException(ErrorCode.NO_LEADER, "No cluster leader")))
-                .thenCompose(log -> log.submit(entry))
-                .thenApply(JobRoutes::result);
-    }
-
-    private static Command.Result result(Applied applied) {
-        Command.Result result = CommandCodec.decodeResult(applied.result());
-        if (result.errorCode() != 0) {
-            ErrorCode code = switch (result.errorCode()) {
-                case 404 -> ErrorCode.NOT_FOUND;
-                case 409 -> ErrorCode.CONFLICT;
-                default -> ErrorCode.BAD_REQUEST;
-            };
-            throw new CaravanException(code, result.error());
-        }
-        return result;
-    }
-
 }

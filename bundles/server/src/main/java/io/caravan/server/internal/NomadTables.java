@@ -32,12 +32,15 @@ final class NomadTables {
             .withIndex(IndexSpec.single("node", Allocation::nodeId))
             .withIndex(IndexSpec.single("eval", Allocation::evalId));
     static final TableSpec<Node> NODES = TableSpec.of("nodes", Node.class, Node::id);
+    static final TableSpec<SchedulerConfig> SCHEDULER_CONFIG = TableSpec.of("scheduler_config",
+            SchedulerConfig.class, c -> SchedulerConfig.KEY);
 
-    static final List<TableSpec<?>> ALL = List.of(JOBS, JOB_VERSIONS, JOB_SUMMARIES, EVALS, ALLOCS, NODES);
+    static final List<TableSpec<?>> ALL = List.of(JOBS, JOB_VERSIONS, JOB_SUMMARIES, EVALS, ALLOCS, NODES,
+            SCHEDULER_CONFIG);
 
     /** Snapshots hold each row as Nomad's JSON: readable, and the same shape the API serves. */
     static final Codec CODEC = Codec.of(json(JOBS), json(JOB_VERSIONS), json(JOB_SUMMARIES), json(EVALS),
-            json(ALLOCS), json(NODES));
+            json(ALLOCS), json(NODES), json(SCHEDULER_CONFIG));
 
     private NomadTables() {
     }

@@ -26,6 +26,7 @@ public final class ServerState implements CommandHandler {
     private final StateStore store;
     private final Fsm fsm;
     private final byte[] emptySnapshot;
+    private final java.util.List<AppliedListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     @Activate
     public ServerState() {
@@ -52,9 +53,35 @@ public final class ServerState implements CommandHandler {
         return store;
     }
 
+    /**
+     * Told of every command after it is applied, on the apply thread (in log order): how leader duties learn of new
+     * evaluations and capacity without a second path. Must be quick and must not write through Raft inline.
+     */
+    interface AppliedListener {
+        void applied(long index, Command command);
+
+        /** The whole state was replaced from a snapshot. */
+        void restored();
+    }
+
+    void addListener(AppliedListener listener) {
+        listeners.add(listener);
+    }
+
+    void removeListener(AppliedListener listener) {
+        listeners.remove(listener);
+    }
+
     @Override
     public byte[] apply(long index, long timestampMillis, byte[] command) {
-        return CommandCodec.encodeResult(fsm.apply(index, CommandCodec.decode(command)));
+        Command decoded = CommandCodec.decode(command);
+        Command.Result result = fsm.apply(index, decoded);
+        if (result.errorCode() == 0) {
+            for (AppliedListener listener : listeners) {
+                listener.applied(index, decoded);
+            }
+        }
+        return CommandCodec.encodeResult(result);
     }
 
     @Override
@@ -66,6 +93,9 @@ public final class ServerState implements CommandHandler {
     public void restore(long index, InputStream in) throws IOException {
         byte[] bytes = in.readAllBytes();
         store.restore(new ByteArrayInputStream(bytes.length == 0 ? emptySnapshot : bytes), NomadTables.CODEC);
+        for (AppliedListener listener : listeners) {
+            listener.restored();
+        }
     }
 
     private static byte[] snapshotBytes(StateStore store) {

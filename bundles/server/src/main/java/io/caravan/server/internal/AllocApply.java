@@ -1,0 +1,117 @@
+package io.caravan.server.internal;
+
+import java.util.Map;
+
+import io.caravan.api.model.Allocation;
+import io.caravan.api.model.DesiredTransition;
+import io.caravan.api.model.Job;
+import io.caravan.api.model.Node;
+import io.caravan.state.StateTxn;
+
+/** Applies allocation writes: committed plans, client updates, server-requested transitions. */
+final class AllocApply {
+    private AllocApply() {
+    }
+
+    /**
+     * Stops and placements of one plan. Every placed allocation shares one job object (the stored version when it
+     * is the same), so a thousand allocations of a job cost one job in memory.
+     */
+    static Command.Result planApply(Fsm.Txn txn, Command.PlanApply cmd) {
+        StateTxn state = txn.state();
+        long index = txn.index();
+        for (Allocation stop : cmd.stopped()) {
+            Allocation existing = state.get(NomadTables.ALLOCS, stop.id()).orElse(null);
+            if (existing == null) {
+                continue; // gone meanwhile (garbage collected): nothing left to stop
+            }
+            Allocation.Builder b = existing.toBuilder().desiredStatus(stop.desiredStatus())
+                    .desiredDescription(stop.desiredDescription())
+                    .modifyIndex(index).allocModifyIndex(index).modifyTime(cmd.timestampNanos());
+            if (stop.clientStatus() != null && !stop.clientStatus().isEmpty()) {
+                b.clientStatus(stop.clientStatus()).clientDescription(stop.clientDescription());
+            }
+            if (stop.followupEvalId() != null && !stop.followupEvalId().isEmpty()) {
+                b.followupEvalId(stop.followupEvalId());
+            }
+            state.put(NomadTables.ALLOCS, b.build());
+            txn.touch(existing.namespace(), existing.jobId());
+        }
+        Job job = sharedJob(state, cmd.job());
+        for (Allocation place : cmd.placed()) {
+            Allocation existing = state.get(NomadTables.ALLOCS, place.id()).orElse(null);
+            Allocation.Builder b = place.toBuilder().job(job).modifyIndex(index).allocModifyIndex(index)
+                    .modifyTime(cmd.timestampNanos());
+            if (existing == null) {
+                b.createIndex(index);
+            } else {
+                // An in-place update: the client's side of the allocation stays as the client reported it.
+                b.createIndex(existing.createIndex()).clientStatus(existing.clientStatus())
+                        .clientDescription(existing.clientDescription()).taskStates(existing.taskStates())
+                        .createTime(existing.createTime());
+            }
+            state.put(NomadTables.ALLOCS, b.build());
+            if (place.previousAllocation() != null && !place.previousAllocation().isEmpty()) {
+                state.get(NomadTables.ALLOCS, place.previousAllocation()).ifPresent(prev -> state.put(
+                        NomadTables.ALLOCS, prev.toBuilder().nextAllocation(place.id()).modifyIndex(index).build()));
+            }
+            txn.touch(place.namespace(), place.jobId());
+        }
+        return Command.Result.ok(index);
+    }
+
+    /**
+     * The client's view of its allocations. Only client fields change; {@code AllocModifyIndex} stays, so the client
+     * is not woken by its own update. The node's {@code LastAllocUpdateIndex} records the sync (ARCHITECTURE §5).
+     */
+    static Command.Result clientUpdate(Fsm.Txn txn, Command.AllocClientUpdate cmd) {
+        StateTxn state = txn.state();
+        long index = txn.index();
+        Node node = state.get(NomadTables.NODES, cmd.nodeId()).orElse(null);
+        if (node == null) {
+            return Command.Result.rejected(index, 404, "node not found");
+        }
+        if (Node.STATUS_DOWN.equals(node.status()) || Node.STATUS_DISCONNECTED.equals(node.status())) {
+            return Command.Result.rejected(index, 400, "node " + node.id() + " is " + node.status()
+                    + ": it must heartbeat before updating allocations");
+        }
+        for (Allocation update : cmd.allocs()) {
+            Allocation existing = state.get(NomadTables.ALLOCS, update.id()).orElse(null);
+            if (existing == null || !cmd.nodeId().equals(existing.nodeId())) {
+                continue; // garbage collected, or not this node's: Nomad ignores these too
+            }
+            state.put(NomadTables.ALLOCS, existing.toBuilder().clientStatus(update.clientStatus())
+                    .clientDescription(update.clientDescription()).taskStates(update.taskStates())
+                    .modifyIndex(index).modifyTime(cmd.updatedAtNanos()).build());
+            txn.touch(existing.namespace(), existing.jobId());
+        }
+        state.put(NomadTables.NODES, node.toBuilder().lastAllocUpdateIndex(index).build());
+        NodeApply.putEvals(txn, cmd.evals());
+        return Command.Result.ok(index);
+    }
+
+    static Command.Result transitionUpdate(Fsm.Txn txn, Command.AllocTransitionUpdate cmd) {
+        StateTxn state = txn.state();
+        long index = txn.index();
+        for (Map.Entry<String, DesiredTransition> e : cmd.transitions().entrySet()) {
+            Allocation existing = state.get(NomadTables.ALLOCS, e.getKey()).orElse(null);
+            if (existing == null) {
+                return Command.Result.rejected(index, 404, "alloc not found");
+            }
+            state.put(NomadTables.ALLOCS, existing.toBuilder().desiredTransition(e.getValue()).modifyIndex(index)
+                    .build());
+            txn.touch(existing.namespace(), existing.jobId());
+        }
+        NodeApply.putEvals(txn, cmd.evals());
+        return Command.Result.ok(index);
+    }
+
+    private static Job sharedJob(StateTxn state, Job job) {
+        if (job == null) {
+            return null;
+        }
+        String versionKey = NomadTables.JOB_VERSIONS.idOf(job);
+        return state.get(NomadTables.JOB_VERSIONS, versionKey).filter(stored -> JobApply.sameSpec(stored, job))
+                .orElse(job);
+    }
+}

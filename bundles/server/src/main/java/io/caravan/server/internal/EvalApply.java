@@ -1,0 +1,31 @@
+package io.caravan.server.internal;
+
+import io.caravan.api.model.Evaluation;
+import io.caravan.state.StateTxn;
+
+/** Applies evaluation writes and the scheduler configuration. */
+final class EvalApply {
+    private EvalApply() {
+    }
+
+    /** New evaluations get their create index; updated ones keep it. */
+    static Command.Result upsert(Fsm.Txn txn, Command.EvalUpsert cmd) {
+        StateTxn state = txn.state();
+        long index = txn.index();
+        for (Evaluation eval : cmd.evals()) {
+            long createIndex = state.get(NomadTables.EVALS, eval.id()).map(Evaluation::createIndex).orElse(index);
+            state.put(NomadTables.EVALS, eval.withIndexes(createIndex, index));
+            txn.touch(eval.namespace(), eval.jobId());
+        }
+        return Command.Result.ok(index);
+    }
+
+    static Command.Result schedulerConfig(Fsm.Txn txn, Command.SchedulerConfigUpdate cmd) {
+        StateTxn state = txn.state();
+        long index = txn.index();
+        long createIndex = state.get(NomadTables.SCHEDULER_CONFIG, SchedulerConfig.KEY)
+                .map(SchedulerConfig::createIndex).orElse(index);
+        state.put(NomadTables.SCHEDULER_CONFIG, cmd.config().withIndexes(createIndex, index));
+        return Command.Result.ok(index);
+    }
+}

@@ -1,0 +1,77 @@
+package io.caravan.server.internal;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * The leader's heartbeat timers, one per node: a node that does not heartbeat within its TTL plus the grace is
+ * handed to {@code expired}. The TTL grows with the cluster so the servers see at most
+ * {@code max_heartbeats_per_second} in total, and is staggered so nodes do not heartbeat in step (Nomad's rule).
+ */
+final class Heartbeats {
+    private final ScheduledExecutorService timer;
+    private final Duration minTtl;
+    private final double maxPerSecond;
+    private final Duration grace;
+    private final Consumer<String> expired;
+    private final Map<String, ScheduledFuture<?>> timers = new ConcurrentHashMap<>();
+
+    Heartbeats(ScheduledExecutorService timer, Duration minTtl, double maxPerSecond, Duration grace,
+               Consumer<String> expired) {
+        this.timer = timer;
+        this.minTtl = minTtl;
+        this.maxPerSecond = maxPerSecond;
+        this.grace = grace;
+        this.expired = expired;
+    }
+
+    /** A heartbeat arrived: the TTL to tell the node; its timer restarts at TTL + grace. */
+    Duration beat(String nodeId) {
+        Duration ttl = ttl(timers.size() + 1);
+        reset(nodeId, ttl.plus(grace));
+        return ttl;
+    }
+
+    /** Restarts a node's timer with an explicit window (a new leader gives every node the failover TTL). */
+    void reset(String nodeId, Duration window) {
+        ScheduledFuture<?> next = timer.schedule(() -> expire(nodeId), window.toMillis(), TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> before = timers.put(nodeId, next);
+        if (before != null) {
+            before.cancel(false);
+        }
+    }
+
+    void remove(String nodeId) {
+        ScheduledFuture<?> before = timers.remove(nodeId);
+        if (before != null) {
+            before.cancel(false);
+        }
+    }
+
+    int size() {
+        return timers.size();
+    }
+
+    /** Scaled to the node count so all of them together stay under the rate, plus up to the same again at random. */
+    Duration ttl(int nodes) {
+        long scaledMillis = (long) (nodes / maxPerSecond * 1000);
+        long base = Math.max(minTtl.toMillis(), scaledMillis);
+        return Duration.ofMillis(base + ThreadLocalRandom.current().nextLong(base + 1));
+    }
+
+    private void expire(String nodeId) {
+        timers.remove(nodeId);
+        expired.accept(nodeId);
+    }
+
+    void clear() {
+        timers.values().forEach(f -> f.cancel(false));
+        timers.clear();
+    }
+}

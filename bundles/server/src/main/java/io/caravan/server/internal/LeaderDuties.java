@@ -1,0 +1,228 @@
+package io.caravan.server.internal;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadLocalRandom;
+
+import io.caravan.api.GoDuration;
+import io.caravan.api.model.Allocation;
+import io.caravan.api.model.Evaluation;
+import io.caravan.api.model.Node;
+import io.caravan.consensus.Leadership;
+import io.caravan.state.StateSnapshot;
+import io.caravan.state.StateStore;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What only the leader does: the eval broker and blocked evaluations, the scheduler workers, the plan applier, and
+ * node heartbeat timers. Exists exactly while this server leads ({@link Leadership} is mandatory), so DS starts it on
+ * a new leader and stops it on the old one. On start it rebuilds the broker from the state store and gives every
+ * node the failover TTL, so no node is marked down because leadership moved.
+ *
+ * <p>New evaluations and capacity changes reach it from the apply path ({@link ServerState.AppliedListener}): every
+ * evaluation written through Raft is enqueued or blocked here, whoever wrote it.
+ */
+@Component(service = LeaderDuties.class, configurationPid = "io.caravan.server",
+        configurationPolicy = ConfigurationPolicy.REQUIRE)
+public final class LeaderDuties implements ServerState.AppliedListener {
+    private static final Logger LOG = LoggerFactory.getLogger(LeaderDuties.class);
+    private static final int DELIVERY_LIMIT = 3;
+    private static final Duration NACK_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration NACK_DELAY = Duration.ofSeconds(1);
+    private static final Duration FAILED_FOLLOW_UP = Duration.ofMinutes(1);
+
+    private final ServerState state;
+    private final StateStore store;
+    private final RaftWrites writes;
+    private final Clock clock = Clock.systemUTC();
+    private final ScheduledExecutorService timers;
+    private final EvalBroker broker;
+    private final BlockedEvals blocked;
+    private final PlanApplier planApplier;
+    private final Heartbeats heartbeats;
+    private final List<SchedulerWorker> workers = new ArrayList<>();
+
+    @Activate
+    public LeaderDuties(@Reference Leadership leadership, @Reference ServerState state, @Reference RaftWrites writes,
+                        ServerSchedulingConfig config) {
+        this.state = state;
+        this.store = state.store();
+        this.writes = writes;
+        ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "caravan-leader");
+            t.setDaemon(true);
+            return t;
+        });
+        pool.setRemoveOnCancelPolicy(true);
+        this.timers = pool;
+        this.broker = new EvalBroker(clock, DELIVERY_LIMIT, NACK_TIMEOUT, NACK_DELAY, this::failEval,
+                this::cancelEvals);
+        this.blocked = new BlockedEvals(broker::enqueue, this::cancelEvals);
+        this.planApplier = new PlanApplier(store, writes, clock);
+        this.heartbeats = new Heartbeats(timers, GoDuration.parse(config.min_heartbeat_ttl()),
+                config.max_heartbeats_per_second(), GoDuration.parse(config.heartbeat_grace()), this::nodeMissed);
+        state.addListener(this);
+        restore(GoDuration.parse(config.failover_heartbeat_ttl()));
+        int count = config.num_schedulers() > 0 ? config.num_schedulers() : Runtime.getRuntime().availableProcessors();
+        Set<String> types = Set.of(config.enabled_schedulers());
+        for (int i = 0; i < count; i++) {
+            workers.add(new SchedulerWorker(i, broker, types, store, planApplier, writes, clock));
+        }
+        LOG.info("Leader duties started for term {}: {} scheduler workers, {} evaluations queued, {} blocked",
+                leadership.term(), count, broker.size(), blocked.size());
+    }
+
+    @Deactivate
+    void deactivate() {
+        state.removeListener(this);
+        broker.close();
+        workers.forEach(SchedulerWorker::close);
+        planApplier.close();
+        heartbeats.clear();
+        timers.shutdownNow();
+        LOG.info("Leader duties stopped");
+    }
+
+    /** A node's heartbeat: the TTL it must beat within next. */
+    Duration heartbeat(String nodeId) {
+        return heartbeats.beat(nodeId);
+    }
+
+    void forgetNode(String nodeId) {
+        heartbeats.remove(nodeId);
+    }
+
+    /** Pending evaluations to the broker, blocked ones to the tracker; every node gets the failover TTL. */
+    private void restore(Duration failoverTtl) {
+        StateSnapshot snapshot = store.snapshot();
+        snapshot.all(NomadTables.EVALS).forEach(this::track);
+        snapshot.all(NomadTables.NODES).filter(n -> !Node.STATUS_DOWN.equals(n.status()))
+                .forEach(n -> heartbeats.reset(n.id(), failoverTtl));
+    }
+
+    private void track(Evaluation e) {
+        if (Evaluation.STATUS_PENDING.equals(e.status())) {
+            broker.enqueue(e);
+        } else if (Evaluation.STATUS_BLOCKED.equals(e.status())) {
+            blocked.block(e);
+        } else if (e.terminal()) {
+            blocked.untrack(e.namespace(), e.jobId(), e.id());
+        }
+    }
+
+    @Override
+    public void applied(long index, Command command) {
+        StateSnapshot snapshot = store.snapshot();
+        for (Evaluation e : evalsOf(command)) {
+            snapshot.get(NomadTables.EVALS, e.id()).ifPresent(this::track);
+        }
+        if (command instanceof Command.NodeRegister c) {
+            unblockNode(snapshot, c.node().id(), index);
+        } else if (command instanceof Command.NodeStatusUpdate c) {
+            if (Node.STATUS_READY.equals(c.status())) {
+                unblockNode(snapshot, c.nodeId(), index);
+            } else if (Node.STATUS_DOWN.equals(c.status())) {
+                heartbeats.remove(c.nodeId());
+            }
+        } else if (command instanceof Command.NodeEligibilityUpdate c) {
+            unblockNode(snapshot, c.nodeId(), index);
+        } else if (command instanceof Command.AllocClientUpdate c
+                && c.allocs().stream().anyMatch(Allocation::terminal)) {
+            unblockNode(snapshot, c.nodeId(), index);
+        } else if (command instanceof Command.PlanApply c && !c.stopped().isEmpty()) {
+            c.stopped().stream().map(a -> snapshot.get(NomadTables.ALLOCS, a.id()).map(Allocation::nodeId)
+                    .orElse(null)).filter(id -> id != null).distinct()
+                    .forEach(nodeId -> unblockNode(snapshot, nodeId, index));
+        } else if (command instanceof Command.NodeDeregister c) {
+            heartbeats.remove(c.nodeId());
+        }
+    }
+
+    @Override
+    public void restored() {
+        // A snapshot replaced the state while leading: rebuild what depends on it.
+        store.snapshot().all(NomadTables.EVALS).forEach(this::track);
+    }
+
+    private void unblockNode(StateSnapshot snapshot, String nodeId, long index) {
+        snapshot.get(NomadTables.NODES, nodeId).filter(Node::ready)
+                .ifPresent(n -> blocked.unblock(n.computedClass() == null ? "" : n.computedClass(), index));
+    }
+
+    private static List<Evaluation> evalsOf(Command command) {
+        if (command instanceof Command.JobRegister c) {
+            return List.of(c.eval());
+        } else if (command instanceof Command.JobDeregister c) {
+            return List.of(c.eval());
+        } else if (command instanceof Command.NodeRegister c) {
+            return c.evals();
+        } else if (command instanceof Command.NodeStatusUpdate c) {
+            return c.evals();
+        } else if (command instanceof Command.NodeEligibilityUpdate c) {
+            return c.evals();
+        } else if (command instanceof Command.NodeDrainUpdate c) {
+            return c.evals();
+        } else if (command instanceof Command.NodeDeregister c) {
+            return c.evals();
+        } else if (command instanceof Command.AllocClientUpdate c) {
+            return c.evals();
+        } else if (command instanceof Command.AllocTransitionUpdate c) {
+            return c.evals();
+        } else if (command instanceof Command.EvalUpsert c) {
+            return c.evals();
+        }
+        return List.of();
+    }
+
+    /** A missed heartbeat: the node is down, and every job with work on it is re-evaluated. */
+    private void nodeMissed(String nodeId) {
+        StateSnapshot snapshot = store.snapshot();
+        Node node = snapshot.get(NomadTables.NODES, nodeId).orElse(null);
+        if (node == null || Node.STATUS_DOWN.equals(node.status())) {
+            return;
+        }
+        long now = clock.millis() * 1_000_000L;
+        LOG.atWarn().addKeyValue("node_id", nodeId).log("node missed its heartbeat; marking it down");
+        writes.submit(new Command.NodeStatusUpdate(nodeId, Node.STATUS_DOWN, clock.millis() / 1000,
+                        NodeEvals.forNode(snapshot, nodeId, node.modifyIndex(), Evaluation.TRIGGER_NODE_UPDATE, now)))
+                .whenComplete((r, e) -> {
+                    if (e != null) {
+                        LOG.atWarn().addKeyValue("node_id", nodeId).setCause(e).log("could not mark node down");
+                    }
+                });
+    }
+
+    /** Past the delivery limit: failed, with a follow-up evaluation later (Nomad's failed-follow-up). */
+    private void failEval(Evaluation eval) {
+        long now = clock.millis() * 1_000_000L;
+        Duration wait = FAILED_FOLLOW_UP.plusSeconds(ThreadLocalRandom.current().nextLong(240));
+        Evaluation followUp = eval.toBuilder().id(UUID.randomUUID().toString()).status(Evaluation.STATUS_PENDING)
+                .statusDescription("").triggeredBy(Evaluation.TRIGGER_FAILED_FOLLOW_UP).previousEval(eval.id())
+                .waitUntil(Instant.ofEpochMilli(clock.millis()).plus(wait)).waitDuration(wait)
+                .createTime(now).modifyTime(now).build();
+        Evaluation failed = eval.toBuilder().status(Evaluation.STATUS_FAILED)
+                .statusDescription("evaluation reached delivery limit (" + DELIVERY_LIMIT + ")")
+                .nextEval(followUp.id()).modifyTime(now).build();
+        writes.submit(new Command.EvalUpsert(List.of(failed, followUp)));
+    }
+
+    private void cancelEvals(List<Evaluation> evals) {
+        long now = clock.millis() * 1_000_000L;
+        List<Evaluation> canceled = evals.stream().map(e -> e.toBuilder().status(Evaluation.STATUS_CANCELED)
+                .statusDescription("canceled after more recent eval was processed").modifyTime(now).build()).toList();
+        writes.submit(new Command.EvalUpsert(canceled));
+    }
+}

@@ -1,0 +1,207 @@
+package io.caravan.server.internal;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+import io.caravan.agent.AgentInfo;
+import io.caravan.api.CaravanException;
+import io.caravan.api.ErrorCode;
+import io.caravan.api.endpoint.NodeEndpoint;
+import io.caravan.api.model.Allocation;
+import io.caravan.api.model.Evaluation;
+import io.caravan.api.model.Node;
+import io.caravan.scheduler.NodeClasses;
+import io.caravan.state.Indexed;
+import io.caravan.state.StateSnapshot;
+import io.caravan.state.StateStore;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+
+/**
+ * Nomad's {@code Node.*} endpoints that clients call: register, heartbeat, alloc updates, and the blocking query on a
+ * node's allocations. Every call but register proves the node's secret. Writes go through Raft with the evaluations
+ * they call for; heartbeat timers live with the leader ({@link LeaderDuties}).
+ */
+@Component(service = NodeEndpoint.class)
+public final class NodeEndpoints implements NodeEndpoint {
+    /** When no leader duties run here (a follower, or leadership just moved), heartbeats get the minimum TTL. */
+    private static final Duration FALLBACK_TTL = Duration.ofSeconds(10);
+
+    private final StateStore store;
+    private final RaftWrites writes;
+    private final AgentInfo agent;
+    private final Clock clock = Clock.systemUTC();
+    private volatile LeaderDuties leader;
+
+    @Activate
+    public NodeEndpoints(@Reference ServerState state, @Reference RaftWrites writes, @Reference AgentInfo agent) {
+        this.store = state.store();
+        this.writes = writes;
+        this.agent = agent;
+    }
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    void bindLeader(LeaderDuties duties) {
+        leader = duties;
+    }
+
+    void unbindLeader(LeaderDuties duties) {
+        if (leader == duties) {
+            leader = null;
+        }
+    }
+
+    @Override
+    public CompletionStage<NodeUpdateResponse> register(Node node) {
+        try {
+            validate(node);
+            Node existing = store.snapshot().get(NomadTables.NODES, node.id()).orElse(null);
+            if (existing != null && existing.secretId() != null && !existing.secretId().equals(node.secretId())) {
+                throw new CaravanException(ErrorCode.PERMISSION_DENIED, "node secret ID does not match");
+            }
+            Node stored = node.toBuilder()
+                    .nodePool(node.nodePool() == null || node.nodePool().isEmpty() ? Node.DEFAULT_POOL
+                            : node.nodePool())
+                    .statusUpdatedAt(clock.millis() / 1000)
+                    .build();
+            stored = stored.toBuilder().computedClass(NodeClasses.computedClass(stored)).build();
+            List<Evaluation> evals = wantsEvals(existing, stored)
+                    ? NodeEvals.forNode(store.snapshot(), node.id(), existing == null ? 0 : existing.modifyIndex(),
+                    Evaluation.TRIGGER_NODE_UPDATE, nowNanos())
+                    : List.of();
+            return writes.submit(new Command.NodeRegister(stored, evals)).thenApply(r -> response(node.id(), r));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
+    public CompletionStage<NodeUpdateResponse> updateStatus(String nodeId, String secretId, String status) {
+        try {
+            Node node = authenticate(nodeId, secretId);
+            if (!Node.STATUS_READY.equals(status) && !Node.STATUS_INITIALIZING.equals(status)
+                    && !Node.STATUS_DOWN.equals(status)) {
+                throw CaravanException.invalid("Status", "invalid status for node: " + status);
+            }
+            if (status.equals(node.status())) {
+                // A plain heartbeat: no write, only the timer (Nomad writes nothing either).
+                return CompletableFuture.completedFuture(response(nodeId, null));
+            }
+            List<Evaluation> evals = Node.STATUS_READY.equals(status) || Node.STATUS_DOWN.equals(status)
+                    ? NodeEvals.forNode(store.snapshot(), nodeId, node.modifyIndex(), Evaluation.TRIGGER_NODE_UPDATE,
+                    nowNanos())
+                    : List.of();
+            return writes.submit(new Command.NodeStatusUpdate(nodeId, status, clock.millis() / 1000, evals))
+                    .thenApply(r -> response(nodeId, r));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
+    public CompletionStage<Long> updateAllocs(String nodeId, String secretId, List<Allocation> updates) {
+        try {
+            authenticate(nodeId, secretId);
+            StateSnapshot snapshot = store.snapshot();
+            // A failed allocation is the scheduler's to replace (reschedule policy): one evaluation per job.
+            Map<String, Evaluation> evals = new HashMap<>();
+            for (Allocation update : updates) {
+                if (!Allocation.CLIENT_FAILED.equals(update.clientStatus())) {
+                    continue;
+                }
+                snapshot.get(NomadTables.ALLOCS, update.id()).filter(a -> !a.terminal()).map(Allocation::job)
+                        .ifPresent(job -> evals.computeIfAbsent(NomadTables.key(job.namespace(), job.id()),
+                                k -> Evaluation.forJob(java.util.UUID.randomUUID().toString(), job,
+                                        Evaluation.TRIGGER_RETRY_FAILED_ALLOC, nowNanos())));
+            }
+            return writes.submit(new Command.AllocClientUpdate(nodeId, updates, nowNanos(),
+                    new ArrayList<>(evals.values()))).thenApply(Command.Result::index);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
+    public CompletionStage<ClientAllocs> clientAllocs(String nodeId, String secretId, long minIndex,
+                                                      Duration maxWait) {
+        try {
+            authenticate(nodeId, secretId);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return store.query(minIndex, maxWait, (s, ws) -> {
+            ws.indexKey(NomadTables.ALLOCS.name(), "node", nodeId);
+            Map<String, Long> allocs = new HashMap<>();
+            long index = 0;
+            for (Allocation a : s.byIndex(NomadTables.ALLOCS, "node", nodeId).toList()) {
+                allocs.put(a.id(), a.allocModifyIndex());
+                index = Math.max(index, a.modifyIndex());
+            }
+            return new Indexed<>(new ClientAllocs(allocs, Math.max(index, 1)), Math.max(index, 1));
+        }).thenApply(Indexed::value);
+    }
+
+    @Override
+    public CompletionStage<List<Allocation>> allocs(String nodeId, String secretId, List<String> allocIds) {
+        try {
+            authenticate(nodeId, secretId);
+            StateSnapshot snapshot = store.snapshot();
+            return CompletableFuture.completedFuture(allocIds.stream()
+                    .map(id -> snapshot.get(NomadTables.ALLOCS, id)).flatMap(Optional::stream)
+                    .filter(a -> nodeId.equals(a.nodeId())).toList());
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private Node authenticate(String nodeId, String secretId) {
+        Node node = store.snapshot().get(NomadTables.NODES, nodeId)
+                .orElseThrow(() -> new CaravanException(ErrorCode.NOT_FOUND, "node not found"));
+        if (node.secretId() == null || !node.secretId().equals(secretId)) {
+            throw new CaravanException(ErrorCode.PERMISSION_DENIED, "node secret ID does not match");
+        }
+        return node;
+    }
+
+    private static void validate(Node node) {
+        if (node.id() == null || node.id().isEmpty()) {
+            throw CaravanException.invalid("Node.ID", "missing node ID for client registration");
+        }
+        if (node.secretId() == null || node.secretId().isEmpty()) {
+            throw CaravanException.invalid("Node.SecretID", "missing node secret ID for client registration");
+        }
+        if (node.datacenter() == null || node.datacenter().isEmpty()) {
+            throw CaravanException.invalid("Node.Datacenter", "missing datacenter for client registration");
+        }
+        if (node.name() == null || node.name().isEmpty()) {
+            throw CaravanException.invalid("Node.Name", "missing node name for client registration");
+        }
+    }
+
+    /** A new node, or one whose scheduling-relevant description changed, makes its jobs (and system jobs) re-evaluate. */
+    private static boolean wantsEvals(Node existing, Node node) {
+        return existing == null || !java.util.Objects.equals(existing.computedClass(), node.computedClass())
+                || !java.util.Objects.equals(existing.status(), node.status());
+    }
+
+    private NodeUpdateResponse response(String nodeId, Command.Result result) {
+        LeaderDuties duties = leader;
+        Duration ttl = duties == null ? FALLBACK_TTL : duties.heartbeat(nodeId);
+        long index = result == null ? store.snapshot().tableIndex(NomadTables.NODES.name()) : result.index();
+        return new NodeUpdateResponse(ttl, index, List.of(agent.advertiseRpc()));
+    }
+
+    private long nowNanos() {
+        return clock.millis() * 1_000_000L;
+    }
+}

@@ -1,0 +1,161 @@
+package io.caravan.server.internal;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import io.caravan.api.model.Allocation;
+import io.caravan.api.model.Node;
+import io.caravan.scheduler.Plan;
+import io.caravan.scheduler.PlanResult;
+import io.caravan.state.StateSnapshot;
+import io.caravan.state.StateStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The leader's plan applier: plans from all workers, one at a time, each re-checked node by node against the latest
+ * state (the node still exists and takes placements, the allocations fit) and the accepted part committed through
+ * Raft in one entry. When a node is rejected the result carries a refresh index, and the worker retries the rest on
+ * fresher state — Nomad's optimistic concurrency between schedulers.
+ */
+final class PlanApplier implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PlanApplier.class);
+
+    private record Pending(Plan plan, CompletableFuture<PlanResult> result) {}
+
+    private final StateStore store;
+    private final RaftWrites writes;
+    private final Clock clock;
+    private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+    private final Thread thread;
+    private volatile boolean closed;
+
+    PlanApplier(StateStore store, RaftWrites writes, Clock clock) {
+        this.store = store;
+        this.writes = writes;
+        this.clock = clock;
+        this.thread = new Thread(this::run, "caravan-plan-applier");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    CompletableFuture<PlanResult> submit(Plan plan) {
+        CompletableFuture<PlanResult> result = new CompletableFuture<>();
+        if (closed) {
+            result.completeExceptionally(new IllegalStateException("plan applier stopped: leadership lost"));
+            return result;
+        }
+        queue.add(new Pending(plan, result));
+        return result;
+    }
+
+    private void run() {
+        while (!closed) {
+            Pending next;
+            try {
+                next = queue.poll(500, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                break;
+            }
+            if (next == null) {
+                continue;
+            }
+            try {
+                next.result().complete(apply(next.plan()));
+            } catch (RuntimeException e) {
+                LOG.atWarn().addKeyValue("eval_id", next.plan().evalId()).setCause(e).log("plan not applied");
+                next.result().completeExceptionally(e);
+            }
+        }
+        Pending left;
+        while ((left = queue.poll()) != null) {
+            left.result().completeExceptionally(new IllegalStateException("plan applier stopped: leadership lost"));
+        }
+    }
+
+    private PlanResult apply(Plan plan) {
+        StateSnapshot snapshot = store.snapshot();
+        Map<String, List<Allocation>> acceptedUpdates = new LinkedHashMap<>();
+        Map<String, List<Allocation>> acceptedPlacements = new LinkedHashMap<>();
+        boolean rejected = false;
+        Set<String> nodes = new java.util.LinkedHashSet<>(plan.nodeUpdate().keySet());
+        nodes.addAll(plan.nodeAllocation().keySet());
+        for (String nodeId : nodes) {
+            List<Allocation> stops = plan.nodeUpdate().getOrDefault(nodeId, List.of());
+            List<Allocation> places = plan.nodeAllocation().getOrDefault(nodeId, List.of());
+            String reason = places.isEmpty() ? null : rejection(snapshot, nodeId, stops, places);
+            if (reason != null) {
+                rejected = true;
+                LOG.atDebug().addKeyValue("eval_id", plan.evalId()).addKeyValue("node_id", nodeId)
+                        .addKeyValue("reason", reason).log("plan rejected for node");
+                continue;
+            }
+            if (!stops.isEmpty()) {
+                acceptedUpdates.put(nodeId, stops);
+            }
+            if (!places.isEmpty()) {
+                acceptedPlacements.put(nodeId, places);
+            }
+        }
+        if (rejected && plan.allAtOnce()) {
+            acceptedUpdates.clear();
+            acceptedPlacements.clear();
+        }
+        long index = snapshot.latestIndex();
+        if (!acceptedUpdates.isEmpty() || !acceptedPlacements.isEmpty()) {
+            Command.PlanApply command = new Command.PlanApply(plan.evalId(), plan.job(),
+                    flatten(acceptedUpdates, PlanApplier::stopStub), flatten(acceptedPlacements, a -> a.toBuilder()
+                    .job(null).build()), clock.millis() * 1_000_000L);
+            index = writes.submitAndWait(command).index();
+        }
+        return new PlanResult(acceptedUpdates, acceptedPlacements, index, rejected ? index : 0);
+    }
+
+    /** Why a node cannot take these placements now, or null. */
+    private static String rejection(StateSnapshot snapshot, String nodeId, List<Allocation> stops,
+                                    List<Allocation> places) {
+        Node node = snapshot.get(NomadTables.NODES, nodeId).orElse(null);
+        if (node == null) {
+            return "node does not exist";
+        }
+        Map<String, Allocation> proposed = new HashMap<>();
+        snapshot.byIndex(NomadTables.ALLOCS, "node", nodeId).filter(a -> !a.terminal())
+                .forEach(a -> proposed.put(a.id(), a));
+        boolean newPlacements = places.stream().anyMatch(a -> !proposed.containsKey(a.id()));
+        if (newPlacements && !Node.STATUS_READY.equals(node.status())) {
+            return "node is not ready for placements";
+        }
+        if (newPlacements && Node.INELIGIBLE.equals(node.schedulingEligibility())) {
+            return "node is not eligible";
+        }
+        stops.forEach(a -> proposed.remove(a.id()));
+        places.forEach(a -> proposed.put(a.id(), a));
+        return NodeFit.check(node, proposed.values());
+    }
+
+    /** A stop needs only what changes; the log entry stays small. */
+    private static Allocation stopStub(Allocation a) {
+        return a.toBuilder().job(null).allocatedResources(null).metrics(null).taskStates(Map.of()).build();
+    }
+
+    private static List<Allocation> flatten(Map<String, List<Allocation>> byNode,
+                                            java.util.function.UnaryOperator<Allocation> strip) {
+        List<Allocation> all = new ArrayList<>();
+        byNode.values().forEach(list -> list.forEach(a -> all.add(strip.apply(a))));
+        return all;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        thread.interrupt();
+    }
+}

@@ -1,0 +1,75 @@
+package io.caravan.server.internal;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+
+import io.caravan.api.CaravanException;
+import io.caravan.api.ErrorCode;
+import io.caravan.consensus.Applied;
+import io.caravan.consensus.Replicator;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+
+/**
+ * The one way endpoints and leader duties write: a command through the Raft log, answered once applied here, with
+ * a rejection turned into its {@link CaravanException}. Waits up to {@link #LEADER_HOLD} for a leader (a server still
+ * electing itself), as Nomad's RPCHoldTimeout.
+ */
+@Component(service = RaftWrites.class)
+public final class RaftWrites {
+    static final Duration LEADER_HOLD = Duration.ofSeconds(5);
+
+    /** Completes with the Raft log once this server has one with a leader; replaced while there is none. */
+    private volatile CompletableFuture<Replicator> replicator = new CompletableFuture<>();
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    synchronized void bindReplicator(Replicator log) {
+        if (!replicator.complete(log)) {
+            replicator = CompletableFuture.completedFuture(log);
+        }
+    }
+
+    synchronized void unbindReplicator(Replicator log) {
+        if (replicator.getNow(null) == log) {
+            replicator = new CompletableFuture<>();
+        }
+    }
+
+    CompletionStage<Command.Result> submit(Command command) {
+        byte[] entry = CommandCodec.encode(command);
+        return replicator.copy().orTimeout(LEADER_HOLD.toMillis(), TimeUnit.MILLISECONDS)
+                .exceptionallyCompose(e -> CompletableFuture.failedFuture(
+                        new CaravanException(ErrorCode.NO_LEADER, "No cluster leader")))
+                .thenCompose(log -> log.submit(entry))
+                .thenApply(RaftWrites::result);
+    }
+
+    /** For leader duties and scheduler workers, which run on threads of their own. */
+    Command.Result submitAndWait(Command command) {
+        try {
+            return submit(command).toCompletableFuture().join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            throw e;
+        }
+    }
+
+    private static Command.Result result(Applied applied) {
+        Command.Result result = CommandCodec.decodeResult(applied.result());
+        if (result.errorCode() != 0) {
+            ErrorCode code = switch (result.errorCode()) {
+                case 404 -> ErrorCode.NOT_FOUND;
+                case 409 -> ErrorCode.CONFLICT;
+                default -> ErrorCode.BAD_REQUEST;
+            };
+            throw new CaravanException(code, result.error());
+        }
+        return result;
+    }
+}
