@@ -1,0 +1,98 @@
+package io.caravan.server.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+import io.caravan.api.model.Allocation;
+import io.caravan.api.model.Node;
+import io.caravan.state.StateStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** ARCHITECTURE §5 through the FSM: a reconnecting node is ready only after its allocations were synced. */
+class NodeLifecycleTest {
+    private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor();
+    private final StateStore store = StateStore.create(NomadTables.ALL, timers, timers);
+    private final Fsm fsm = new Fsm(store);
+
+    @AfterEach
+    void stop() {
+        timers.shutdownNow();
+    }
+
+    static Node node(String id, String status) throws Exception {
+        return io.caravan.api.json.NomadJson.mapper().readValue("""
+                {"ID": "%s", "SecretID": "s", "Name": "n1", "Datacenter": "dc1", "Status": "%s"}
+                """.formatted(id, status), Node.class);
+    }
+
+    private String status() {
+        return store.snapshot().get(NomadTables.NODES, "n").orElseThrow().status();
+    }
+
+    private Command.Result apply(long index, Command c) {
+        return fsm.apply(index, CommandCodec.decode(CommandCodec.encode(c)));
+    }
+
+    @Test
+    void reconnectOrderIsEnforcedWhateverTheClientAsks() throws Exception {
+        apply(1, new Command.NodeRegister(node("n", "initializing"), List.of()));
+        assertEquals("initializing", status());
+        apply(2, new Command.NodeStatusUpdate("n", "ready", 2, List.of()));
+        assertEquals("ready", status(), "a new node needs no sync");
+
+        apply(3, new Command.NodeStatusUpdate("n", "down", 3, List.of()));
+        assertEquals("down", status());
+        Command.Result refused = apply(4, new Command.AllocClientUpdate("n", List.of(), 4, List.of()));
+        assertEquals(400, refused.errorCode(), "a down node must heartbeat before updating allocations");
+
+        apply(5, new Command.NodeRegister(node("n", "ready"), List.of()));
+        assertEquals("initializing", status(), "register never makes a reconnecting node ready");
+        apply(6, new Command.NodeStatusUpdate("n", "ready", 6, List.of()));
+        assertEquals("initializing", status(), "ready only after an alloc update since the miss");
+
+        assertEquals(0, apply(7, new Command.AllocClientUpdate("n", List.of(), 7, List.of())).errorCode());
+        apply(8, new Command.NodeStatusUpdate("n", "ready", 8, List.of()));
+        assertEquals("ready", status());
+    }
+
+    @Test
+    void eligibilityAndDrainSurviveReRegistration() throws Exception {
+        apply(1, new Command.NodeRegister(node("n", "ready"), List.of()));
+        apply(2, new Command.NodeEligibilityUpdate("n", Node.INELIGIBLE, List.of()));
+        apply(3, new Command.NodeRegister(node("n", "ready"), List.of()));
+        assertEquals(Node.INELIGIBLE, store.snapshot().get(NomadTables.NODES, "n").orElseThrow()
+                .schedulingEligibility());
+    }
+
+    @Test
+    void clientUpdatesChangeOnlyClientFieldsAndRecountTheSummary() throws Exception {
+        apply(1, new Command.NodeRegister(node("n", "ready"), List.of()));
+        var job = FsmTest.job("web", 50);
+        apply(2, new Command.JobRegister(job, io.caravan.api.model.Evaluation.forJob("e", job, "job-register", 0),
+                false, 0));
+        Allocation placed = io.caravan.api.json.NomadJson.mapper().readValue("""
+                {"ID": "a1", "Namespace": "default", "EvalID": "e", "Name": "web.web[0]", "NodeID": "n",
+                 "JobID": "web", "TaskGroup": "web", "DesiredStatus": "run", "ClientStatus": "pending"}
+                """, Allocation.class);
+        apply(3, new Command.PlanApply("e", store.snapshot().get(NomadTables.JOBS, "default\0web").orElseThrow(),
+                List.of(), List.of(placed), 3));
+        var summary = store.snapshot().get(NomadTables.JOB_SUMMARIES, "default\0web").orElseThrow();
+        assertEquals(1, summary.summary().get("web").starting());
+        assertEquals("running", store.snapshot().get(NomadTables.JOBS, "default\0web").orElseThrow().status());
+
+        Allocation update = placed.toBuilder().clientStatus("running").desiredStatus("stop").build();
+        apply(4, new Command.AllocClientUpdate("n", List.of(update), 4, List.of()));
+        Allocation stored = store.snapshot().get(NomadTables.ALLOCS, "a1").orElseThrow();
+        assertEquals("running", stored.clientStatus());
+        assertEquals("run", stored.desiredStatus(), "the client cannot change what the servers decide");
+        assertEquals(3, stored.allocModifyIndex(), "the client is not woken by its own update");
+        assertEquals(1, store.snapshot().get(NomadTables.JOB_SUMMARIES, "default\0web").orElseThrow().summary()
+                .get("web").running());
+        assertEquals(Map.of(), stored.taskStates());
+    }
+}
