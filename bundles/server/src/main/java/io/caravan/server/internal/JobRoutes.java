@@ -61,6 +61,7 @@ public final class JobRoutes implements ApiRoutes {
                 .routeAsync("PUT", "/v1/job/{id}", this::registerJob)
                 .routeAsync("POST", "/v1/job/{id}", this::registerJob)
                 .routeAsync("DELETE", "/v1/job/{id}", this::deregisterJob)
+                .write("/v1/job/{id}/plan", this::planJob)
                 .getAsync("/v1/job/{id}/summary", r -> reads.one(r, NomadTables.JOB_SUMMARIES, jobKey(r),
                         "job not found"))
                 .getAsync("/v1/job/{id}/versions", r -> reads.query(r, (s, ws) -> {
@@ -186,6 +187,16 @@ public final class JobRoutes implements ApiRoutes {
         return writes.submit(new Command.JobRegister(submitted, eval, enforce, expected)).thenApply(result ->
                 ApiResponse.ok(new RegisterResponse(eval.id(), result.evalCreateIndex(), result.jobModifyIndex(), "",
                         result.index(), 0, true), QueryMeta.index(result.index())));
+    }
+
+    /** Nomad's {@code PUT /v1/job/:id/plan}: what registering would do, nothing written. */
+    private ApiResponse planJob(ApiRequest r) throws io.caravan.scheduler.SchedulerException {
+        Job job = Jobs.canonical(r.body(JsonNode.class), agent.region());
+        if (!job.id().equals(r.pathParam("id"))) {
+            throw CaravanException.invalid("Job.ID", "job ID does not match the URL");
+        }
+        JobPlans.PlanResponse plan = JobPlans.plan(store.snapshot(), job, java.time.Clock.systemUTC());
+        return ApiResponse.ok(plan, QueryMeta.index(plan.index()));
     }
 
     private CompletionStage<ApiResponse> deregisterJob(ApiRequest r) {

@@ -1,0 +1,185 @@
+package io.caravan.server.internal;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+import io.caravan.api.model.AllocMetric;
+import io.caravan.api.model.Allocation;
+import io.caravan.api.model.Evaluation;
+import io.caravan.api.model.Job;
+import io.caravan.api.model.Node;
+import io.caravan.api.model.TaskGroup;
+import io.caravan.scheduler.Plan;
+import io.caravan.scheduler.PlanAnnotations;
+import io.caravan.scheduler.PlanResult;
+import io.caravan.scheduler.Planner;
+import io.caravan.scheduler.SchedulerConfiguration;
+import io.caravan.scheduler.SchedulerException;
+import io.caravan.scheduler.SchedulerState;
+import io.caravan.scheduler.Schedulers;
+import io.caravan.state.StateSnapshot;
+
+/**
+ * {@code job plan}: the scheduler runs on current state with the submitted job in place of the stored one, and a
+ * planner that accepts every plan and writes nothing. What it would have done comes back as Nomad's
+ * {@code JobPlanResponse}. The diff says what changed at job and group level (Added, Deleted, Edited, None) with
+ * the group's planned updates; field-level diffs are not computed yet.
+ */
+final class JobPlans {
+    private JobPlans() {
+    }
+
+    /** Nomad's {@code JobPlanResponse}. */
+    record PlanResponse(PlanAnnotations annotations, Map<String, AllocMetric> failedTgAllocs, long jobModifyIndex,
+                        List<Evaluation> createdEvals, JobDiff diff, String nextPeriodicLaunch, String warnings,
+                        long index) {}
+
+    /** Nomad's {@code JobDiff}, at the depth computed here. */
+    record JobDiff(String type, String id, List<Object> fields, List<Object> objects, List<GroupDiff> taskGroups) {}
+
+    record GroupDiff(String type, String name, List<Object> fields, List<Object> objects, List<Object> tasks,
+                     Map<String, Long> updates) {}
+
+    static PlanResponse plan(StateSnapshot snapshot, Job submitted, Clock clock) throws SchedulerException {
+        Job existing = snapshot.get(NomadTables.JOBS, NomadTables.key(submitted.namespace(), submitted.id()))
+                .orElse(null);
+        long version = existing == null ? 0 : existing.version() + (JobApply.sameSpec(existing, submitted) ? 0 : 1);
+        Job proposed = submitted.withVersion(version).withStop(false).withStatus(Job.STATUS_PENDING, "")
+                .withIndexes(existing == null ? 0 : existing.createIndex(), snapshot.latestIndex(),
+                        existing == null ? 0 : existing.jobModifyIndex());
+        long now = clock.millis() * 1_000_000L;
+        Evaluation eval = Evaluation.forJob(UUID.randomUUID().toString(), proposed, Evaluation.TRIGGER_JOB_REGISTER,
+                now).toBuilder().annotatePlan(true).modifyIndex(snapshot.latestIndex()).build();
+        DryRun planner = new DryRun(snapshot.latestIndex());
+        Schedulers.create(proposed.type(), new WithJob(new SnapshotSchedulerState(snapshot), proposed), planner,
+                clock).process(eval);
+        Evaluation outcome = planner.updated == null ? eval : planner.updated;
+        PlanAnnotations annotations = planner.plan == null || planner.plan.annotations() == null
+                ? new PlanAnnotations(Map.of()) : planner.plan.annotations();
+        return new PlanResponse(annotations, outcome.failedTgAllocs(),
+                existing == null ? 0 : existing.jobModifyIndex(), planner.created,
+                diff(existing, submitted, annotations), "0001-01-01T00:00:00Z", "", snapshot.latestIndex());
+    }
+
+    static JobDiff diff(Job before, Job after, PlanAnnotations annotations) {
+        Map<String, TaskGroup> old = new LinkedHashMap<>();
+        if (before != null && !Boolean.TRUE.equals(before.stop())) {
+            before.taskGroups().forEach(g -> old.put(g.name(), g));
+        }
+        List<GroupDiff> groups = new ArrayList<>();
+        boolean changed = false;
+        for (TaskGroup g : after.taskGroups()) {
+            TaskGroup was = old.remove(g.name());
+            String type = was == null ? "Added" : was.equals(g) ? "None" : "Edited";
+            changed |= !type.equals("None");
+            groups.add(new GroupDiff(type, g.name(), List.of(), List.of(), List.of(), updates(annotations, g.name())));
+        }
+        for (TaskGroup gone : old.values()) {
+            changed = true;
+            groups.add(new GroupDiff("Deleted", gone.name(), List.of(), List.of(), List.of(),
+                    updates(annotations, gone.name())));
+        }
+        String type = before == null || Boolean.TRUE.equals(before.stop()) ? "Added"
+                : changed || !JobApply.sameSpec(before, after) ? "Edited" : "None";
+        return new JobDiff(type, after.id(), List.of(), List.of(), groups);
+    }
+
+    private static Map<String, Long> updates(PlanAnnotations annotations, String group) {
+        PlanAnnotations.DesiredUpdates u = annotations.desiredTgUpdates().get(group);
+        if (u == null) {
+            return Map.of();
+        }
+        Map<String, Long> out = new LinkedHashMap<>();
+        put(out, "create", u.place());
+        put(out, "destroy", u.stop());
+        put(out, "migrate", u.migrate());
+        put(out, "in-place update", u.inPlaceUpdate());
+        put(out, "create/destroy update", u.destructiveUpdate());
+        put(out, "canary", u.canary());
+        put(out, "ignore", u.ignore());
+        return out;
+    }
+
+    private static void put(Map<String, Long> out, String key, long n) {
+        if (n > 0) {
+            out.put(key, n);
+        }
+    }
+
+    /** State as it would be with the submitted job registered. */
+    private record WithJob(SchedulerState state, Job job) implements SchedulerState {
+        @Override
+        public long index() {
+            return state.index();
+        }
+
+        @Override
+        public Optional<Job> job(String namespace, String jobId) {
+            return namespace.equals(job.namespace()) && jobId.equals(job.id()) ? Optional.of(job)
+                    : state.job(namespace, jobId);
+        }
+
+        @Override
+        public List<Node> nodes() {
+            return state.nodes();
+        }
+
+        @Override
+        public Optional<Node> node(String nodeId) {
+            return state.node(nodeId);
+        }
+
+        @Override
+        public List<Allocation> allocsByJob(String namespace, String jobId) {
+            return state.allocsByJob(namespace, jobId);
+        }
+
+        @Override
+        public List<Allocation> allocsByNode(String nodeId) {
+            return state.allocsByNode(nodeId);
+        }
+
+        @Override
+        public SchedulerConfiguration configuration() {
+            return state.configuration();
+        }
+    }
+
+    /** Accepts every plan, records it, writes nothing. */
+    private static final class DryRun implements Planner {
+        private final long index;
+        private Plan plan;
+        private Evaluation updated;
+        private final List<Evaluation> created = new ArrayList<>();
+
+        DryRun(long index) {
+            this.index = index;
+        }
+
+        @Override
+        public PlanResult submitPlan(Plan plan) {
+            this.plan = plan;
+            return new PlanResult(plan.nodeUpdate(), plan.nodeAllocation(), index, 0);
+        }
+
+        @Override
+        public SchedulerState refreshState(long minIndex) throws SchedulerException {
+            throw new SchedulerException("a dry run never needs fresher state");
+        }
+
+        @Override
+        public void updateEval(Evaluation eval) {
+            updated = eval;
+        }
+
+        @Override
+        public void createEval(Evaluation eval) {
+            created.add(eval);
+        }
+    }
+}
