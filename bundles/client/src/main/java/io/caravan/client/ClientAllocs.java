@@ -1,0 +1,43 @@
+package io.caravan.client;
+
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.Set;
+
+import org.osgi.annotation.versioning.ProviderType;
+
+/**
+ * The allocations this client runs, for the client-side HTTP endpoints ({@code /v1/client/fs/*},
+ * {@code /v1/client/allocation/:id/restart|signal}). A service exists while the agent is a client.
+ */
+@ProviderType
+public interface ClientAllocs {
+
+    /** This client's node ID. */
+    String nodeId();
+
+    /** IDs of the allocations with a runner on this client (running or kept until garbage collection). */
+    Set<String> allocIds();
+
+    /**
+     * The allocation's directory ({@code <alloc_dir>/<alloc_id>}, holding {@code alloc/} and one directory per
+     * task), if the allocation is known here.
+     */
+    Optional<Path> allocDir(String allocId);
+
+    /**
+     * Restarts one task ({@code taskName} non-null) or every running task of an allocation (Nomad's
+     * {@code Allocations.Restart}); the restart does not count against the restart policy.
+     *
+     * @throws IllegalArgumentException for an unknown allocation or task
+     */
+    void restart(String allocId, String taskName);
+
+    /**
+     * Sends a signal ({@code SIGUSR1}, …) to one task, or to every running task when {@code taskName} is null.
+     *
+     * @throws IllegalArgumentException for an unknown allocation or task
+     * @throws IllegalStateException    when the task's driver cannot send signals
+     */
+    void signal(String allocId, String taskName, String signal);
+}

@@ -1,0 +1,316 @@
+package io.caravan.client.internal;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.caravan.api.endpoint.NodeEndpoint;
+import io.caravan.api.model.Allocation;
+import io.caravan.api.model.DriverInfo;
+import io.caravan.api.model.Node;
+import io.caravan.client.ClientAllocs;
+import io.caravan.client.internal.alloc.AllocRunner;
+import io.caravan.client.internal.alloc.AllocUpdateBatcher;
+import io.caravan.client.internal.alloc.AllocWatcher;
+import io.caravan.client.internal.alloc.RunnerServices;
+import io.caravan.client.internal.driver.DriverManager;
+import io.caravan.client.internal.fingerprint.FingerprintManager;
+import io.caravan.client.internal.fingerprint.NodeFacts;
+import io.caravan.client.internal.hooks.LogRotator;
+import io.caravan.client.internal.node.NodeBuilder;
+import io.caravan.client.internal.node.NodeRegistration;
+import io.caravan.client.internal.state.ClientStateStore;
+import io.caravan.client.internal.state.ClientStateStore.PersistedAlloc;
+import io.caravan.plugin.api.driver.TaskDriver;
+import io.caravan.plugin.api.fingerprint.Fingerprinter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The client agent without OSGi (the DS component {@link ClientAgent} wraps it; tests use it directly): it owns the
+ * client's threads, the fingerprint and driver managers, node registration, the allocation watcher and update
+ * batcher, and the alloc runners, restored from the state dir at start.
+ *
+ * <p>Threads: {@code caravan-client} (one scheduler: heartbeats, long-poll loop, batching, restart delays,
+ * coordination), {@code caravan-client-worker-N} (blocking driver and hook calls, only while they run),
+ * {@code caravan-fingerprint} and {@code caravan-log-rotator}. All stop in {@link #close()}; running tasks do not:
+ * their handles are persisted and a new client re-attaches to them.
+ */
+public final class Client implements ClientAllocs, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Client.class);
+
+    /** Tunables that tests shorten. */
+    public record Timing(Duration driverPoll, Duration updateInterval, Duration maxWait, Duration logCheck) {
+        public static final Timing DEFAULT = new Timing(DriverManager.POLL_INTERVAL, AllocUpdateBatcher.INTERVAL,
+                AllocWatcher.MAX_WAIT, LogRotator.CHECK_INTERVAL);
+    }
+
+    /** Who the agent is. */
+    public record AgentIdentity(String nodeId, String name, String datacenter, String httpAddr, String version,
+                                Path dataDir) {
+    }
+
+    private final ClientSettings settings;
+    private final AgentIdentity agent;
+    private final Clock clock;
+    private final ScheduledExecutorService scheduler;
+    private final ExecutorService workers;
+    private final ScheduledExecutorService fingerprintThread;
+    private final ScheduledExecutorService logThread;
+    private final ClientStateStore state;
+    private final String secretId;
+    private final FingerprintManager fingerprints;
+    private final DriverManager drivers;
+    private final NodeRegistration registration;
+    private final AllocUpdateBatcher updates;
+    private final AllocWatcher watcher;
+    private final LogRotator logs;
+    private final RunnerServices services;
+    private final Map<String, AllocRunner> runners = new ConcurrentHashMap<>();
+
+    private volatile NodeFacts facts = NodeFacts.EMPTY;
+    private volatile Map<String, DriverInfo> driverInfos = Map.of();
+
+    public Client(ClientSettings settings, AgentIdentity agent, Clock clock, Timing timing) {
+        this.settings = settings;
+        this.agent = agent;
+        this.clock = clock;
+        Random random = new Random();
+        this.scheduler = scheduler("caravan-client");
+        this.workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
+                new java.util.concurrent.SynchronousQueue<>(), threads("caravan-client-worker-"));
+        this.fingerprintThread = scheduler("caravan-fingerprint");
+        this.logThread = scheduler("caravan-log-rotator");
+        this.state = new ClientStateStore(settings.stateDir());
+        this.secretId = state.secretFor(agent.nodeId());
+        this.logs = new LogRotator(logThread, timing.logCheck());
+        this.fingerprints = new FingerprintManager(fingerprintThread, settings.options(), agent.dataDir(),
+                this::factsChanged);
+        this.drivers = new DriverManager(scheduler, clock, timing.driverPoll(), new DriverManager.Listener() {
+            @Override
+            public void driversChanged(Map<String, DriverInfo> infos) {
+                driverInfos = infos;
+                registration.nodeChanged();
+            }
+
+            @Override
+            public void driverBound(String name) {
+                runners.values().forEach(r -> r.driverBound(name));
+            }
+
+            @Override
+            public void driverUnbound(String name) {
+                runners.values().forEach(r -> r.park(name));
+            }
+        });
+        this.registration = new NodeRegistration(scheduler, this::node, this::registered, random);
+        this.updates = new AllocUpdateBatcher(scheduler, timing.updateInterval(), this::target);
+        this.watcher = new AllocWatcher(scheduler, this::target, new AllocWatcher.Sink() {
+            @Override
+            public void upsert(List<Allocation> changed) {
+                changed.forEach(Client.this::upsert);
+            }
+
+            @Override
+            public void removed(Set<String> allocIds) {
+                allocIds.forEach(Client.this::forget);
+            }
+
+            @Override
+            public void synced(boolean first) {
+                if (first) {
+                    // ready only once the servers have our view of the allocations (ARCHITECTURE §5)
+                    updates.flush().thenRun(registration::allocsSynced);
+                }
+            }
+        }, timing.maxWait());
+        this.services = new RunnerServices(scheduler, workers, clock, random, drivers::driver, this::node, state,
+                logs, updates::offer, settings.allocDir(), settings.maxKillTimeout());
+    }
+
+    private static ScheduledExecutorService scheduler(String name) {
+        ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(1, threads(name));
+        pool.setRemoveOnCancelPolicy(true);
+        return pool;
+    }
+
+    private static ThreadFactory threads(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix.endsWith("-") ? prefix + n.incrementAndGet() : prefix);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /** Restores persisted allocations, starts fingerprinting, driver polling and (once an endpoint exists) registration. */
+    public void start() {
+        try {
+            Files.createDirectories(settings.allocDir());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot create alloc dir " + settings.allocDir(), e);
+        }
+        restore();
+        fingerprints.start();
+        drivers.start();
+        registration.start();
+        LOG.atInfo().addKeyValue("node_id", agent.nodeId()).addKeyValue("state_dir", settings.stateDir())
+                .addKeyValue("alloc_dir", settings.allocDir()).log("client started");
+    }
+
+    private void restore() {
+        for (PersistedAlloc saved : state.loadAllocs()) {
+            AllocRunner runner = new AllocRunner(services, saved.alloc(), saved, this::destroyed);
+            runners.put(saved.alloc().id(), runner);
+            runner.run();
+            LOG.atInfo().addKeyValue("alloc_id", saved.alloc().id()).log("allocation restored");
+        }
+        watcher.knownAtStart(runners.keySet());
+    }
+
+    @Override
+    public void close() {
+        registration.stop();
+        watcher.stop();
+        drivers.stop();
+        logs.close();
+        fingerprintThread.shutdownNow();
+        logThread.shutdownNow();
+        scheduler.shutdownNow();
+        workers.shutdownNow();
+        LOG.atInfo().addKeyValue("node_id", agent.nodeId()).log("client stopped; tasks keep running");
+    }
+
+    // -------------------------------------------------------------------------------------- bindings
+
+    public void endpoint(NodeEndpoint endpoint) {
+        registration.endpoint(endpoint);
+        if (endpoint == null) {
+            watcher.stop();
+        }
+    }
+
+    public void bindFingerprinter(String name, String phase, Fingerprinter fingerprinter) {
+        fingerprints.bind(name, phase, fingerprinter);
+    }
+
+    public void unbindFingerprinter(Fingerprinter fingerprinter) {
+        fingerprints.unbind(fingerprinter);
+    }
+
+    public void bindDriver(String name, TaskDriver driver) {
+        drivers.bind(name, driver);
+    }
+
+    public void unbindDriver(String name, TaskDriver driver) {
+        drivers.unbind(name, driver);
+    }
+
+    // ----------------------------------------------------------------------------------------- node
+
+    /** The node as registered now (status is the one the server last accepted). */
+    public Node node() {
+        Node built = NodeBuilder.build(new NodeBuilder.Identity(agent.nodeId(), secretId, agent.name(),
+                agent.datacenter(), agent.httpAddr(), agent.version()), settings, facts, driverInfos);
+        return built.withStatus(registration == null ? Node.STATUS_INITIALIZING : registration.status(), "", 0);
+    }
+
+    private void factsChanged(NodeFacts merged) {
+        facts = merged;
+        registration.nodeChanged();
+    }
+
+    private void registered() {
+        watcher.start();
+    }
+
+    private AllocUpdateBatcher.Target target() {
+        NodeEndpoint ep = registration.endpoint();
+        return ep == null ? null : new AllocUpdateBatcher.Target(ep, agent.nodeId(), secretId);
+    }
+
+    public String secretId() {
+        return secretId;
+    }
+
+    public NodeRegistration registration() {
+        return registration;
+    }
+
+    // ------------------------------------------------------------------------------------ allocations
+
+    private void upsert(Allocation alloc) {
+        AllocRunner existing = runners.get(alloc.id());
+        if (existing != null) {
+            existing.update(alloc);
+            return;
+        }
+        if (alloc.terminal()) {
+            return; // stopped before it ever ran here: nothing to run (Nomad skips these too)
+        }
+        AllocRunner runner = new AllocRunner(services, alloc, null, this::destroyed);
+        runners.put(alloc.id(), runner);
+        LOG.atInfo().addKeyValue("alloc_id", alloc.id()).addKeyValue("job_id", alloc.jobId())
+                .log("allocation received");
+        runner.run();
+    }
+
+    private void forget(String allocId) {
+        AllocRunner runner = runners.get(allocId);
+        if (runner != null) {
+            runner.destroy();
+        }
+    }
+
+    private void destroyed(AllocRunner runner) {
+        runners.remove(runner.allocId(), runner);
+    }
+
+    public Optional<AllocRunner> runner(String allocId) {
+        return Optional.ofNullable(runners.get(allocId));
+    }
+
+    // ------------------------------------------------------------------------------------ ClientAllocs
+
+    @Override
+    public String nodeId() {
+        return agent.nodeId();
+    }
+
+    @Override
+    public Set<String> allocIds() {
+        return new TreeSet<>(runners.keySet());
+    }
+
+    @Override
+    public Optional<Path> allocDir(String allocId) {
+        return runner(allocId).map(r -> r.allocDir().root());
+    }
+
+    @Override
+    public void restart(String allocId, String taskName) {
+        runner(allocId).orElseThrow(() -> new IllegalArgumentException("Unknown allocation \"" + allocId + "\""))
+                .restart(taskName);
+    }
+
+    @Override
+    public void signal(String allocId, String taskName, String signal) {
+        runner(allocId).orElseThrow(() -> new IllegalArgumentException("Unknown allocation \"" + allocId + "\""))
+                .signal(taskName, signal);
+    }
+}

@@ -1,0 +1,124 @@
+package io.caravan.client.internal;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import io.caravan.agent.AgentInfo;
+import io.caravan.api.endpoint.NodeEndpoint;
+import io.caravan.client.ClientAllocs;
+import io.caravan.plugin.api.driver.TaskDriver;
+import io.caravan.plugin.api.fingerprint.Fingerprinter;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
+import org.osgi.service.metatype.annotations.Designate;
+
+/**
+ * The client agent as a DS component: exists while the agent is a client (PID {@code io.caravan.client}). Drivers
+ * and fingerprinters come and go as services (whiteboard, {@code caravan.driver.name} /
+ * {@code caravan.fingerprint.name} + {@code caravan.fingerprint.phase}); the servers are reached through whatever
+ * {@link NodeEndpoint} is bound — the local server's in a dev agent, an RPC client's otherwise — and the client
+ * waits while there is none. No {@code @Modified}: a changed {@code client} block restarts the client, which
+ * re-attaches to its running tasks.
+ */
+@Component(service = ClientAllocs.class, configurationPid = "io.caravan.client",
+        configurationPolicy = ConfigurationPolicy.REQUIRE, immediate = true)
+@Designate(ocd = ClientConfig.class)
+public final class ClientAgent implements ClientAllocs {
+    static final String DRIVER_NAME = "caravan.driver.name";
+    static final String FINGERPRINT_NAME = "caravan.fingerprint.name";
+    static final String FINGERPRINT_PHASE = "caravan.fingerprint.phase";
+
+    private final Client client;
+
+    @Activate
+    public ClientAgent(Map<String, Object> properties, @Reference(name = "agent") AgentInfo agent) {
+        ClientSettings settings = ClientSettings.from(properties, agent.dataDir());
+        client = new Client(settings, new Client.AgentIdentity(agent.nodeId(), agent.name(), agent.datacenter(),
+                agent.advertiseHttp(), agent.version(), agent.dataDir()), Clock.systemUTC(), Client.Timing.DEFAULT);
+        client.start();
+    }
+
+    @Deactivate
+    void deactivate() {
+        client.close();
+    }
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    void bindEndpoint(NodeEndpoint endpoint) {
+        client.endpoint(endpoint);
+    }
+
+    void unbindEndpoint(NodeEndpoint endpoint) {
+        if (client.registration().endpoint() == endpoint) {
+            client.endpoint(null);
+        }
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    void bindDriver(TaskDriver driver, Map<String, Object> props) {
+        String name = string(props, DRIVER_NAME);
+        if (name != null) {
+            client.bindDriver(name, driver);
+        }
+    }
+
+    void unbindDriver(TaskDriver driver, Map<String, Object> props) {
+        String name = string(props, DRIVER_NAME);
+        if (name != null) {
+            client.unbindDriver(name, driver);
+        }
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    void bindFingerprinter(Fingerprinter fingerprinter, Map<String, Object> props) {
+        String name = string(props, FINGERPRINT_NAME);
+        client.bindFingerprinter(name == null ? fingerprinter.getClass().getName() : name,
+                string(props, FINGERPRINT_PHASE), fingerprinter);
+    }
+
+    void unbindFingerprinter(Fingerprinter fingerprinter) {
+        client.unbindFingerprinter(fingerprinter);
+    }
+
+    private static String string(Map<String, Object> props, String key) {
+        Object value = props.get(key);
+        return value == null ? null : String.valueOf(value);
+    }
+
+    @Override
+    public String nodeId() {
+        return client.nodeId();
+    }
+
+    @Override
+    public Set<String> allocIds() {
+        return client.allocIds();
+    }
+
+    @Override
+    public Optional<Path> allocDir(String allocId) {
+        return client.allocDir(allocId);
+    }
+
+    @Override
+    public void restart(String allocId, String taskName) {
+        client.restart(allocId, taskName);
+    }
+
+    @Override
+    public void signal(String allocId, String taskName, String signal) {
+        client.signal(allocId, taskName, signal);
+    }
+}

@@ -1,0 +1,382 @@
+package io.caravan.client.internal.alloc;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+import io.caravan.api.model.Allocation;
+import io.caravan.api.model.Task;
+import io.caravan.api.model.TaskEvent;
+import io.caravan.api.model.TaskGroup;
+import io.caravan.api.model.TaskState;
+import io.caravan.client.internal.hooks.AllocDir;
+import io.caravan.client.internal.hooks.AllocDirHook;
+import io.caravan.client.internal.hooks.AllocHook;
+import io.caravan.client.internal.hooks.ArtifactHook;
+import io.caravan.client.internal.hooks.LogsHook;
+import io.caravan.client.internal.hooks.TaskDirHook;
+import io.caravan.client.internal.hooks.TaskEnvHook;
+import io.caravan.client.internal.hooks.TaskHook;
+import io.caravan.client.internal.state.ClientStateStore.PersistedAlloc;
+import io.caravan.client.internal.state.ClientStateStore.PersistedHandle;
+import io.caravan.client.internal.state.ClientStateStore.PersistedTask;
+import io.caravan.client.internal.state.ClientStateStore;
+import io.caravan.plugin.api.driver.DriverException;
+import io.caravan.plugin.api.driver.TaskHandle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one allocation (Nomad's allocrunner): the alloc hooks, one {@link TaskRunner} per task, the lifecycle order
+ * (prestart → main → poststart; poststop once the main tasks are dead), killing the others when a task fails or the
+ * leader dies, the client status derived from task states, persistence, and the updates sent to the servers.
+ *
+ * <p>Coordination runs on the client's scheduler thread: a task's change only marks the runner dirty, so task
+ * runners never call back into a lock their caller holds.
+ */
+public final class AllocRunner {
+    private static final Logger LOG = LoggerFactory.getLogger(AllocRunner.class);
+
+    private final RunnerServices services;
+    private final String allocId;
+    private final AllocDir allocDir;
+    private final List<AllocHook> hooks;
+    private final Map<String, TaskRunner> tasks = new LinkedHashMap<>();
+    private final Consumer<AllocRunner> onDestroyed;
+    private final AtomicBoolean coordinationScheduled = new AtomicBoolean();
+    private final TaskEvents events;
+
+    private volatile Allocation alloc;
+    // Touched on the scheduler thread (coordinate) or under this.
+    private boolean prerunDone;
+    private boolean prerunFailed;
+    private boolean stopping;
+    private boolean destroyRequested;
+    private boolean postrunDone;
+    private boolean destroyed;
+    private String sentStatus;
+    private Map<String, TaskState> sentStates = Map.of();
+
+    public AllocRunner(RunnerServices services, Allocation alloc, PersistedAlloc restored,
+                       Consumer<AllocRunner> onDestroyed) {
+        this.services = services;
+        this.alloc = alloc;
+        this.allocId = alloc.id();
+        this.allocDir = AllocDir.of(services.allocDirRoot(), allocId);
+        this.hooks = List.of(new AllocDirHook());
+        this.onDestroyed = onDestroyed;
+        this.events = services.events();
+        TaskGroup group = group(alloc);
+        String jobType = alloc.job() == null ? null : alloc.job().type();
+        if (group != null) {
+            for (Task task : group.tasks()) {
+                PersistedTask saved = restored == null ? null : restored.tasks().get(task.name());
+                TaskHandle handle = saved == null || saved.handle() == null ? null
+                        : saved.handle().toHandle(new io.caravan.plugin.api.driver.TaskId(allocId, task.name()));
+                tasks.put(task.name(), new TaskRunner(this, services, task, taskHooks(), jobType,
+                        saved == null ? null : saved.state(), handle));
+            }
+        }
+        if (restored != null) {
+            sentStates = states();
+            sentStatus = restored.alloc().clientStatus();
+        }
+    }
+
+    /** Nomad's task hook order, reduced to what Caravan has: task dir, logs, env (and config), artifacts. */
+    private List<TaskHook> taskHooks() {
+        return List.of(new TaskDirHook(), new LogsHook(services.logs()), new TaskEnvHook(), new ArtifactHook());
+    }
+
+    static TaskGroup group(Allocation alloc) {
+        if (alloc.job() == null) {
+            return null;
+        }
+        return alloc.job().taskGroups().stream().filter(g -> g.name().equals(alloc.taskGroup())).findFirst()
+                .orElse(null);
+    }
+
+    public String allocId() {
+        return allocId;
+    }
+
+    public Allocation alloc() {
+        return alloc;
+    }
+
+    public AllocDir allocDir() {
+        return allocDir;
+    }
+
+    public Map<String, TaskState> states() {
+        Map<String, TaskState> out = new LinkedHashMap<>();
+        tasks.forEach((name, tr) -> out.put(name, tr.state()));
+        return out;
+    }
+
+    /** Runs the alloc hooks, then lets coordination start the tasks. */
+    public void run() {
+        if (tasks.isEmpty()) {
+            LOG.atError().addKeyValue("alloc_id", allocId).log("allocation has no task group to run");
+        }
+        services.workers().execute(() -> {
+            try {
+                for (AllocHook hook : hooks) {
+                    if (hook instanceof AllocHook.Prerun prerun) {
+                        prerun.prerun(alloc, allocDir);
+                    }
+                }
+            } catch (Exception e) {
+                LOG.atError().addKeyValue("alloc_id", allocId).addKeyValue("error", e.toString())
+                        .log("prerun failed");
+                synchronized (this) {
+                    prerunFailed = true;
+                }
+                String message = "failed to build alloc dir: " + e.getMessage();
+                tasks.values().forEach(tr -> tr.kill(events.setupFailure(message)));
+            }
+            synchronized (this) {
+                prerunDone = true;
+            }
+            taskChanged();
+        });
+    }
+
+    /** A newer version of the allocation from the servers. */
+    public void update(Allocation updated) {
+        Allocation previous = alloc;
+        // Keep our client-side fields; everything else is the server's.
+        alloc = updated.withClientStatus(previous.clientStatus(), previous.clientDescription());
+        if (updated.terminal() && (Allocation.DESIRED_STOP.equals(updated.desiredStatus())
+                || Allocation.DESIRED_EVICT.equals(updated.desiredStatus()))) {
+            stop();
+        }
+    }
+
+    /** Kill every task (the poststop ones still run afterwards). */
+    public void stop() {
+        synchronized (this) {
+            if (stopping) {
+                return;
+            }
+            stopping = true;
+        }
+        LOG.atInfo().addKeyValue("alloc_id", allocId).log("stopping allocation");
+        taskChanged();
+    }
+
+    /** The servers forgot the allocation: stop it and, once every task is dead, remove its directory and state. */
+    public void destroy() {
+        synchronized (this) {
+            destroyRequested = true;
+            stopping = true;
+        }
+        taskChanged();
+    }
+
+    public synchronized boolean isDestroyed() {
+        return destroyed;
+    }
+
+    /** Park the tasks of a driver that left. */
+    public void park(String driver) {
+        tasks.values().stream().filter(tr -> driver.equals(tr.task().driver())).forEach(TaskRunner::park);
+    }
+
+    /** A driver bound: re-attach its parked tasks. */
+    public void driverBound(String driver) {
+        tasks.values().stream().filter(tr -> driver.equals(tr.task().driver())).forEach(TaskRunner::driverBound);
+    }
+
+    /** {@code alloc restart}: one task, or every running task when {@code taskName} is null. */
+    public void restart(String taskName) {
+        for (TaskRunner tr : select(taskName)) {
+            tr.restart();
+        }
+    }
+
+    /** {@code alloc signal}: one task, or every running task when {@code taskName} is null. */
+    public void signal(String taskName, String signal) {
+        for (TaskRunner tr : select(taskName)) {
+            try {
+                if (taskName != null || !tr.dead()) {
+                    tr.signal(signal);
+                }
+            } catch (DriverException e) {
+                throw new IllegalStateException(e.getMessage(), e);
+            }
+        }
+    }
+
+    private List<TaskRunner> select(String taskName) {
+        if (taskName == null || taskName.isEmpty()) {
+            return new ArrayList<>(tasks.values());
+        }
+        TaskRunner tr = tasks.get(taskName);
+        if (tr == null) {
+            throw new IllegalArgumentException("Failed to find task " + taskName);
+        }
+        return List.of(tr);
+    }
+
+    /** Any task's state changed: coordinate once, soon, on the scheduler thread. */
+    void taskChanged() {
+        if (coordinationScheduled.compareAndSet(false, true)) {
+            services.scheduler().execute(() -> {
+                coordinationScheduled.set(false);
+                try {
+                    coordinate();
+                } catch (RuntimeException e) {
+                    LOG.atError().addKeyValue("alloc_id", allocId).setCause(e).log("alloc coordination failed");
+                }
+            });
+        }
+    }
+
+    private void coordinate() {
+        boolean stop;
+        boolean ready;
+        synchronized (this) {
+            if (destroyed) {
+                return;
+            }
+            stop = stopping;
+            ready = prerunDone && !prerunFailed;
+        }
+        Map<String, TaskState> states = states();
+
+        // Restored tasks with a live handle re-attach whatever the lifecycle order says.
+        tasks.values().stream().filter(tr -> tr.handle() != null).forEach(TaskRunner::open);
+
+        killOnFailure(states);
+        if (stop) {
+            tasks.values().stream().filter(tr -> !tr.poststop()).forEach(tr -> tr.kill(null));
+        }
+        if (ready) {
+            openGates(states, stop);
+        }
+        states = states();
+        persist(states);
+        report(states);
+        finishIfDone(states);
+    }
+
+    /** Nomad's handleTaskStateUpdates: a failed task kills its siblings; a dead leader kills the group. */
+    private void killOnFailure(Map<String, TaskState> states) {
+        TaskEvent killEvent = null;
+        List<TaskRunner> live = new ArrayList<>();
+        boolean hasSidecars = false;
+        for (TaskRunner tr : tasks.values()) {
+            if (tr.poststop()) {
+                continue;
+            }
+            hasSidecars |= tr.sidecar();
+            TaskState st = states.get(tr.name());
+            if (!TaskState.STATE_DEAD.equals(st.state())) {
+                live.add(tr);
+            } else if (st.failed()) {
+                if (killEvent == null) {
+                    killEvent = events.siblingFailed(tr.name());
+                }
+            } else if (tr.leader()) {
+                killEvent = events.leaderDead();
+            }
+        }
+        if (live.isEmpty()) {
+            return;
+        }
+        boolean onlySidecars = hasSidecars && live.stream().allMatch(TaskRunner::sidecar);
+        if (killEvent == null && onlySidecars) {
+            killEvent = events.mainDead();
+        }
+        if (killEvent != null) {
+            for (TaskRunner tr : live) {
+                tr.kill(killEvent);
+            }
+        }
+    }
+
+    /** Lifecycle order (NOMAD-REFERENCE §5.7). */
+    private void openGates(Map<String, TaskState> states, boolean stop) {
+        List<TaskRunner> prestart = tasks.values().stream().filter(TaskRunner::prestart).toList();
+        List<TaskRunner> main = tasks.values().stream().filter(TaskRunner::main).toList();
+        if (!stop) {
+            prestart.forEach(TaskRunner::open);
+            boolean prestartDone = prestart.stream().allMatch(tr -> {
+                TaskState st = states.get(tr.name());
+                return tr.sidecar() ? TaskState.STATE_RUNNING.equals(st.state())
+                        : TaskState.STATE_DEAD.equals(st.state()) && !st.failed();
+            });
+            if (prestartDone) {
+                main.forEach(TaskRunner::open);
+            }
+            boolean mainRunning = !main.isEmpty() && main.stream().allMatch(tr -> states.get(tr.name()).startedAt() != null);
+            if (mainRunning) {
+                tasks.values().stream().filter(TaskRunner::poststart).forEach(TaskRunner::open);
+            }
+        }
+        boolean othersDead = tasks.values().stream().filter(tr -> !tr.poststop())
+                .allMatch(tr -> TaskState.STATE_DEAD.equals(states.get(tr.name()).state()));
+        if (othersDead) {
+            tasks.values().stream().filter(TaskRunner::poststop).forEach(TaskRunner::open);
+        }
+    }
+
+    private void persist(Map<String, TaskState> states) {
+        Map<String, PersistedTask> saved = new LinkedHashMap<>();
+        tasks.forEach((name, tr) -> {
+            TaskHandle handle = tr.handle();
+            saved.put(name, new PersistedTask(states.get(name), handle == null ? null : PersistedHandle.of(handle)));
+        });
+        ClientStatus status = ClientStatus.of(states);
+        Allocation current = alloc.withClientStatus(status.status(), status.description());
+        services.state().saveAlloc(new PersistedAlloc(ClientStateStore.VERSION, current, saved));
+    }
+
+    /** Sends the client's view to the servers when the status or a task state changed. */
+    private void report(Map<String, TaskState> states) {
+        ClientStatus status = ClientStatus.of(states);
+        if (status.status().equals(sentStatus) && states.equals(sentStates)) {
+            return;
+        }
+        if (!status.status().equals(sentStatus)) {
+            LOG.atInfo().addKeyValue("alloc_id", allocId).addKeyValue("client_status", status.status())
+                    .log("allocation status changed");
+        }
+        sentStatus = status.status();
+        sentStates = states;
+        alloc = alloc.withClientStatus(status.status(), status.description());
+        services.updates().accept(ClientStatus.update(alloc, states));
+    }
+
+    private void finishIfDone(Map<String, TaskState> states) {
+        boolean allDead = states.values().stream().allMatch(s -> TaskState.STATE_DEAD.equals(s.state()));
+        if (!allDead) {
+            return;
+        }
+        boolean runPostrun;
+        boolean runDestroy;
+        synchronized (this) {
+            runPostrun = !postrunDone;
+            postrunDone = true;
+            runDestroy = destroyRequested && !destroyed;
+            destroyed |= runDestroy;
+        }
+        if (runPostrun) {
+            hooks.stream().filter(h -> h instanceof AllocHook.Postrun)
+                    .forEach(h -> ((AllocHook.Postrun) h).postrun(alloc, allocDir));
+        }
+        if (runDestroy) {
+            services.workers().execute(() -> {
+                hooks.stream().filter(h -> h instanceof AllocHook.Destroy)
+                        .forEach(h -> ((AllocHook.Destroy) h).destroy(alloc, allocDir));
+                services.state().deleteAlloc(allocId);
+                LOG.atInfo().addKeyValue("alloc_id", allocId).log("allocation destroyed");
+                onDestroyed.accept(this);
+            });
+        }
+    }
+}

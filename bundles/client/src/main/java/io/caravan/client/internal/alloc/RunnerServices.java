@@ -1,0 +1,41 @@
+package io.caravan.client.internal.alloc;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import io.caravan.api.model.Allocation;
+import io.caravan.api.model.Node;
+import io.caravan.client.internal.hooks.LogRotator;
+import io.caravan.client.internal.state.ClientStateStore;
+import io.caravan.plugin.api.driver.TaskDriver;
+
+/**
+ * What the client lends its alloc and task runners: its threads (a scheduler for timers and coordination, a worker
+ * pool for blocking driver and hook calls — nobody waits on a thread for a task to exit), time, drivers, the
+ * current node, state persistence, log rotation, and where client-side alloc updates go.
+ */
+public record RunnerServices(
+        ScheduledExecutorService scheduler,
+        Executor workers,
+        Clock clock,
+        Random random,
+        Function<String, Optional<TaskDriver>> drivers,
+        Supplier<Node> node,
+        ClientStateStore state,
+        LogRotator logs,
+        Consumer<Allocation> updates,
+        Path allocDirRoot,
+        Duration maxKillTimeout) {
+
+    public TaskEvents events() {
+        return new TaskEvents(clock);
+    }
+}

@@ -1,0 +1,196 @@
+package io.caravan.client.internal.hooks;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.Map;
+
+import io.caravan.api.model.TaskArtifact;
+
+/**
+ * {@code artifacts}: fetches each {@code artifact} block into the task directory before the first start.
+ * Sources: {@code http://}, {@code https://}, {@code file://} and plain absolute paths; {@code options { checksum =
+ * "sha256:…" }} (md5, sha1, sha256, sha512) is verified before the file is moved into place. The destination
+ * (default {@code local/}) is interpolated and must stay inside the task directory: {@code ..} and absolute paths
+ * that leave it are refused. A destination ending in {@code /} (or mode {@code dir}) is a directory that receives
+ * the source's file name; otherwise ({@code mode = "file"}) it is the file itself.
+ *
+ * <p>Not supported (yet): unpacking archives (go-getter's tar/zip/gz handling), git/hg/s3/gcs sources, headers'
+ * interpolation beyond plain values, and symlink checks inside the destination.
+ */
+public final class ArtifactHook implements TaskHook.Prestart {
+    static final Duration HTTP_TIMEOUT = Duration.ofMinutes(5);
+
+    private final HttpClient http;
+    private boolean done;
+
+    public ArtifactHook() {
+        this(HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL)
+                .connectTimeout(Duration.ofSeconds(30)).build());
+    }
+
+    ArtifactHook(HttpClient http) {
+        this.http = http;
+    }
+
+    @Override
+    public String name() {
+        return "artifacts";
+    }
+
+    @Override
+    public void prestart(TaskHookContext ctx) throws ArtifactException {
+        if (done || ctx.task().artifacts().isEmpty()) {
+            return;
+        }
+        ctx.emit(ctx.events().downloadingArtifacts());
+        Interpolator interpolator = ctx.interpolator();
+        for (TaskArtifact artifact : ctx.task().artifacts()) {
+            try {
+                fetch(artifact, interpolator, ctx.taskDir());
+            } catch (ArtifactException e) {
+                ctx.emit(ctx.events().artifactDownloadFailed(e.getMessage()));
+                throw e;
+            }
+        }
+        done = true;
+    }
+
+    /** A download that failed; the message is what the task's event shows. */
+    public static final class ArtifactException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        public ArtifactException(String message) {
+            super(message);
+        }
+    }
+
+    void fetch(TaskArtifact artifact, Interpolator interpolator, Path taskDir) throws ArtifactException {
+        String source = interpolator.interpolate(artifact.getterSource());
+        if (source == null || source.isBlank()) {
+            throw new ArtifactException("artifact has no source");
+        }
+        String relative = artifact.relativeDest() == null || artifact.relativeDest().isBlank() ? "local/"
+                : interpolator.interpolate(artifact.relativeDest());
+        boolean intoDirectory = !TaskArtifact.MODE_FILE.equals(artifact.getterMode())
+                && (relative.endsWith("/") || TaskArtifact.MODE_DIR.equals(artifact.getterMode())
+                || TaskArtifact.MODE_ANY.equals(artifact.getterMode()) || artifact.getterMode() == null);
+        Path dest = confine(taskDir, relative);
+        Path target = intoDirectory ? dest.resolve(fileName(source)) : dest;
+        Map<String, String> options = artifact.getterOptions();
+        try {
+            Files.createDirectories(target.getParent());
+            Path tmp = Files.createTempFile(target.getParent(), ".artifact", ".part");
+            try {
+                download(source, artifact.getterHeaders(), tmp);
+                verifyChecksum(tmp, options.get("checksum"));
+                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+            } finally {
+                Files.deleteIfExists(tmp);
+            }
+        } catch (IOException e) {
+            throw new ArtifactException("failed to download artifact \"" + source + "\": " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ArtifactException("artifact download interrupted: " + source);
+        }
+    }
+
+    /** {@code relative} resolved against the task dir; refused if the result is not inside it. */
+    public static Path confine(Path taskDir, String relative) throws ArtifactException {
+        Path root = taskDir.toAbsolutePath().normalize();
+        Path resolved;
+        try {
+            resolved = root.resolve(relative).normalize();
+        } catch (RuntimeException e) {
+            throw new ArtifactException("invalid artifact destination \"" + relative + "\"");
+        }
+        if (!resolved.startsWith(root)) {
+            throw new ArtifactException("artifact destination path escapes the task directory: \"" + relative + "\"");
+        }
+        return resolved;
+    }
+
+    private void download(String source, Map<String, String> headers, Path to)
+            throws IOException, InterruptedException, ArtifactException {
+        String lower = source.toLowerCase(Locale.ROOT);
+        if (lower.startsWith("http://") || lower.startsWith("https://")) {
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(source)).timeout(HTTP_TIMEOUT).GET();
+            headers.forEach(request::header);
+            HttpResponse<InputStream> response = http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+            try (InputStream body = response.body()) {
+                if (response.statusCode() / 100 != 2) {
+                    throw new ArtifactException("failed to download artifact \"" + source + "\": bad response code: "
+                            + response.statusCode());
+                }
+                Files.copy(body, to, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } else if (lower.startsWith("file://") || source.startsWith("/")) {
+            Path from = lower.startsWith("file://") ? Paths.get(URI.create(source)) : Paths.get(source);
+            if (!Files.isRegularFile(from)) {
+                throw new ArtifactException("artifact source is not a file: " + source);
+            }
+            Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING);
+        } else {
+            throw new ArtifactException("unsupported artifact source \"" + source
+                    + "\" (supported: http, https, file)");
+        }
+    }
+
+    static void verifyChecksum(Path file, String checksum) throws IOException, ArtifactException {
+        if (checksum == null || checksum.isBlank()) {
+            return;
+        }
+        int colon = checksum.indexOf(':');
+        if (colon < 0) {
+            throw new ArtifactException("invalid checksum \"" + checksum + "\": want type:value");
+        }
+        String type = checksum.substring(0, colon).toLowerCase(Locale.ROOT);
+        String want = checksum.substring(colon + 1).trim().toLowerCase(Locale.ROOT);
+        String algorithm = switch (type) {
+            case "md5" -> "MD5";
+            case "sha1" -> "SHA-1";
+            case "sha256" -> "SHA-256";
+            case "sha512" -> "SHA-512";
+            default -> throw new ArtifactException("unsupported checksum type: " + type);
+        };
+        MessageDigest digest;
+        try {
+            digest = MessageDigest.getInstance(algorithm);
+        } catch (NoSuchAlgorithmException e) {
+            throw new ArtifactException("unsupported checksum type: " + type);
+        }
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] buffer = new byte[64 * 1024];
+            for (int n; (n = in.read(buffer)) > 0; ) {
+                digest.update(buffer, 0, n);
+            }
+        }
+        String got = HexFormat.of().formatHex(digest.digest());
+        if (!got.equals(want)) {
+            throw new ArtifactException("checksums did not match: expected " + want + ", got " + got);
+        }
+    }
+
+    static String fileName(String source) {
+        String path = source;
+        int query = path.indexOf('?');
+        if (query >= 0) {
+            path = path.substring(0, query);
+        }
+        String name = path.substring(path.lastIndexOf('/') + 1);
+        return name.isBlank() || name.equals("..") || name.equals(".") ? "artifact" : name;
+    }
+}

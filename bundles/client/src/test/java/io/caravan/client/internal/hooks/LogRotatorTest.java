@@ -1,0 +1,55 @@
+package io.caravan.client.internal.hooks;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+
+import io.caravan.api.model.LogConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LogRotatorTest {
+    @TempDir
+    Path logs;
+
+    @Test
+    void copyTruncateKeepsAtMostMaxFilesWithNewestArchiveHighest() throws Exception {
+        Path live = LogRotator.liveFile(logs, "web", "stdout");
+        LogRotator.Limits limits = new LogRotator.Limits(3, 10);
+        for (int round = 1; round <= 4; round++) {
+            Files.writeString(live, "round-" + round + "-0123456789\n", StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
+            LogRotator.rotateIfNeeded(live, limits);
+            assertEquals(0, Files.size(live), "live file truncated after round " + round);
+        }
+        // 4 archives were made (.1 .. .4); max_files=3 counts the live file, so only .3 and .4 remain.
+        assertEquals(List.of(3, 4), LogRotator.archives(live));
+        assertFalse(Files.exists(logs.resolve("web.stdout.1")));
+        assertEquals("round-4-0123456789\n", Files.readString(logs.resolve("web.stdout.4")));
+        assertTrue(Files.exists(live));
+    }
+
+    @Test
+    void smallFilesAreLeftAloneAndStreamsAreIndependent() throws Exception {
+        Path out = LogRotator.liveFile(logs, "web", "stdout");
+        Path err = LogRotator.liveFile(logs, "web", "stderr");
+        Files.writeString(out, "tiny");
+        Files.writeString(err, "x".repeat(50));
+        LogRotator.rotateIfNeeded(out, new LogRotator.Limits(2, 10));
+        LogRotator.rotateIfNeeded(err, new LogRotator.Limits(2, 10));
+        assertEquals("tiny", Files.readString(out));
+        assertEquals(List.of(), LogRotator.archives(out));
+        assertEquals(List.of(1), LogRotator.archives(err));
+    }
+
+    @Test
+    void limitsComeFromTheTaskLogsBlockWithNomadsDefaults() {
+        assertEquals(new LogRotator.Limits(10, 10L * 1024 * 1024), LogRotator.Limits.of(null));
+        assertEquals(new LogRotator.Limits(2, 3L * 1024 * 1024), LogRotator.Limits.of(new LogConfig(2, 3, false)));
+    }
+}

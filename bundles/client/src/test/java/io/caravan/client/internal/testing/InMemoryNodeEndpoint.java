@@ -1,0 +1,172 @@
+package io.caravan.client.internal.testing;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import io.caravan.api.CaravanException;
+import io.caravan.api.ErrorCode;
+import io.caravan.api.endpoint.NodeEndpoint;
+import io.caravan.api.model.Allocation;
+import io.caravan.api.model.Node;
+
+/**
+ * A server in a map: registered nodes, allocations by ID with a table index, blocking {@code clientAllocs}
+ * answered when the index passes {@code minIndex} (or at the deadline), and a log of what clients sent.
+ */
+public final class InMemoryNodeEndpoint implements NodeEndpoint, AutoCloseable {
+    public final List<Node> registrations = new CopyOnWriteArrayList<>();
+    public final List<String> statusUpdates = new CopyOnWriteArrayList<>();
+    public final List<List<Allocation>> allocUpdates = new CopyOnWriteArrayList<>();
+
+    private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "test-endpoint");
+        t.setDaemon(true);
+        return t;
+    });
+    private final Map<String, Node> nodes = new LinkedHashMap<>();
+    private final Map<String, Allocation> allocs = new LinkedHashMap<>();
+    private final List<Waiter> waiters = new ArrayList<>();
+    private long index = 1;
+
+    private record Waiter(String nodeId, long minIndex, CompletableFuture<ClientAllocs> answer) {
+    }
+
+    public synchronized Node node(String id) {
+        return nodes.get(id);
+    }
+
+    /** Places (or replaces) an allocation; bumps its AllocModifyIndex and wakes blocking queries. */
+    public synchronized void place(Allocation alloc) {
+        index++;
+        allocs.put(alloc.id(), alloc.withIndexes(index, index, index));
+        wake();
+    }
+
+    public synchronized void stopAlloc(String allocId) {
+        Allocation a = allocs.get(allocId);
+        place(a.withDesiredStatus(Allocation.DESIRED_STOP, "alloc not needed"));
+    }
+
+    public synchronized void remove(String allocId) {
+        index++;
+        allocs.remove(allocId);
+        wake();
+    }
+
+    public synchronized Allocation alloc(String id) {
+        return allocs.get(id);
+    }
+
+    /** Every client status the client reported for an allocation, in order. */
+    public List<String> reportedStatuses(String allocId) {
+        List<String> out = new ArrayList<>();
+        for (List<Allocation> batch : allocUpdates) {
+            for (Allocation a : batch) {
+                if (a.id().equals(allocId) && (out.isEmpty() || !out.get(out.size() - 1).equals(a.clientStatus()))) {
+                    out.add(a.clientStatus());
+                }
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public synchronized CompletionStage<NodeUpdateResponse> register(Node node) {
+        registrations.add(node);
+        Node known = nodes.get(node.id());
+        if (known != null && !known.secretId().equals(node.secretId())) {
+            return CompletableFuture.failedFuture(new CaravanException(ErrorCode.PERMISSION_DENIED,
+                    "node secret ID does not match. Not registering node."));
+        }
+        String status = known == null ? Node.STATUS_INITIALIZING : known.status();
+        nodes.put(node.id(), node.withStatus(status, "", 0));
+        return CompletableFuture.completedFuture(new NodeUpdateResponse(Duration.ofSeconds(10), ++index, List.of()));
+    }
+
+    @Override
+    public synchronized CompletionStage<NodeUpdateResponse> updateStatus(String nodeId, String secretId, String status) {
+        Node known = nodes.get(nodeId);
+        if (known == null) {
+            return CompletableFuture.failedFuture(CaravanException.notFound("node not found"));
+        }
+        statusUpdates.add(status);
+        nodes.put(nodeId, known.withStatus(status, "", 0));
+        return CompletableFuture.completedFuture(new NodeUpdateResponse(Duration.ofSeconds(10), ++index, List.of()));
+    }
+
+    @Override
+    public synchronized CompletionStage<Long> updateAllocs(String nodeId, String secretId, List<Allocation> updates) {
+        allocUpdates.add(List.copyOf(updates));
+        for (Allocation u : updates) {
+            Allocation a = allocs.get(u.id());
+            if (a != null) {
+                // Client updates change ModifyIndex, not AllocModifyIndex (as in Nomad).
+                allocs.put(a.id(), a.withClientStatus(u.clientStatus(), u.clientDescription()));
+            }
+        }
+        return CompletableFuture.completedFuture(++index);
+    }
+
+    @Override
+    public synchronized CompletionStage<ClientAllocs> clientAllocs(String nodeId, String secretId, long minIndex,
+                                                                   Duration maxWait) {
+        CompletableFuture<ClientAllocs> answer = new CompletableFuture<>();
+        if (index > minIndex) {
+            answer.complete(snapshot(nodeId));
+            return answer;
+        }
+        Waiter w = new Waiter(nodeId, minIndex, answer);
+        waiters.add(w);
+        timers.schedule(() -> {
+            synchronized (this) {
+                if (waiters.remove(w)) {
+                    answer.complete(snapshot(nodeId));
+                }
+            }
+        }, maxWait.toMillis(), TimeUnit.MILLISECONDS);
+        return answer;
+    }
+
+    @Override
+    public synchronized CompletionStage<List<Allocation>> allocs(String nodeId, String secretId, List<String> ids) {
+        List<Allocation> out = new ArrayList<>();
+        for (String id : ids) {
+            if (allocs.containsKey(id)) {
+                out.add(allocs.get(id));
+            }
+        }
+        return CompletableFuture.completedFuture(out);
+    }
+
+    private ClientAllocs snapshot(String nodeId) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        allocs.values().stream().filter(a -> nodeId.equals(a.nodeId()))
+                .forEach(a -> out.put(a.id(), a.allocModifyIndex()));
+        return new ClientAllocs(out, index);
+    }
+
+    private void wake() {
+        List<Waiter> ready = new ArrayList<>(waiters);
+        waiters.clear();
+        // Complete outside the caller's stack? The client's callbacks hop to its own threads, so completing here is fine.
+        ready.forEach(w -> timers.execute(() -> {
+            synchronized (this) {
+                w.answer().complete(snapshot(w.nodeId()));
+            }
+        }));
+    }
+
+    @Override
+    public void close() {
+        timers.shutdownNow();
+    }
+}
