@@ -1,0 +1,139 @@
+package io.caravan.scheduler.internal;
+
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+import io.caravan.api.model.Allocation;
+import io.caravan.api.model.Evaluation;
+import io.caravan.api.model.Job;
+import io.caravan.api.model.Node;
+import io.caravan.api.model.RescheduleTracker;
+import io.caravan.scheduler.PlanAnnotations;
+import io.caravan.scheduler.Planner;
+import io.caravan.scheduler.SchedulerState;
+import io.caravan.scheduler.internal.placement.CandidateNodes;
+import io.caravan.scheduler.internal.placement.EvalContext;
+import io.caravan.scheduler.internal.placement.PlacementPipeline;
+import io.caravan.scheduler.internal.placement.PlacementRequest;
+import io.caravan.scheduler.internal.placement.ProposedState;
+import io.caravan.scheduler.internal.placement.Selection;
+import io.caravan.scheduler.internal.reconcile.AllocStop;
+import io.caravan.scheduler.internal.reconcile.ClusterReconciler;
+import io.caravan.scheduler.internal.reconcile.Placement;
+import io.caravan.scheduler.internal.reconcile.ReconcileInput;
+import io.caravan.scheduler.internal.reconcile.ReconcileResult;
+import io.caravan.scheduler.internal.reconcile.Reschedule;
+
+/**
+ * The scheduler of {@code service} and {@code batch} jobs: reconcile with {@link ClusterReconciler}, place through
+ * the pipeline over a seeded shuffle of the candidates, compare {@code max(2, ⌈log2 n⌉)} nodes for services and
+ * two for batch (power of two choices).
+ */
+public final class GenericScheduler extends PlanningScheduler {
+    private final boolean batch;
+
+    public GenericScheduler(boolean batch, SchedulerState state, Planner planner, Clock clock, Supplier<String> ids,
+                            PlacementPipeline pipeline) {
+        super(state, planner, clock, ids, pipeline);
+        this.batch = batch;
+    }
+
+    @Override
+    protected int maxAttempts() {
+        return batch ? 2 : 5;
+    }
+
+    @Override
+    protected boolean blocksOnFailure() {
+        return true;
+    }
+
+    @Override
+    protected Attempt attempt(Evaluation eval) {
+        Job job = state.job(eval.namespace(), eval.jobId()).orElse(null);
+        ProposedState proposed = new ProposedState(state, eval.namespace(), eval.jobId());
+        EvalContext ctx = new EvalContext(proposed, state.configuration(), seed(eval));
+        Attempt attempt = new Attempt(job, proposed, ctx.eligibility());
+        List<Allocation> allocs = state.allocsByJob(eval.namespace(), eval.jobId());
+        long now = now();
+
+        ReconcileResult result = ClusterReconciler.reconcile(
+                new ReconcileInput(job, batch, allocs, nodesOf(allocs), eval, now, ids));
+        attempt.annotations = new PlanAnnotations(result.desiredTgUpdates());
+        attempt.followUps.addAll(result.followUpEvals());
+        Map<String, Allocation> stoppedById = new HashMap<>();
+        for (AllocStop stop : result.stops()) {
+            Allocation s = stopped(stop);
+            proposed.stop(s);
+            stoppedById.put(s.id(), s);
+        }
+        result.inPlaceUpdates().forEach(proposed::update);
+        result.attributeUpdates().forEach(proposed::annotate);
+        if (!result.placements().isEmpty()) {
+            place(result.placements(), attempt, ctx, stoppedById, eval, now);
+        }
+        return attempt;
+    }
+
+    private void place(List<Placement> placements, Attempt attempt, EvalContext ctx,
+                       Map<String, Allocation> stoppedById, Evaluation eval, long now) {
+        Job job = attempt.job;
+        CandidateNodes candidates = pipeline.candidates(job, state.nodes(), ctx, seed(eval), true);
+        int limit = batch ? 2 : Math.max(2, (int) Math.ceil(Math.log(Math.max(1, candidates.size())) / Math.log(2)));
+        for (Placement p : placements) {
+            String group = p.group().name();
+            attempt.queued.merge(group, 1, Integer::sum);
+            if (attempt.alreadyFailed(group)) {
+                attempt.coalesce(group); // same group, same outcome: only counted
+                continue;
+            }
+            Allocation stopPrevious = p.stopPrevious() == null ? null : stopped(p.stopPrevious());
+            if (stopPrevious != null) {
+                attempt.proposed.stop(stopPrevious); // frees the old allocation's resources for its replacement
+            }
+            Selection selection = pipeline.select(
+                    PlacementRequest.of(job, p.group(), p.name(), penaltyNodes(p), null), candidates, ctx, limit);
+            if (!selection.found()) {
+                if (stopPrevious != null) {
+                    attempt.proposed.undoStop(stopPrevious);
+                }
+                attempt.fail(group, selection.metric());
+                continue;
+            }
+            Node node = selection.chosen().node();
+            RescheduleTracker tracker = p.rescheduling() ? Reschedule.trackerFor(p.previous(), now) : null;
+            Allocation alloc = AllocBuilder.create(ids.get(), job.namespace(), eval.id(), p.name(), node.id(),
+                    node.name(), job, group, selection.chosen().resources(), selection.metric(),
+                    p.previous() == null ? null : p.previous().id(), tracker, now);
+            attempt.proposed.place(alloc);
+            attempt.placedIds.add(alloc.id());
+            linkPrevious(attempt.proposed, p, alloc, stopPrevious != null ? stopPrevious : stoppedById.get(
+                    p.previous() == null ? "" : p.previous().id()));
+        }
+    }
+
+    /** The replaced allocation's stop records its successor ({@code NextAllocation}). */
+    private static void linkPrevious(ProposedState proposed, Placement p, Allocation replacement, Allocation stop) {
+        if (p.previous() != null && stop != null) {
+            proposed.stop(AllocBuilder.from(stop).nextAllocation(replacement.id()).build());
+        }
+    }
+
+    /** A rescheduled allocation avoids the node it failed on and those its predecessors failed on. */
+    private static Set<String> penaltyNodes(Placement p) {
+        if (!p.rescheduling() || p.previous() == null) {
+            return Set.of();
+        }
+        Set<String> nodes = new LinkedHashSet<>();
+        nodes.add(p.previous().nodeId());
+        if (p.previous().rescheduleTracker() != null) {
+            p.previous().rescheduleTracker().events().forEach(e -> nodes.add(e.prevNodeId()));
+        }
+        return nodes;
+    }
+}

@@ -1,0 +1,68 @@
+package io.caravan.scheduler.internal.placement;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import io.caravan.api.model.Node;
+
+/**
+ * The nodes a job may use (ready, in its datacenters and pool), in a seeded random order, and a cursor that
+ * carries over between placements so that successive placements start where the last one stopped (Nomad's
+ * {@code StaticIterator} offset).
+ */
+public final class CandidateNodes {
+    private final List<Node> nodes;
+    private final Map<String, Integer> byDatacenter;
+    private final String pool;
+    private int offset;
+
+    CandidateNodes(List<Node> nodes, Map<String, Integer> byDatacenter, String pool) {
+        this.nodes = nodes;
+        this.byDatacenter = byDatacenter;
+        this.pool = pool;
+    }
+
+    /** Candidates in the given order (no shuffle); for system jobs and tests. */
+    public static CandidateNodes of(List<Node> nodes, String pool) {
+        Map<String, Integer> byDc = new TreeMap<>();
+        nodes.forEach(n -> byDc.merge(n.datacenter(), 1, Integer::sum));
+        return new CandidateNodes(List.copyOf(nodes), byDc, pool);
+    }
+
+    public List<Node> nodes() {
+        return nodes;
+    }
+
+    public int size() {
+        return nodes.size();
+    }
+
+    public Map<String, Integer> byDatacenter() {
+        return byDatacenter;
+    }
+
+    public String pool() {
+        return pool;
+    }
+
+    /** Node {@code i} of a pass that starts at the cursor. */
+    Node at(int i) {
+        return nodes.get((offset + i) % nodes.size());
+    }
+
+    /** Moves the cursor past the {@code visited} nodes of the last pass. */
+    void advance(int visited) {
+        if (!nodes.isEmpty()) {
+            offset = (offset + visited) % nodes.size();
+        }
+    }
+
+    static List<Node> shuffled(List<Node> nodes, long seed) {
+        List<Node> copy = new ArrayList<>(nodes);
+        Collections.shuffle(copy, new java.util.Random(seed));
+        return copy;
+    }
+}

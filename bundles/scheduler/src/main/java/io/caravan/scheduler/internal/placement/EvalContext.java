@@ -1,0 +1,133 @@
+package io.caravan.scheduler.internal.placement;
+
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+import io.caravan.api.model.Node;
+import io.caravan.scheduler.NodeClasses;
+import io.caravan.scheduler.SchedulerConfiguration;
+
+/**
+ * What one scheduling attempt shares between placements: the proposed state, the seeded randomness, the class
+ * eligibility cache and memoised parsing (regular expressions, version constraints, node reserved ports).
+ */
+public final class EvalContext {
+    private final ProposedState proposed;
+    private final SchedulerConfiguration config;
+    private final Random random;
+    private final ClassEligibility eligibility = new ClassEligibility();
+    private final Map<String, Node> nodes = new HashMap<>();
+    private final Map<String, String> classes = new HashMap<>();
+    private final Map<String, Optional<Pattern>> regexes = new HashMap<>();
+    private final Map<String, Optional<VersionConstraint>> versions = new HashMap<>();
+    private final Map<String, NodeTarget> targets = new HashMap<>();
+    private final Map<String, PropertyCounts> propertyCounts = new HashMap<>();
+    private final Map<String, BitSet> reservedPorts = new HashMap<>();
+    private final Map<String, ResourceFit.Capacity> capacities = new HashMap<>();
+
+    public EvalContext(ProposedState proposed, SchedulerConfiguration config, long seed) {
+        this.proposed = proposed;
+        this.config = config == null ? SchedulerConfiguration.DEFAULT : config;
+        this.random = new Random(seed);
+        for (Node n : proposed.state().nodes()) {
+            nodes.put(n.id(), n);
+        }
+    }
+
+    public ProposedState proposed() {
+        return proposed;
+    }
+
+    public SchedulerConfiguration config() {
+        return config;
+    }
+
+    public Random random() {
+        return random;
+    }
+
+    public ClassEligibility eligibility() {
+        return eligibility;
+    }
+
+    /** A node of the snapshot by ID, or null. */
+    public Node node(String id) {
+        return nodes.get(id);
+    }
+
+    /** The node's computed class: the stored one, or computed when the server has not set it. */
+    public String classOf(Node node) {
+        String stored = node.computedClass();
+        if (stored != null && !stored.isEmpty()) {
+            return stored;
+        }
+        return classes.computeIfAbsent(node.id(), id -> NodeClasses.computedClass(node));
+    }
+
+    public NodeTarget target(String text) {
+        return targets.computeIfAbsent(text == null ? "" : text, NodeTarget::parse);
+    }
+
+    /** A compiled pattern, or null when it does not compile (the constraint then fails). */
+    public Pattern regex(String pattern) {
+        return regexes.computeIfAbsent(pattern, p -> {
+            try {
+                return Optional.of(Pattern.compile(p));
+            } catch (PatternSyntaxException e) {
+                return Optional.empty();
+            }
+        }).orElse(null);
+    }
+
+    public VersionConstraint versionConstraint(String text, boolean strict) {
+        return versions.computeIfAbsent((strict ? "s:" : "v:") + text,
+                k -> Optional.ofNullable(VersionConstraint.parse(text, strict))).orElse(null);
+    }
+
+    /** Live counts per value of {@code property} among the job's allocations (of {@code group}, or all when null). */
+    public PropertyCounts propertyCounts(String property, String group) {
+        return propertyCounts.computeIfAbsent(property + "\u0000" + (group == null ? "" : group),
+                k -> new PropertyCounts(target(property), group, this));
+    }
+
+    ResourceFit.Capacity capacity(Node node, java.util.function.Function<Node, ResourceFit.Capacity> compute) {
+        return capacities.computeIfAbsent(node.id(), id -> compute.apply(node));
+    }
+
+    /** Ports the node keeps back ({@code ReservedHostPorts}, e.g. "22,80,8000-8080"). */
+    public BitSet reservedPorts(Node node) {
+        return reservedPorts.computeIfAbsent(node.id(), id -> parsePortRanges(
+                node.reservedResources() == null || node.reservedResources().networks() == null
+                        ? null : node.reservedResources().networks().reservedHostPorts()));
+    }
+
+    static BitSet parsePortRanges(String spec) {
+        BitSet ports = new BitSet();
+        if (spec == null || spec.isBlank()) {
+            return ports;
+        }
+        for (String part : spec.split(",")) {
+            String p = part.trim();
+            if (p.isEmpty()) {
+                continue;
+            }
+            try {
+                int dash = p.indexOf('-');
+                if (dash > 0) {
+                    ports.set(Integer.parseInt(p.substring(0, dash).trim()),
+                            Integer.parseInt(p.substring(dash + 1).trim()) + 1);
+                } else {
+                    ports.set(Integer.parseInt(p));
+                }
+            } catch (NumberFormatException | IndexOutOfBoundsException e) {
+                // A malformed range reserves nothing; the client validates its own configuration.
+            }
+        }
+        return ports;
+    }
+}

@@ -1,0 +1,20 @@
+package io.caravan.scheduler.internal.placement;
+
+import io.caravan.api.model.Node;
+
+/** A stateless test of whether a node can take a placement. */
+public interface FeasibilityCheck {
+    String name();
+
+    CheckScope scope();
+
+    Verdict test(PlacementRequest request, Node node, EvalContext ctx);
+
+    /**
+     * Whether this check looks at values outside the computed class (unique attributes), so that passing nodes
+     * must not be cached per class (Nomad's "escaped" computed class).
+     */
+    default boolean escapes(PlacementRequest request) {
+        return false;
+    }
+}

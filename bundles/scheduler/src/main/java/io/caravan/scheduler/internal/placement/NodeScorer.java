@@ -1,0 +1,18 @@
+package io.caravan.scheduler.internal.placement;
+
+/**
+ * Scores nodes for a placement. {@link #bind} runs once per selection and may precompute what every node's score
+ * needs; it returns null when the scorer has nothing to say for this request (it then abstains for every node).
+ */
+public interface NodeScorer {
+    String name();
+
+    Bound bind(PlacementRequest request, EvalContext ctx);
+
+    /** A scorer bound to one selection. */
+    @FunctionalInterface
+    interface Bound {
+        /** A score, usually in [-1, 1]; {@link Double#NaN} to abstain for this node. */
+        double score(RankedNode node);
+    }
+}

@@ -1,0 +1,253 @@
+package io.caravan.scheduler.internal.placement;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import io.caravan.api.model.Job;
+import io.caravan.api.model.Node;
+import io.caravan.api.model.Task;
+import io.caravan.scheduler.internal.placement.check.ConstraintCheck;
+import io.caravan.scheduler.internal.placement.check.DatacenterCheck;
+import io.caravan.scheduler.internal.placement.check.DistinctHostsCheck;
+import io.caravan.scheduler.internal.placement.check.DistinctPropertyCheck;
+import io.caravan.scheduler.internal.placement.check.DriverCheck;
+import io.caravan.scheduler.internal.placement.check.HostVolumeCheck;
+import io.caravan.scheduler.internal.placement.check.NodePoolCheck;
+import io.caravan.scheduler.internal.placement.check.NodeReadyCheck;
+import io.caravan.scheduler.internal.placement.score.BinPackScorer;
+import io.caravan.scheduler.internal.placement.score.JobAntiAffinityScorer;
+import io.caravan.scheduler.internal.placement.score.NodeAffinityScorer;
+import io.caravan.scheduler.internal.placement.score.ReschedulePenaltyScorer;
+import io.caravan.scheduler.internal.placement.score.SpreadScorer;
+
+/**
+ * Nomad's placement stack with stateless stages: candidates (ready nodes in the job's datacenters and pool, in
+ * a seeded shuffle) → job and group checks, cached per computed class → transient checks → resource fit →
+ * scorers, averaged over those that did not abstain → a limit of good nodes (skipping up to three that score
+ * ≤ 0) → the highest score.
+ */
+public final class PlacementPipeline {
+    public static final String CLASS_INELIGIBLE = "computed class ineligible";
+    /** Nomad's {@code skipScoreThreshold} and {@code maxSkip}. */
+    static final double SKIP_SCORE_THRESHOLD = 0.0;
+    static final int MAX_SKIP = 3;
+    /** Nomad's default {@code NodeLimitForFeasibilityChecks}, used when affinities or spreads need a wider look. */
+    static final int AFFINITY_SPREAD_LIMIT = 100;
+
+    private final List<FeasibilityCheck> candidateChecks = new ArrayList<>();
+    private final List<FeasibilityCheck> jobChecks = new ArrayList<>();
+    private final List<FeasibilityCheck> groupChecks = new ArrayList<>();
+    private final List<FeasibilityCheck> transientChecks = new ArrayList<>();
+    private final List<NodeScorer> scorers;
+    private final List<String> scorerNames = new ArrayList<>();
+
+    /** Checks run in list order within their scope: put the cheap ones first. */
+    public PlacementPipeline(List<FeasibilityCheck> checks, List<NodeScorer> scorers) {
+        for (FeasibilityCheck c : checks) {
+            switch (c.scope()) {
+                case CANDIDATE:
+                    candidateChecks.add(c);
+                    break;
+                case JOB:
+                    jobChecks.add(c);
+                    break;
+                case TASK_GROUP:
+                    groupChecks.add(c);
+                    break;
+                default:
+                    transientChecks.add(c);
+            }
+        }
+        this.scorers = List.copyOf(scorers);
+        scorers.forEach(s -> scorerNames.add(s.name()));
+    }
+
+    /** The built-in checks and scorers, in Nomad's order. */
+    public static PlacementPipeline standard() {
+        return new PlacementPipeline(
+                List.of(new NodeReadyCheck(), new DatacenterCheck(), new NodePoolCheck(),
+                        ConstraintCheck.forJob(), new DriverCheck(), ConstraintCheck.forTaskGroup(),
+                        new HostVolumeCheck(), new DistinctHostsCheck(), new DistinctPropertyCheck()),
+                List.of(new BinPackScorer(), new JobAntiAffinityScorer(), new ReschedulePenaltyScorer(),
+                        new NodeAffinityScorer(), new SpreadScorer()));
+    }
+
+    /** The nodes that pass the candidate checks (ready, datacenter, pool), shuffled with {@code seed} if asked. */
+    public CandidateNodes candidates(Job job, List<Node> nodes, EvalContext ctx, long seed, boolean shuffle) {
+        PlacementRequest jobOnly = PlacementRequest.forJob(job);
+        List<Node> kept = new ArrayList<>();
+        Map<String, Integer> byDc = new TreeMap<>();
+        for (Node node : nodes) {
+            if (passesAll(candidateChecks, jobOnly, node, ctx)) {
+                kept.add(node);
+                byDc.merge(node.datacenter(), 1, Integer::sum);
+            }
+        }
+        String pool = job.nodePool() == null || job.nodePool().isEmpty() ? Node.DEFAULT_POOL : job.nodePool();
+        return new CandidateNodes(shuffle ? CandidateNodes.shuffled(kept, seed) : List.copyOf(kept), byDc, pool);
+    }
+
+    private static boolean passesAll(List<FeasibilityCheck> checks, PlacementRequest r, Node node, EvalContext ctx) {
+        for (FeasibilityCheck c : checks) {
+            if (c.test(r, node, ctx) instanceof Verdict.Reject) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Chooses a node for one placement; {@code baseLimit} is how many fitting nodes to compare. */
+    public Selection select(PlacementRequest request, CandidateNodes candidates, EvalContext ctx, int baseLimit) {
+        long start = System.nanoTime();
+        MetricsRecorder metrics = new MetricsRecorder(ctx);
+        boolean jobEscaped = anyEscapes(jobChecks, request);
+        boolean groupEscaped = anyEscapes(groupChecks, request);
+        ctx.eligibility().markEscaped(request.group().name(), jobEscaped, groupEscaped);
+        ResourceFit fit = new ResourceFit(request.group(), ctx.config().memoryOversubscriptionEnabled());
+        NodeScorer.Bound[] bound = new NodeScorer.Bound[scorers.size()];
+        for (int i = 0; i < bound.length; i++) {
+            bound[i] = scorers.get(i).bind(request, ctx);
+        }
+
+        Node pinned = request.pinnedNode();
+        int total = pinned != null ? 1 : candidates.size();
+        int limit = limit(request, baseLimit);
+        RankedNode best = null;
+        int seen = 0;
+        int visited = 0;
+        List<RankedNode> skipped = new ArrayList<>(MAX_SKIP);
+        for (int i = 0; i < total && seen < limit; i++) {
+            Node node = pinned != null ? pinned : candidates.at(i);
+            visited++;
+            metrics.evaluated();
+            if (!feasible(request, node, ctx, metrics, jobEscaped, groupEscaped)) {
+                continue;
+            }
+            RankedNode ranked = new RankedNode(node, ctx.proposed().usage(node.id()));
+            String exhausted = fit.fit(ranked, ctx);
+            if (exhausted != null) {
+                metrics.exhausted(node, exhausted);
+                continue;
+            }
+            score(ranked, bound);
+            metrics.scored(ranked);
+            if (skipped.size() < MAX_SKIP && ranked.finalScore() <= SKIP_SCORE_THRESHOLD) {
+                skipped.add(ranked);
+                continue;
+            }
+            seen++;
+            best = better(best, ranked);
+        }
+        // When the nodes run out before the limit, the skipped ones are still options (Nomad's LimitIterator).
+        for (RankedNode ranked : skipped) {
+            if (seen++ >= limit) {
+                break;
+            }
+            best = better(best, ranked);
+        }
+        if (pinned == null) {
+            candidates.advance(visited);
+        }
+        return new Selection(best, metrics.build(candidates, scorerNames, Duration.ofNanos(System.nanoTime() - start)));
+    }
+
+    private static RankedNode better(RankedNode best, RankedNode candidate) {
+        return best == null || candidate.finalScore() > best.finalScore() ? candidate : best;
+    }
+
+    private static void score(RankedNode ranked, NodeScorer.Bound[] bound) {
+        double[] scores = new double[bound.length];
+        double sum = 0;
+        int count = 0;
+        for (int i = 0; i < bound.length; i++) {
+            double s = bound[i] == null ? Double.NaN : bound[i].score(ranked);
+            scores[i] = s;
+            if (!Double.isNaN(s)) {
+                sum += s;
+                count++;
+            }
+        }
+        ranked.scored(scores, count == 0 ? 0 : sum / count);
+    }
+
+    /** Nomad widens the look to max(count, 100) nodes when affinities or spreads have to be weighed. */
+    static int limit(PlacementRequest request, int baseLimit) {
+        Job job = request.job();
+        boolean preferences = !job.affinities().isEmpty() || !job.spreads().isEmpty()
+                || !request.group().affinities().isEmpty() || !request.group().spreads().isEmpty();
+        for (Task t : request.group().tasks()) {
+            preferences |= !t.affinities().isEmpty();
+        }
+        return preferences ? Math.max(request.desiredCount(), AFFINITY_SPREAD_LIMIT) : baseLimit;
+    }
+
+    private boolean feasible(PlacementRequest request, Node node, EvalContext ctx, MetricsRecorder metrics,
+                             boolean jobEscaped, boolean groupEscaped) {
+        String cls = ctx.classOf(node);
+        ClassEligibility eligibility = ctx.eligibility();
+        String group = request.group().name();
+        if (!jobChecks.isEmpty()) {
+            Boolean cached = jobEscaped ? null : eligibility.jobVerdict(cls);
+            if (Boolean.FALSE.equals(cached)) {
+                metrics.filtered(node, CLASS_INELIGIBLE);
+                return false;
+            }
+            if (cached == null) {
+                Verdict.Reject reject = firstReject(jobChecks, request, node, ctx);
+                if (!jobEscaped && (reject == null || reject.classWide())) {
+                    eligibility.setJob(cls, reject == null);
+                }
+                if (reject != null) {
+                    metrics.filtered(node, reject.reason());
+                    return false;
+                }
+            }
+        }
+        if (!groupChecks.isEmpty()) {
+            Boolean cached = groupEscaped ? null : eligibility.groupVerdict(group, cls);
+            if (Boolean.FALSE.equals(cached)) {
+                metrics.filtered(node, CLASS_INELIGIBLE);
+                return false;
+            }
+            if (cached == null) {
+                Verdict.Reject reject = firstReject(groupChecks, request, node, ctx);
+                if (!groupEscaped && (reject == null || reject.classWide())) {
+                    eligibility.setGroup(group, cls, reject == null);
+                }
+                if (reject != null) {
+                    metrics.filtered(node, reject.reason());
+                    return false;
+                }
+            }
+        }
+        Verdict.Reject reject = firstReject(transientChecks, request, node, ctx);
+        if (reject != null) {
+            metrics.filtered(node, reject.reason());
+            return false;
+        }
+        return true;
+    }
+
+    private static Verdict.Reject firstReject(List<FeasibilityCheck> checks, PlacementRequest request, Node node,
+                                              EvalContext ctx) {
+        for (FeasibilityCheck c : checks) {
+            Verdict v = c.test(request, node, ctx);
+            if (v instanceof Verdict.Reject) {
+                return (Verdict.Reject) v;
+            }
+        }
+        return null;
+    }
+
+    private static boolean anyEscapes(List<FeasibilityCheck> checks, PlacementRequest request) {
+        for (FeasibilityCheck c : checks) {
+            if (c.escapes(request)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

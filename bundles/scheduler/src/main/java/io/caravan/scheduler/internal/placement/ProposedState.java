@@ -1,0 +1,162 @@
+package io.caravan.scheduler.internal.placement;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.caravan.api.model.Allocation;
+import io.caravan.scheduler.SchedulerState;
+
+/**
+ * The state as the plan being built would leave it: existing allocations minus those the plan stops, with
+ * in-place updates applied, plus those it places. Several placements in one plan see each other through it.
+ * It also is the plan's content ({@link #nodeUpdate()}, {@link #nodeAllocation()}).
+ */
+public final class ProposedState {
+    private final SchedulerState state;
+    private final String namespace;
+    private final String jobId;
+    private final Map<String, List<Allocation>> nodeUpdate = new LinkedHashMap<>();
+    private final Map<String, List<Allocation>> nodeAllocation = new LinkedHashMap<>();
+    private final Map<String, Allocation> stopped = new HashMap<>();
+    private final Map<String, Allocation> replaced = new HashMap<>();
+    private final Set<String> placed = new HashSet<>();
+    private final Map<String, NodeUsage> usage = new HashMap<>();
+    /** Every change to the job's live allocations, in order, so per-property counters can catch up cheaply. */
+    private final List<JobChange> jobLog = new ArrayList<>();
+    private List<Allocation> baseJobAllocs;
+
+    /** A job allocation appearing ({@code +1}) or going away ({@code -1}). */
+    public record JobChange(Allocation alloc, int delta) {
+    }
+
+    public ProposedState(SchedulerState state, String namespace, String jobId) {
+        this.state = state;
+        this.namespace = namespace;
+        this.jobId = jobId;
+    }
+
+    public SchedulerState state() {
+        return state;
+    }
+
+    /** Adds a stop (the allocation as it should be stored: desired status stop, …) to the plan, or replaces it. */
+    public void stop(Allocation stoppedAlloc) {
+        Allocation previous = stopped.put(stoppedAlloc.id(), stoppedAlloc);
+        List<Allocation> list = nodeUpdate.computeIfAbsent(stoppedAlloc.nodeId(), n -> new ArrayList<>());
+        if (previous != null) {
+            list.removeIf(a -> a.id().equals(stoppedAlloc.id())); // a second stop of the same allocation replaces it
+        }
+        list.add(stoppedAlloc);
+        usage.remove(stoppedAlloc.nodeId());
+        if (previous == null && isJobAlloc(stoppedAlloc)) {
+            jobLog.add(new JobChange(stoppedAlloc, -1));
+        }
+    }
+
+    /** Takes a stop back out of the plan (its replacement could not be placed). */
+    public void undoStop(Allocation stoppedAlloc) {
+        if (stopped.remove(stoppedAlloc.id()) == null) {
+            return;
+        }
+        List<Allocation> list = nodeUpdate.get(stoppedAlloc.nodeId());
+        list.removeIf(a -> a.id().equals(stoppedAlloc.id()));
+        if (list.isEmpty()) {
+            nodeUpdate.remove(stoppedAlloc.nodeId());
+        }
+        usage.remove(stoppedAlloc.nodeId());
+        if (isJobAlloc(stoppedAlloc)) {
+            jobLog.add(new JobChange(stoppedAlloc, +1));
+        }
+    }
+
+    /** Adds a new allocation to the plan. */
+    public void place(Allocation alloc) {
+        placed.add(alloc.id());
+        nodeAllocation.computeIfAbsent(alloc.nodeId(), n -> new ArrayList<>()).add(alloc);
+        usage.remove(alloc.nodeId());
+        if (isJobAlloc(alloc)) {
+            jobLog.add(new JobChange(alloc, +1));
+        }
+    }
+
+    /** Adds a new version of an existing allocation (in-place update) to the plan. */
+    public void update(Allocation alloc) {
+        nodeAllocation.computeIfAbsent(alloc.nodeId(), n -> new ArrayList<>()).add(alloc);
+        replaced.put(alloc.id(), alloc);
+        usage.remove(alloc.nodeId());
+    }
+
+    /** Adds a server-side attribute change of an existing (possibly terminal) allocation; usage is unaffected. */
+    public void annotate(Allocation alloc) {
+        nodeAllocation.computeIfAbsent(alloc.nodeId(), n -> new ArrayList<>()).add(alloc);
+    }
+
+    /** The non-terminal allocations the node would run. */
+    public NodeUsage usage(String nodeId) {
+        NodeUsage u = usage.get(nodeId);
+        if (u == null) {
+            u = new NodeUsage(computeProposed(nodeId));
+            usage.put(nodeId, u);
+        }
+        return u;
+    }
+
+    private List<Allocation> computeProposed(String nodeId) {
+        List<Allocation> out = new ArrayList<>();
+        for (Allocation a : state.allocsByNode(nodeId)) {
+            if (!a.terminal() && !stopped.containsKey(a.id())) {
+                out.add(replaced.getOrDefault(a.id(), a));
+            }
+        }
+        for (Allocation a : nodeAllocation.getOrDefault(nodeId, List.of())) {
+            if (placed.contains(a.id()) && !stopped.containsKey(a.id())) {
+                out.add(a);
+            }
+        }
+        return out;
+    }
+
+    /** The job's live allocations before this plan. */
+    public List<Allocation> baseJobAllocs() {
+        if (baseJobAllocs == null) {
+            List<Allocation> live = new ArrayList<>();
+            for (Allocation a : state.allocsByJob(namespace, jobId)) {
+                if (!a.terminal()) {
+                    live.add(a);
+                }
+            }
+            baseJobAllocs = live;
+        }
+        return baseJobAllocs;
+    }
+
+    /** Changes to the job's live allocations since {@code from} (a position returned earlier by {@link #jobLogSize()}). */
+    public List<JobChange> jobChangesSince(int from) {
+        return jobLog.subList(from, jobLog.size());
+    }
+
+    public int jobLogSize() {
+        return jobLog.size();
+    }
+
+    private boolean isJobAlloc(Allocation a) {
+        return jobId.equals(a.jobId()) && namespace.equals(a.namespace());
+    }
+
+    public Map<String, List<Allocation>> nodeUpdate() {
+        return nodeUpdate;
+    }
+
+    public Map<String, List<Allocation>> nodeAllocation() {
+        return nodeAllocation;
+    }
+
+    public boolean isEmpty() {
+        return nodeUpdate.isEmpty() && nodeAllocation.isEmpty();
+    }
+}

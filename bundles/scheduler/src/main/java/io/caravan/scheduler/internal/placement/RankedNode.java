@@ -1,0 +1,67 @@
+package io.caravan.scheduler.internal.placement;
+
+import io.caravan.api.model.AllocatedResources;
+import io.caravan.api.model.Node;
+
+/** A feasible node that fits the placement, with what it would be given and its scores. */
+public final class RankedNode {
+    private final Node node;
+    private final NodeUsage usage;
+    private AllocatedResources resources;
+    /** CPU (MHz) and memory (MB) in use after the placement, and what the node offers. */
+    private double cpuUsed;
+    private double memoryUsed;
+    private double cpuCapacity;
+    private double memoryCapacity;
+    private double[] scores;
+    private double finalScore;
+
+    RankedNode(Node node, NodeUsage usage) {
+        this.node = node;
+        this.usage = usage;
+    }
+
+    public Node node() {
+        return node;
+    }
+
+    public NodeUsage usage() {
+        return usage;
+    }
+
+    public AllocatedResources resources() {
+        return resources;
+    }
+
+    void fitted(AllocatedResources resources, double cpuUsed, double cpuCapacity, double memoryUsed,
+                double memoryCapacity) {
+        this.resources = resources;
+        this.cpuUsed = cpuUsed;
+        this.cpuCapacity = cpuCapacity;
+        this.memoryUsed = memoryUsed;
+        this.memoryCapacity = memoryCapacity;
+    }
+
+    /** Free share of CPU after the placement, in [0, 1]. */
+    public double freeCpuFraction() {
+        return cpuCapacity <= 0 ? 0 : 1 - cpuUsed / cpuCapacity;
+    }
+
+    public double freeMemoryFraction() {
+        return memoryCapacity <= 0 ? 0 : 1 - memoryUsed / memoryCapacity;
+    }
+
+    /** Per scorer, in pipeline order; NaN where the scorer abstained. */
+    public double[] scores() {
+        return scores;
+    }
+
+    void scored(double[] scores, double finalScore) {
+        this.scores = scores;
+        this.finalScore = finalScore;
+    }
+
+    public double finalScore() {
+        return finalScore;
+    }
+}

@@ -1,0 +1,249 @@
+package io.caravan.scheduler.internal.placement;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.caravan.api.model.AllocatedResources;
+import io.caravan.api.model.NetworkResource;
+import io.caravan.api.model.Node;
+import io.caravan.api.model.NodeReservedResources;
+import io.caravan.api.model.NodeResources;
+import io.caravan.api.model.Port;
+import io.caravan.api.model.Resources;
+import io.caravan.api.model.Task;
+import io.caravan.api.model.TaskGroup;
+import io.caravan.api.model.TaskLifecycle;
+
+/**
+ * Whether a task group fits on a node next to the proposed allocations, and what it would be given: CPU (MHz),
+ * reserved cores, memory, ephemeral disk, static and dynamic ports of the group network. Failures name Nomad's
+ * exhausted dimension ({@code "cpu"}, {@code "cores"}, {@code "memory"}, {@code "disk"},
+ * {@code "network: reserved port collision <label>=<port>"}, {@code "network: dynamic port selection failed"}).
+ * Built once per selection.
+ */
+public final class ResourceFit {
+    static final int DEFAULT_MIN_DYNAMIC_PORT = 20000;
+    static final int DEFAULT_MAX_DYNAMIC_PORT = 32000;
+    /** Random probes before falling back to a scan, as Nomad's port picker. */
+    private static final int RANDOM_PORT_TRIES = 20;
+
+    private final TaskGroup group;
+    private final boolean oversubscription;
+    private final long cpuAsk;
+    private final long memoryAsk;
+    private final long diskAsk;
+    private final NetworkResource networkAsk;
+
+    public ResourceFit(TaskGroup group, boolean memoryOversubscription) {
+        this.group = group;
+        this.oversubscription = memoryOversubscription;
+        long cpu = 0;
+        long mem = 0;
+        for (Task t : group.tasks()) {
+            Resources r = t.resources();
+            if (r != null) {
+                cpu += cores(r) > 0 ? 0 : nz(r.cpu());
+                mem += nz(r.memoryMb()) + nz(r.secretsMb());
+            }
+        }
+        cpuAsk = cpu;
+        memoryAsk = mem;
+        diskAsk = group.ephemeralDisk() == null ? 0 : nz(group.ephemeralDisk().sizeMb());
+        networkAsk = group.networks().isEmpty() ? null : group.networks().get(0);
+    }
+
+    /** Fits the group onto {@code rn}'s node: null on success (the node then carries the resources), else the dimension. */
+    public String fit(RankedNode rn, EvalContext ctx) {
+        Node node = rn.node();
+        NodeUsage usage = rn.usage();
+        Capacity cap = ctx.capacity(node, Capacity::of);
+
+        NetworkResource network = null;
+        List<AllocatedResources.AllocatedPort> ports = List.of();
+        if (networkAsk != null) {
+            PortOffer offer = assignPorts(node, usage, ctx);
+            if (offer.failure != null) {
+                return "network: " + offer.failure;
+            }
+            network = offer.network;
+            ports = offer.ports;
+        }
+
+        BitSet coresTaken = null;
+        long cpuMhzPerCore = cap.totalCores > 0 ? cap.cpuShares / cap.totalCores : 0;
+        long cpu = usage.cpu() + cpuAsk;
+        Map<String, AllocatedResources.TaskResources> tasks = new LinkedHashMap<>();
+        Map<String, TaskLifecycle> lifecycles = new LinkedHashMap<>();
+        for (Task t : group.tasks()) {
+            Resources r = t.resources();
+            int wantCores = r == null ? 0 : cores(r);
+            List<Integer> granted = List.of();
+            long shares = r == null ? 0 : nz(r.cpu());
+            if (wantCores > 0) {
+                if (coresTaken == null) {
+                    coresTaken = (BitSet) usage.cores().clone();
+                }
+                granted = takeCores(cap, coresTaken, wantCores);
+                if (granted == null) {
+                    return "cores";
+                }
+                shares = wantCores * cpuMhzPerCore;
+                cpu += shares;
+            }
+            long mem = r == null ? 0 : nz(r.memoryMb()) + nz(r.secretsMb());
+            long memMax = oversubscription && r != null && nz(r.memoryMaxMb()) > 0 ? nz(r.memoryMaxMb()) + nz(r.secretsMb()) : 0;
+            tasks.put(t.name(), new AllocatedResources.TaskResources(new AllocatedResources.Cpu(shares, granted),
+                    new AllocatedResources.Memory(mem, memMax), List.of(), List.of()));
+            if (t.lifecycle() != null) {
+                lifecycles.put(t.name(), t.lifecycle());
+            }
+        }
+        long memory = usage.memoryMb() + memoryAsk;
+        if (cpu > cap.cpuShares) {
+            return "cpu";
+        }
+        if (memory > cap.memoryMb) {
+            return "memory";
+        }
+        if (usage.diskMb() + diskAsk > cap.diskMb) {
+            return "disk";
+        }
+        AllocatedResources.Shared shared = new AllocatedResources.Shared(
+                network == null ? List.of() : List.of(network), diskAsk, ports);
+        rn.fitted(new AllocatedResources(tasks, lifecycles, shared), cpu, cap.cpuShares, memory, cap.memoryMb);
+        return null;
+    }
+
+    private static List<Integer> takeCores(Capacity cap, BitSet taken, int want) {
+        List<Integer> out = new ArrayList<>(want);
+        for (int core : cap.reservableCores) {
+            if (!taken.get(core) && !cap.reservedCores.get(core)) {
+                out.add(core);
+                taken.set(core);
+                if (out.size() == want) {
+                    return out;
+                }
+            }
+        }
+        return null;
+    }
+
+    private record PortOffer(NetworkResource network, List<AllocatedResources.AllocatedPort> ports, String failure) {
+        static PortOffer failed(String why) {
+            return new PortOffer(null, null, why);
+        }
+    }
+
+    private PortOffer assignPorts(Node node, NodeUsage usage, EvalContext ctx) {
+        BitSet used = usage.ports();
+        BitSet reserved = ctx.reservedPorts(node);
+        BitSet mine = new BitSet();
+        String ip = hostIp(node);
+        List<AllocatedResources.AllocatedPort> ports = new ArrayList<>();
+        List<Port> statics = new ArrayList<>();
+        for (Port p : networkAsk.reservedPorts()) {
+            if ((used.get(p.value()) && !p.ignoreCollision()) || reserved.get(p.value()) || mine.get(p.value())) {
+                return PortOffer.failed("reserved port collision " + p.label() + "=" + p.value());
+            }
+            mine.set(p.value());
+            statics.add(p);
+            ports.add(new AllocatedResources.AllocatedPort(p.label(), p.value(), mappedTo(p, p.value()), ip));
+        }
+        int min = portBound(node, true);
+        int max = portBound(node, false);
+        List<Port> dynamics = new ArrayList<>();
+        for (Port p : networkAsk.dynamicPorts()) {
+            int value = pickPort(min, max, used, reserved, mine, ctx);
+            if (value < 0) {
+                return PortOffer.failed("dynamic port selection failed");
+            }
+            mine.set(value);
+            Port assigned = new Port(p.label(), value, mappedTo(p, value), p.hostNetwork(), p.ignoreCollision());
+            dynamics.add(assigned);
+            ports.add(new AllocatedResources.AllocatedPort(p.label(), value, assigned.to(), ip));
+        }
+        NetworkResource n = networkAsk;
+        NetworkResource offered = new NetworkResource(n.mode(), n.device(), n.cidr(), ip, n.hostname(), n.mBits(),
+                n.dns(), statics, dynamics, n.cni());
+        return new PortOffer(offered, ports, null);
+    }
+
+    /** Nomad maps {@code to = -1} to the host port itself. */
+    private static int mappedTo(Port p, int value) {
+        return p.to() == -1 ? value : p.to();
+    }
+
+    private static int pickPort(int min, int max, BitSet used, BitSet reserved, BitSet mine, EvalContext ctx) {
+        if (max < min) {
+            return -1;
+        }
+        for (int i = 0; i < RANDOM_PORT_TRIES; i++) {
+            int candidate = min + ctx.random().nextInt(max - min + 1);
+            if (free(candidate, used, reserved, mine)) {
+                return candidate;
+            }
+        }
+        for (int candidate = min; candidate <= max; candidate++) {
+            if (free(candidate, used, reserved, mine)) {
+                return candidate;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean free(int port, BitSet used, BitSet reserved, BitSet mine) {
+        return !used.get(port) && !reserved.get(port) && !mine.get(port);
+    }
+
+    private static int portBound(Node node, boolean lower) {
+        NodeResources r = node.nodeResources();
+        int v = r == null ? 0 : (lower ? r.minDynamicPort() : r.maxDynamicPort());
+        return v > 0 ? v : (lower ? DEFAULT_MIN_DYNAMIC_PORT : DEFAULT_MAX_DYNAMIC_PORT);
+    }
+
+    private static String hostIp(Node node) {
+        if (node.nodeResources() != null) {
+            for (NetworkResource n : node.nodeResources().networks()) {
+                if (n.ip() != null && !n.ip().isEmpty()) {
+                    return n.ip();
+                }
+            }
+        }
+        return "";
+    }
+
+    private static int cores(Resources r) {
+        return r.cores() == null ? 0 : r.cores();
+    }
+
+    private static long nz(Integer v) {
+        return v == null ? 0 : v;
+    }
+
+    /** What a node offers for placement: its resources minus what it keeps back. */
+    record Capacity(long cpuShares, long memoryMb, long diskMb, int totalCores, List<Integer> reservableCores,
+                            BitSet reservedCores) {
+        static Capacity of(Node node) {
+            NodeResources r = node.nodeResources();
+            NodeReservedResources k = node.reservedResources();
+            long cpu = r == null || r.cpu() == null ? 0 : r.cpu().cpuShares();
+            long mem = r == null || r.memory() == null ? 0 : r.memory().memoryMb();
+            long disk = r == null || r.disk() == null ? 0 : r.disk().diskMb();
+            BitSet reservedCores = new BitSet();
+            if (k != null) {
+                cpu -= k.cpu() == null ? 0 : k.cpu().cpuShares();
+                mem -= k.memory() == null ? 0 : k.memory().memoryMb();
+                disk -= k.disk() == null ? 0 : k.disk().diskMb();
+                if (k.cpu() != null) {
+                    k.cpu().reservedCpuCores().forEach(reservedCores::set);
+                }
+            }
+            int total = r == null || r.cpu() == null ? 0 : r.cpu().totalCpuCores();
+            List<Integer> reservable = r == null || r.cpu() == null ? List.of() : r.cpu().reservableCpuCores();
+            return new Capacity(cpu, mem, disk, total, reservable, reservedCores);
+        }
+    }
+}

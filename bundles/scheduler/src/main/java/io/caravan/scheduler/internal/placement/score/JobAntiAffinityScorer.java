@@ -1,0 +1,34 @@
+package io.caravan.scheduler.internal.placement.score;
+
+import io.caravan.api.model.Allocation;
+import io.caravan.scheduler.internal.placement.EvalContext;
+import io.caravan.scheduler.internal.placement.NodeScorer;
+import io.caravan.scheduler.internal.placement.PlacementRequest;
+
+/**
+ * Penalises nodes that already run allocations of the same job and group: {@code -(collisions + 1) / count}.
+ * Abstains on nodes without any.
+ */
+public final class JobAntiAffinityScorer implements NodeScorer {
+    @Override
+    public String name() {
+        return "job-anti-affinity";
+    }
+
+    @Override
+    public Bound bind(PlacementRequest request, EvalContext ctx) {
+        String jobId = request.job().id();
+        String namespace = request.job().namespace();
+        String group = request.group().name();
+        int desired = Math.max(1, request.desiredCount());
+        return node -> {
+            int collisions = 0;
+            for (Allocation a : node.usage().allocs()) {
+                if (a.jobId().equals(jobId) && a.taskGroup().equals(group) && a.namespace().equals(namespace)) {
+                    collisions++;
+                }
+            }
+            return collisions == 0 ? Double.NaN : -(collisions + 1.0) / desired;
+        };
+    }
+}

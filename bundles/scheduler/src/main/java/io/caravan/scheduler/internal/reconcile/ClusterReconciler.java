@@ -1,0 +1,308 @@
+package io.caravan.scheduler.internal.reconcile;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.caravan.api.model.Allocation;
+import io.caravan.api.model.Evaluation;
+import io.caravan.api.model.Job;
+import io.caravan.api.model.Node;
+import io.caravan.api.model.TaskGroup;
+import io.caravan.scheduler.PlanAnnotations.DesiredUpdates;
+import io.caravan.scheduler.internal.AllocBuilder;
+import io.caravan.scheduler.internal.EvalBuilder;
+
+/**
+ * The reconciler of service and batch jobs (Nomad's cluster reconciler without deployments, canaries and
+ * disconnect handling). Per task group it sorts allocations into buckets, trims the surplus, and asks for
+ * replacements and new placements:
+ * <ul>
+ * <li>allocations of a stopped or purged job, of a removed group, or of a group scaled to 0 are stopped;</li>
+ * <li>allocations on down or gone nodes are stopped as {@code lost} and replaced under the same name;</li>
+ * <li>allocations marked {@code DesiredTransition.Migrate} are stopped and replaced;</li>
+ * <li>failed allocations are rescheduled now, later (a follow-up eval with {@code WaitUntil}), or not at all, by
+ *     their group's reschedule policy; a failed allocation that may not be rescheduled still holds its slot;</li>
+ * <li>a batch allocation that finished successfully holds its slot and is not run again (until the job
+ *     changes);</li>
+ * <li>running allocations of an older job version are updated in place or destructively ({@link JobChanges});</li>
+ * <li>surplus allocations are stopped highest index first; missing ones get the lowest free indexes.</li>
+ * </ul>
+ */
+public final class ClusterReconciler {
+    /** Nomad's {@code rescheduleWindowSize}: a reschedule due this soon happens now. */
+    static final Duration RESCHEDULE_WINDOW = Duration.ofSeconds(1);
+    /** Nomad's {@code batchedFailedAllocWindowSize}: failures this close share one follow-up eval. */
+    static final Duration FOLLOW_UP_BATCH_WINDOW = Duration.ofSeconds(5);
+    static final String FOLLOW_UP_DESCRIPTION = "created for delayed rescheduling";
+
+    private final ReconcileInput in;
+    private final List<Placement> placements = new ArrayList<>();
+    private final List<AllocStop> stops = new ArrayList<>();
+    private final List<Allocation> inPlace = new ArrayList<>();
+    private final List<Allocation> attributeUpdates = new ArrayList<>();
+    private final List<Evaluation> followUps = new ArrayList<>();
+    private final Map<String, GroupUpdates> updates = new LinkedHashMap<>();
+
+    private ClusterReconciler(ReconcileInput in) {
+        this.in = in;
+    }
+
+    public static ReconcileResult reconcile(ReconcileInput in) {
+        return new ClusterReconciler(in).compute();
+    }
+
+    /** Where an allocation stands before the count is applied. */
+    private enum Bucket {
+        // Declared in the order surplus is removed: lost first, live last.
+        LOST, RESCHEDULE_NOW, HOLDS_SLOT, MIGRATE, LIVE
+    }
+
+    private record Slot(Allocation alloc, Bucket bucket, long rescheduleAt) {
+        int index() {
+            return AllocNames.index(alloc.name());
+        }
+    }
+
+    private ReconcileResult compute() {
+        Map<String, List<Allocation>> groups = Allocs.byGroup(in.job(), in.allocs());
+        for (Map.Entry<String, List<Allocation>> e : groups.entrySet()) {
+            GroupUpdates counts = updates.computeIfAbsent(e.getKey(), g -> new GroupUpdates());
+            TaskGroup tg = in.jobStopped() ? null : JobChanges.group(in.job(), e.getKey());
+            if (tg == null || tg.count() == null || tg.count() == 0) {
+                stopAll(e.getValue(), tg, counts);
+            } else {
+                computeGroup(tg, e.getValue(), counts);
+            }
+        }
+        Map<String, DesiredUpdates> desired = new LinkedHashMap<>();
+        updates.forEach((g, c) -> desired.put(g, c.toDesiredUpdates()));
+        return new ReconcileResult(placements, stops, inPlace, attributeUpdates, followUps, desired);
+    }
+
+    private void stopAll(List<Allocation> allocs, TaskGroup tg, GroupUpdates counts) {
+        for (Allocation alloc : allocs) {
+            if (alloc.terminal()) {
+                continue;
+            }
+            boolean lost = Allocs.onLostNode(alloc, in.nodes().get(alloc.nodeId()), tg);
+            stops.add(lost ? AllocStop.lost(alloc) : AllocStop.notNeeded(alloc));
+            counts.stop++;
+        }
+    }
+
+    private void computeGroup(TaskGroup tg, List<Allocation> allocs, GroupUpdates counts) {
+        List<Slot> slots = new ArrayList<>();
+        for (Allocation alloc : allocs) {
+            Slot slot = classify(alloc, tg, counts);
+            if (slot != null) {
+                slots.add(slot);
+            }
+        }
+        List<Slot> kept = trimSurplus(slots, tg.count(), counts);
+        List<Slot> later = new ArrayList<>();
+        for (Slot slot : kept) {
+            act(slot, tg, counts, later);
+        }
+        placeMissing(tg, kept, counts);
+        createFollowUps(later);
+    }
+
+    /** Puts an allocation in its bucket, or returns null when it no longer matters. */
+    private Slot classify(Allocation alloc, TaskGroup tg, GroupUpdates counts) {
+        if (alloc.terminal() && alloc.nextAllocation() != null && !alloc.nextAllocation().isEmpty()) {
+            return null; // already replaced
+        }
+        if (!alloc.terminal()) {
+            Node node = in.nodes().get(alloc.nodeId());
+            if (Allocs.onLostNode(alloc, node, tg)) {
+                return new Slot(alloc, Bucket.LOST, 0);
+            }
+            return new Slot(alloc, Allocs.migrateRequested(alloc) ? Bucket.MIGRATE : Bucket.LIVE, 0);
+        }
+        if (in.batch() && olderVersion(alloc)) {
+            counts.ignore++; // a finished batch run of an old version: the new version runs afresh
+            return null;
+        }
+        if (!failedAndWanted(alloc)) {
+            // Batch work that finished successfully keeps its slot; everything else terminal is history.
+            boolean holds = in.batch() && (Allocation.DESIRED_STOP.equals(alloc.desiredStatus())
+                    ? Allocs.ranSuccessfully(alloc)
+                    : !Allocation.DESIRED_EVICT.equals(alloc.desiredStatus()));
+            return holds ? new Slot(alloc, Bucket.HOLDS_SLOT, 0) : null;
+        }
+        return rescheduleSlot(alloc);
+    }
+
+    private static boolean failedAndWanted(Allocation alloc) {
+        return Allocation.CLIENT_FAILED.equals(alloc.clientStatus())
+                && !Allocation.DESIRED_STOP.equals(alloc.desiredStatus())
+                && !Allocation.DESIRED_EVICT.equals(alloc.desiredStatus());
+    }
+
+    /** Nomad's {@code updateByReschedulable}. */
+    private Slot rescheduleSlot(Allocation alloc) {
+        if (Allocs.forceReschedule(alloc)) {
+            return new Slot(alloc, Bucket.RESCHEDULE_NOW, 0);
+        }
+        Reschedule.Eligibility when = Reschedule.nextRescheduleTime(alloc);
+        if (when.eligible()) {
+            boolean followUpDue = in.eval() != null && in.eval().id().equals(alloc.followupEvalId());
+            if (followUpDue || when.timeNanos() - in.nowNanos() <= RESCHEDULE_WINDOW.toNanos()) {
+                return new Slot(alloc, Bucket.RESCHEDULE_NOW, 0);
+            }
+            if (alloc.followupEvalId() == null || alloc.followupEvalId().isEmpty()) {
+                return new Slot(alloc, Bucket.HOLDS_SLOT, when.timeNanos());
+            }
+        }
+        return new Slot(alloc, Bucket.HOLDS_SLOT, 0);
+    }
+
+    private boolean olderVersion(Allocation alloc) {
+        return alloc.job() == null || !JobChanges.sameVersion(alloc.job(), in.job());
+    }
+
+    /** Drops the surplus over {@code count}: lost before failed before live, highest index first. */
+    private List<Slot> trimSurplus(List<Slot> slots, int count, GroupUpdates counts) {
+        int surplus = slots.size() - count;
+        if (surplus <= 0) {
+            return slots;
+        }
+        List<Slot> order = new ArrayList<>(slots);
+        order.sort(Comparator.comparingInt((Slot s) -> removalRank(s.bucket()))
+                .thenComparing(Comparator.comparingInt(Slot::index).reversed()));
+        List<Slot> removed = order.subList(0, surplus);
+        for (Slot slot : removed) {
+            switch (slot.bucket()) {
+                case LOST:
+                    stops.add(AllocStop.lost(slot.alloc()));
+                    counts.stop++;
+                    break;
+                case MIGRATE:
+                case LIVE:
+                    stops.add(AllocStop.notNeeded(slot.alloc()));
+                    counts.stop++;
+                    break;
+                default:
+                    counts.ignore++; // terminal already; it simply stops counting
+            }
+        }
+        List<Slot> kept = new ArrayList<>(slots);
+        kept.removeAll(removed);
+        return kept;
+    }
+
+    private static int removalRank(Bucket bucket) {
+        return bucket == Bucket.LIVE ? Bucket.MIGRATE.ordinal() : bucket.ordinal();
+    }
+
+    private void act(Slot slot, TaskGroup tg, GroupUpdates counts, List<Slot> later) {
+        Allocation alloc = slot.alloc();
+        switch (slot.bucket()) {
+            case LOST:
+                stops.add(AllocStop.lost(alloc));
+                counts.stop++;
+                placements.add(replacement(alloc, tg, Placement.Kind.LOST, null));
+                counts.place++;
+                break;
+            case MIGRATE:
+                stops.add(new AllocStop(alloc, AllocStop.MIGRATING, null));
+                placements.add(replacement(alloc, tg, Placement.Kind.MIGRATE, null));
+                counts.migrate++;
+                break;
+            case RESCHEDULE_NOW:
+                placements.add(replacement(alloc, tg, Placement.Kind.RESCHEDULE,
+                        new AllocStop(alloc, AllocStop.RESCHEDULED, null)));
+                counts.place++;
+                counts.stop++;
+                counts.rescheduleNow++;
+                break;
+            case HOLDS_SLOT:
+                if (!in.batch() && olderVersion(alloc)) {
+                    // A failed service allocation of an old version: the new version replaces it.
+                    destructive(alloc, tg, counts);
+                } else {
+                    counts.ignore++;
+                    if (slot.rescheduleAt() > 0) {
+                        later.add(slot);
+                        counts.rescheduleLater++;
+                    }
+                }
+                break;
+            default:
+                update(alloc, tg, counts);
+        }
+    }
+
+    private void update(Allocation alloc, TaskGroup tg, GroupUpdates counts) {
+        switch (JobChanges.classify(alloc.job(), in.job(), tg.name())) {
+            case IGNORE:
+                counts.ignore++;
+                break;
+            case IN_PLACE:
+                inPlace.add(AllocBuilder.from(alloc).job(in.job()).evalId(evalId()).modifyTime(in.nowNanos()).build());
+                counts.inPlaceUpdate++;
+                break;
+            default:
+                destructive(alloc, tg, counts);
+        }
+    }
+
+    private void destructive(Allocation alloc, TaskGroup tg, GroupUpdates counts) {
+        placements.add(replacement(alloc, tg, Placement.Kind.DESTRUCTIVE,
+                new AllocStop(alloc, AllocStop.UPDATING, null)));
+        counts.destructiveUpdate++;
+    }
+
+    private static Placement replacement(Allocation prev, TaskGroup tg, Placement.Kind kind, AllocStop stop) {
+        return new Placement(prev.name(), tg, kind, prev, stop, null);
+    }
+
+    private void placeMissing(TaskGroup tg, List<Slot> kept, GroupUpdates counts) {
+        int missing = tg.count() - kept.size();
+        if (missing <= 0) {
+            return;
+        }
+        BitSet used = new BitSet();
+        for (Slot slot : kept) {
+            if (slot.index() >= 0) {
+                used.set(slot.index());
+            }
+        }
+        int index = 0;
+        for (int i = 0; i < missing; i++) {
+            index = used.nextClearBit(index);
+            placements.add(Placement.fresh(AllocNames.name(in.job().id(), tg.name(), index), tg));
+            used.set(index);
+            counts.place++;
+        }
+    }
+
+    /** One delayed eval per window of reschedule times; each waiting allocation records its eval's ID. */
+    private void createFollowUps(List<Slot> later) {
+        later.sort(Comparator.comparingLong(Slot::rescheduleAt));
+        Evaluation current = null;
+        long windowStart = 0;
+        for (Slot slot : later) {
+            if (current == null || slot.rescheduleAt() - windowStart >= FOLLOW_UP_BATCH_WINDOW.toNanos()) {
+                windowStart = slot.rescheduleAt();
+                current = EvalBuilder.followUp(in.eval(), in.job(), in.ids().get(),
+                                Evaluation.TRIGGER_RETRY_FAILED_ALLOC, Evaluation.STATUS_PENDING,
+                                FOLLOW_UP_DESCRIPTION, in.nowNanos())
+                        .waitUntil(Instant.ofEpochSecond(0, windowStart)).build();
+                followUps.add(current);
+            }
+            attributeUpdates.add(AllocBuilder.from(slot.alloc()).followupEvalId(current.id())
+                    .modifyTime(in.nowNanos()).build());
+        }
+    }
+
+    private String evalId() {
+        return in.eval() == null ? "" : in.eval().id();
+    }
+}

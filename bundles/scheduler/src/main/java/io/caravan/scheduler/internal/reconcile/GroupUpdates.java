@@ -1,0 +1,20 @@
+package io.caravan.scheduler.internal.reconcile;
+
+import io.caravan.scheduler.PlanAnnotations.DesiredUpdates;
+
+/** A task group's running tally of Nomad's {@code DesiredUpdates}. */
+final class GroupUpdates {
+    long ignore;
+    long place;
+    long migrate;
+    long stop;
+    long inPlaceUpdate;
+    long destructiveUpdate;
+    long rescheduleNow;
+    long rescheduleLater;
+
+    DesiredUpdates toDesiredUpdates() {
+        return new DesiredUpdates(ignore, place, migrate, stop, inPlaceUpdate, destructiveUpdate, 0, 0, 0,
+                rescheduleNow, rescheduleLater, 0);
+    }
+}

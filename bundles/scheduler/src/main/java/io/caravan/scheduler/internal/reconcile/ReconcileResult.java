@@ -1,0 +1,31 @@
+package io.caravan.scheduler.internal.reconcile;
+
+import java.util.List;
+import java.util.Map;
+
+import io.caravan.api.model.Allocation;
+import io.caravan.api.model.Evaluation;
+import io.caravan.scheduler.PlanAnnotations.DesiredUpdates;
+
+/**
+ * What the reconciler wants done.
+ *
+ * @param placements       allocations to place (new ones and replacements)
+ * @param stops            allocations to stop now, independent of any placement
+ * @param inPlaceUpdates   existing allocations carrying the new job version
+ * @param attributeUpdates existing allocations with a server-side field changed (the follow-up eval ID of a
+ *                         failed allocation that will be rescheduled later)
+ * @param followUpEvals    delayed evaluations ({@code WaitUntil}) for later rescheduling
+ */
+public record ReconcileResult(List<Placement> placements, List<AllocStop> stops, List<Allocation> inPlaceUpdates,
+                              List<Allocation> attributeUpdates, List<Evaluation> followUpEvals,
+                              Map<String, DesiredUpdates> desiredTgUpdates) {
+    public ReconcileResult {
+        placements = List.copyOf(placements);
+        stops = List.copyOf(stops);
+        inPlaceUpdates = List.copyOf(inPlaceUpdates);
+        attributeUpdates = List.copyOf(attributeUpdates);
+        followUpEvals = List.copyOf(followUpEvals);
+        desiredTgUpdates = Map.copyOf(desiredTgUpdates);
+    }
+}
