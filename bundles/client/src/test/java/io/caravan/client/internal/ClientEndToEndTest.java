@@ -1,0 +1,148 @@
+package io.caravan.client.internal;
+
+import static io.caravan.client.internal.testing.Fixtures.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import io.caravan.api.model.Allocation;
+import io.caravan.api.model.Node;
+import io.caravan.api.model.TaskState;
+import io.caravan.client.internal.testing.Fixtures;
+import io.caravan.client.internal.testing.InMemoryNodeEndpoint;
+import io.caravan.client.internal.testing.ProcessTestDriver;
+import io.caravan.plugin.api.fingerprint.FingerprintResult;
+import io.caravan.plugin.api.fingerprint.FingerprintResult.HostResources;
+import io.caravan.plugin.api.fingerprint.Fingerprinter;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A whole client in the JVM against an in-memory server: register, heartbeat to ready, run an allocation. */
+class ClientEndToEndTest {
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    @TempDir
+    Path dataDir;
+
+    private final InMemoryNodeEndpoint server = new InMemoryNodeEndpoint();
+    private final ProcessTestDriver driver = new ProcessTestDriver();
+    private Client client;
+
+    @BeforeEach
+    void setUp() {
+        ClientSettings settings = ClientSettings.from(Map.of("node.class", "batch-nodes", "meta.rack", "r1",
+                "reserved.cpu", 100L, "reserved.memory", 256L), dataDir);
+        client = new Client(settings, Fixtures.agent("node-1", dataDir), Clock.systemUTC(), Fixtures.fastTiming());
+        Fingerprinter host = soFar -> new FingerprintResult(Map.of("kernel.name", "linux",
+                "unique.network.ip-address", "127.0.0.1"), Map.of(), new HostResources(4000, 2, 8192, 100_000));
+        client.bindFingerprinter("host", "host", host);
+        client.bindDriver("test", driver);
+        client.start();
+        client.endpoint(server);
+    }
+
+    @AfterEach
+    void tearDown() {
+        client.close();
+        server.close();
+    }
+
+    @Test
+    void registersWithFingerprintsAndDriversThenBecomesReady() {
+        await(WAIT, "ready", () -> server.statusUpdates.contains(Node.STATUS_READY));
+        await(WAIT, "node with attributes and drivers", () -> {
+            Node n = server.node("node-1");
+            return n != null && "1".equals(n.attributes().get("driver.test"))
+                    && "linux".equals(n.attributes().get("kernel.name"));
+        });
+        Node node = server.node("node-1");
+        assertEquals(client.secretId(), node.secretId());
+        assertEquals("dc1", node.datacenter());
+        assertEquals("batch-nodes", node.nodeClass());
+        assertEquals("default", node.nodePool());
+        assertEquals(Map.of("rack", "r1"), node.meta());
+        assertEquals("127.0.0.1:4646", node.httpAddr());
+        assertEquals("0.1.0", node.attributes().get("nomad.version"));
+        assertEquals("0.1.0", node.attributes().get("caravan.version"));
+        assertEquals("127.0.0.1:4646", node.attributes().get("unique.advertise.address"));
+        assertEquals("1", node.attributes().get("driver.test.version"));
+        assertTrue(node.drivers().get("test").healthy());
+        assertEquals(4000, node.nodeResources().cpu().cpuShares());
+        assertEquals(8192, node.nodeResources().memory().memoryMb());
+        assertEquals("127.0.0.1", node.nodeResources().networks().get(0).ip());
+        assertEquals(20000, node.nodeResources().minDynamicPort());
+        assertEquals(32000, node.nodeResources().maxDynamicPort());
+        assertEquals(100, node.reservedResources().cpu().cpuShares());
+        assertEquals(256, node.reservedResources().memory().memoryMb());
+        // Status ready is only asked for after the first alloc sync: no "ready" before an initial registration.
+        assertEquals(Node.STATUS_INITIALIZING, server.registrations.get(0).status());
+    }
+
+    @Test
+    void aPlacedAllocationRunsAndIsReportedRunningThenComplete() throws Exception {
+        await(WAIT, "ready", () -> server.statusUpdates.contains(Node.STATUS_READY));
+        Allocation alloc = Fixtures.alloc("node-1", "hello", "batch", Map.of(),
+                Fixtures.shTask("say", "sleep 0.5; echo \"hi from $NOMAD_JOB_NAME\""));
+        server.place(alloc);
+
+        await(WAIT, "complete", () -> server.reportedStatuses(alloc.id()).contains(Allocation.CLIENT_COMPLETE));
+        List<String> statuses = server.reportedStatuses(alloc.id());
+        assertTrue(statuses.indexOf(Allocation.CLIENT_RUNNING) >= 0, statuses.toString());
+        assertTrue(statuses.indexOf(Allocation.CLIENT_RUNNING) < statuses.indexOf(Allocation.CLIENT_COMPLETE),
+                statuses.toString());
+        Allocation last = server.allocUpdates.stream().flatMap(List::stream).filter(a -> a.id().equals(alloc.id()))
+                .reduce((a, b) -> b).orElseThrow();
+        assertEquals(TaskState.STATE_DEAD, last.taskStates().get("say").state());
+        Path allocDir = client.allocDir(alloc.id()).orElseThrow();
+        assertEquals(dataDir.resolve("alloc").resolve(alloc.id()), allocDir);
+        assertEquals("hi from hello\n", Files.readString(allocDir.resolve("alloc/logs/say.stdout.0")));
+        assertEquals(Allocation.CLIENT_COMPLETE, server.alloc(alloc.id()).clientStatus());
+
+        // The servers garbage-collect it: the client destroys its directory and state.
+        server.remove(alloc.id());
+        await(WAIT, "destroyed", () -> client.allocDir(alloc.id()).isEmpty());
+        await(WAIT, "dir removed", () -> !Files.exists(allocDir));
+        assertFalse(Files.exists(dataDir.resolve("client/allocs/" + alloc.id() + ".json")));
+    }
+
+    @Test
+    void aStoppedAllocationIsKilled() {
+        Allocation alloc = Fixtures.alloc("node-1", "web", "service", Map.of(), Fixtures.shTask("web", "sleep 60"));
+        server.place(alloc);
+        await(WAIT, "running", () -> server.reportedStatuses(alloc.id()).contains(Allocation.CLIENT_RUNNING));
+        server.stopAlloc(alloc.id());
+        await(WAIT, "complete", () -> server.reportedStatuses(alloc.id()).contains(Allocation.CLIENT_COMPLETE));
+    }
+
+    @Test
+    void aDriverThatLeavesParksItsTasksAndTheNextOneRecoversThem() {
+        Allocation alloc = Fixtures.alloc("node-1", "web", "service", Map.of(), Fixtures.shTask("web", "sleep 60"));
+        server.place(alloc);
+        await(WAIT, "running", () -> server.reportedStatuses(alloc.id()).contains(Allocation.CLIENT_RUNNING));
+        var id = new io.caravan.plugin.api.driver.TaskId(alloc.id(), "web");
+        ProcessHandle process = driver.process(id);
+
+        client.unbindDriver("test", driver);
+        await(WAIT, "driver gone from node", () -> !server.node("node-1").drivers().containsKey("test"));
+        assertTrue(process.isAlive(), "a driver leaving never kills a workload");
+        assertEquals(TaskState.STATE_RUNNING, client.runner(alloc.id()).orElseThrow().states().get("web").state());
+
+        ProcessTestDriver updated = new ProcessTestDriver();
+        client.bindDriver("test", updated);
+        await(WAIT, "recovered", () -> updated.recovered.size() == 1);
+        assertEquals(process.pid(), Long.parseLong(updated.recovered.get(0).driverState().get("pid")));
+
+        server.stopAlloc(alloc.id());
+        await(WAIT, "complete", () -> server.reportedStatuses(alloc.id()).contains(Allocation.CLIENT_COMPLETE));
+        await(WAIT, "process gone", () -> !process.isAlive());
+    }
+}

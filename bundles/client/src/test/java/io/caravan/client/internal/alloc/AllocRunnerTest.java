@@ -1,0 +1,185 @@
+package io.caravan.client.internal.alloc;
+
+import static io.caravan.client.internal.testing.Fixtures.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+import io.caravan.api.model.Allocation;
+import io.caravan.api.model.TaskEvent;
+import io.caravan.api.model.TaskState;
+import io.caravan.client.internal.hooks.LogRotator;
+import io.caravan.client.internal.state.ClientStateStore;
+import io.caravan.client.internal.testing.Fixtures;
+import io.caravan.client.internal.testing.ProcessTestDriver;
+import io.caravan.plugin.api.driver.TaskDriver;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Alloc and task runners with real processes started by a test driver. */
+class AllocRunnerTest {
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    @TempDir
+    Path dir;
+
+    private ScheduledExecutorService scheduler;
+    private ExecutorService workers;
+    private LogRotator logs;
+    private final ProcessTestDriver driver = new ProcessTestDriver();
+    private final List<Allocation> updates = new CopyOnWriteArrayList<>();
+    private RunnerServices services;
+
+    @BeforeEach
+    void setUp() {
+        scheduler = Executors.newSingleThreadScheduledExecutor();
+        workers = Executors.newCachedThreadPool();
+        logs = new LogRotator(scheduler, Duration.ofMillis(100));
+        services = new RunnerServices(scheduler, workers, Clock.systemUTC(), new Random(1),
+                name -> "test".equals(name) ? Optional.<TaskDriver>of(driver) : Optional.empty(),
+                () -> Fixtures.node("node-1", Map.of(), Map.of()), new ClientStateStore(dir.resolve("state")), logs,
+                updates::add, dir.resolve("alloc"), Duration.ofSeconds(30));
+    }
+
+    @AfterEach
+    void tearDown() {
+        scheduler.shutdownNow();
+        workers.shutdownNow();
+    }
+
+    private AllocRunner run(Allocation alloc) {
+        AllocRunner runner = new AllocRunner(services, alloc, null, r -> { });
+        runner.run();
+        return runner;
+    }
+
+    private static List<String> types(TaskState state) {
+        return state.events().stream().map(TaskEvent::type).toList();
+    }
+
+    private String lastStatus() {
+        return updates.isEmpty() ? null : updates.get(updates.size() - 1).clientStatus();
+    }
+
+    @Test
+    void batchTaskThatExitsZeroIsDeadAndTheAllocComplete() throws Exception {
+        Allocation alloc = Fixtures.alloc("n1", "job", "batch", Map.of(),
+                Fixtures.shTask("hello", "echo hello from $NOMAD_TASK_NAME; exit 0"));
+        AllocRunner runner = run(alloc);
+
+        await(WAIT, "complete", () -> Allocation.CLIENT_COMPLETE.equals(lastStatus()));
+        TaskState state = runner.states().get("hello");
+        assertEquals(TaskState.STATE_DEAD, state.state());
+        assertFalse(state.failed());
+        assertEquals(0, state.restarts());
+        assertNotNull(state.startedAt());
+        assertNotNull(state.finishedAt());
+        assertEquals(List.of("Received", "Task Setup", "Started", "Terminated"), types(state));
+        assertEquals("Exit Code: 0", state.events().get(3).displayMessage());
+        assertTrue(updates.stream().anyMatch(u -> Allocation.CLIENT_RUNNING.equals(u.clientStatus()))
+                || updates.stream().anyMatch(u -> Allocation.CLIENT_PENDING.equals(u.clientStatus())));
+        Path stdout = dir.resolve("alloc").resolve(alloc.id()).resolve("alloc/logs/hello.stdout.0");
+        assertEquals("hello from hello\n", Files.readString(stdout));
+        assertEquals(stdout, driver.started.get(0).stdoutPath());
+    }
+
+    @Test
+    void failingTaskRestartsPerPolicyThenFails() {
+        Map<String, Object> task = Fixtures.shTask("flaky", "exit 1");
+        task.put("RestartPolicy", Fixtures.restart(2, Duration.ofMillis(50), Duration.ofMinutes(5), "fail"));
+        AllocRunner runner = run(Fixtures.alloc("n1", "job", "batch", Map.of(), task));
+
+        await(WAIT, "failed", () -> Allocation.CLIENT_FAILED.equals(lastStatus()));
+        TaskState state = runner.states().get("flaky");
+        assertEquals(TaskState.STATE_DEAD, state.state());
+        assertTrue(state.failed());
+        assertEquals(2, state.restarts());
+        assertNotNull(state.lastRestart());
+        assertEquals(3, driver.started.size());
+        List<String> types = types(state);
+        assertEquals(TaskEvent.NOT_RESTARTING, types.get(types.size() - 1));
+        assertEquals(2, types.stream().filter(TaskEvent.RESTARTING::equals).count());
+        assertEquals("Exceeded allowed attempts 2 in interval 5m0s and mode is \"fail\"",
+                state.events().get(state.events().size() - 1).displayMessage());
+        assertEquals("Failed tasks", updates.get(updates.size() - 1).clientDescription());
+    }
+
+    @Test
+    void prestartRunsBeforeMainAndPoststopAfter() throws Exception {
+        Map<String, Object> pre = Fixtures.shTask("init", "echo ready > $NOMAD_ALLOC_DIR/data/flag");
+        pre.put("Lifecycle", Map.of("Hook", "prestart", "Sidecar", false));
+        Map<String, Object> main = Fixtures.shTask("main", "test -f $NOMAD_ALLOC_DIR/data/flag && sleep 0.2");
+        Map<String, Object> post = Fixtures.shTask("cleanup", "echo done >> $NOMAD_ALLOC_DIR/data/flag");
+        post.put("Lifecycle", Map.of("Hook", "poststop"));
+        Allocation alloc = Fixtures.alloc("n1", "job", "batch", Map.of(), post, main, pre);
+        AllocRunner runner = run(alloc);
+
+        await(WAIT, "complete", () -> Allocation.CLIENT_COMPLETE.equals(lastStatus()));
+        Map<String, TaskState> states = runner.states();
+        states.values().forEach(s -> assertFalse(s.failed(), s.toString()));
+        assertTrue(states.get("init").finishedAt().compareTo(states.get("main").startedAt()) <= 0);
+        assertTrue(states.get("main").finishedAt().compareTo(states.get("cleanup").startedAt()) <= 0);
+        assertEquals("ready\ndone\n",
+                Files.readString(dir.resolve("alloc").resolve(alloc.id()).resolve("alloc/data/flag")));
+    }
+
+    @Test
+    void aFailedTaskKillsItsSiblings() {
+        Map<String, Object> failing = Fixtures.shTask("bad", "exit 3");
+        failing.put("RestartPolicy", Fixtures.restart(0, Duration.ofMillis(10), Duration.ofMinutes(5), "fail"));
+        Map<String, Object> sleeper = Fixtures.shTask("sleeper", "sleep 30");
+        AllocRunner runner = run(Fixtures.alloc("n1", "job", "service", Map.of(), sleeper, failing));
+
+        await(WAIT, "failed and all dead", () -> Allocation.CLIENT_FAILED.equals(lastStatus())
+                && runner.states().values().stream().allMatch(s -> TaskState.STATE_DEAD.equals(s.state())));
+        TaskState sleeperState = runner.states().get("sleeper");
+        List<String> types = types(sleeperState);
+        assertTrue(types.contains(TaskEvent.SIBLING_FAILED), types.toString());
+        assertTrue(types.contains(TaskEvent.KILLING), types.toString());
+        assertEquals(TaskEvent.KILLED, types.get(types.size() - 1));
+        assertFalse(sleeperState.failed());
+        assertEquals("Task's sibling \"bad\" failed", sleeperState.events().stream()
+                .filter(e -> TaskEvent.SIBLING_FAILED.equals(e.type())).findFirst().orElseThrow().displayMessage());
+    }
+
+    @Test
+    void stoppingAServiceAllocKillsItsTaskAndCompletes() {
+        AllocRunner runner = run(Fixtures.alloc("n1", "job", "service", Map.of(), Fixtures.shTask("web", "sleep 30")));
+        await(WAIT, "running", () -> Allocation.CLIENT_RUNNING.equals(lastStatus()));
+
+        runner.update(runner.alloc().withDesiredStatus(Allocation.DESIRED_STOP, "alloc not needed"));
+        await(WAIT, "complete", () -> Allocation.CLIENT_COMPLETE.equals(lastStatus()));
+        List<String> types = types(runner.states().get("web"));
+        assertEquals(List.of("Received", "Task Setup", "Started", "Killing", "Terminated", "Killed"), types);
+        assertFalse(driver.process(new io.caravan.plugin.api.driver.TaskId(runner.allocId(), "web")) != null
+                && driver.process(new io.caravan.plugin.api.driver.TaskId(runner.allocId(), "web")).isAlive());
+    }
+
+    @Test
+    void aMissingDriverIsADriverFailureThatRestarts() {
+        Map<String, Object> task = Fixtures.shTask("t", "true");
+        task.put("Driver", "nope");
+        task.put("RestartPolicy", Fixtures.restart(1, Duration.ofMillis(10), Duration.ofMinutes(5), "fail"));
+        AllocRunner runner = run(Fixtures.alloc("n1", "job", "batch", Map.of(), task));
+        await(WAIT, "failed", () -> Allocation.CLIENT_FAILED.equals(lastStatus()));
+        List<String> types = types(runner.states().get("t"));
+        assertEquals(List.of("Received", "Task Setup", "Driver Failure", "Restarting", "Driver Failure",
+                "Not Restarting"), types);
+    }
+}
