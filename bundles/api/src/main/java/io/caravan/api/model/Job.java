@@ -117,4 +117,300 @@ public record Job(
                 consulNamespace, vaultToken, vaultNamespace, nomadTokenId, status, statusDescription, stable,
                 version, submitTime, createIndex, modifyIndex, jobModifyIndex, stop, ui, versionTag);
     }
+
+    /** A copy to change: {@code x.toBuilder().field(v).build()}. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** Sets any field of a copy; generated from the record's components, keep it in their order. */
+    public static final class Builder {
+        private String region;
+        private String namespace;
+        private String id;
+        private String parentId;
+        private String name;
+        private String type;
+        private Integer priority;
+        private Boolean allAtOnce;
+        private List<String> datacenters;
+        private String nodePool;
+        private List<Constraint> constraints;
+        private List<Affinity> affinities;
+        private List<Spread> spreads;
+        private List<TaskGroup> taskGroups;
+        private UpdateStrategy update;
+        private Map<String, Object> multiregion;
+        private PeriodicConfig periodic;
+        private ParameterizedJobConfig parameterizedJob;
+        private ReschedulePolicy reschedule;
+        private MigrateStrategy migrate;
+        private boolean dispatched;
+        private String dispatchIdempotencyToken;
+        private String payload;
+        private Map<String, String> meta;
+        private String consulToken;
+        private String consulNamespace;
+        private String vaultToken;
+        private String vaultNamespace;
+        private String nomadTokenId;
+        private String status;
+        private String statusDescription;
+        private Boolean stable;
+        private Long version;
+        private Long submitTime;
+        private Long createIndex;
+        private Long modifyIndex;
+        private Long jobModifyIndex;
+        private Boolean stop;
+        private Map<String, Object> ui;
+        private Map<String, Object> versionTag;
+
+        private Builder(Job from) {
+            region = from.region;
+            namespace = from.namespace;
+            id = from.id;
+            parentId = from.parentId;
+            name = from.name;
+            type = from.type;
+            priority = from.priority;
+            allAtOnce = from.allAtOnce;
+            datacenters = from.datacenters;
+            nodePool = from.nodePool;
+            constraints = from.constraints;
+            affinities = from.affinities;
+            spreads = from.spreads;
+            taskGroups = from.taskGroups;
+            update = from.update;
+            multiregion = from.multiregion;
+            periodic = from.periodic;
+            parameterizedJob = from.parameterizedJob;
+            reschedule = from.reschedule;
+            migrate = from.migrate;
+            dispatched = from.dispatched;
+            dispatchIdempotencyToken = from.dispatchIdempotencyToken;
+            payload = from.payload;
+            meta = from.meta;
+            consulToken = from.consulToken;
+            consulNamespace = from.consulNamespace;
+            vaultToken = from.vaultToken;
+            vaultNamespace = from.vaultNamespace;
+            nomadTokenId = from.nomadTokenId;
+            status = from.status;
+            statusDescription = from.statusDescription;
+            stable = from.stable;
+            version = from.version;
+            submitTime = from.submitTime;
+            createIndex = from.createIndex;
+            modifyIndex = from.modifyIndex;
+            jobModifyIndex = from.jobModifyIndex;
+            stop = from.stop;
+            ui = from.ui;
+            versionTag = from.versionTag;
+        }
+
+        public Builder region(String region) {
+            this.region = region;
+            return this;
+        }
+
+        public Builder namespace(String namespace) {
+            this.namespace = namespace;
+            return this;
+        }
+
+        public Builder id(String id) {
+            this.id = id;
+            return this;
+        }
+
+        public Builder parentId(String parentId) {
+            this.parentId = parentId;
+            return this;
+        }
+
+        public Builder name(String name) {
+            this.name = name;
+            return this;
+        }
+
+        public Builder type(String type) {
+            this.type = type;
+            return this;
+        }
+
+        public Builder priority(Integer priority) {
+            this.priority = priority;
+            return this;
+        }
+
+        public Builder allAtOnce(Boolean allAtOnce) {
+            this.allAtOnce = allAtOnce;
+            return this;
+        }
+
+        public Builder datacenters(List<String> datacenters) {
+            this.datacenters = datacenters;
+            return this;
+        }
+
+        public Builder nodePool(String nodePool) {
+            this.nodePool = nodePool;
+            return this;
+        }
+
+        public Builder constraints(List<Constraint> constraints) {
+            this.constraints = constraints;
+            return this;
+        }
+
+        public Builder affinities(List<Affinity> affinities) {
+            this.affinities = affinities;
+            return this;
+        }
+
+        public Builder spreads(List<Spread> spreads) {
+            this.spreads = spreads;
+            return this;
+        }
+
+        public Builder taskGroups(List<TaskGroup> taskGroups) {
+            this.taskGroups = taskGroups;
+            return this;
+        }
+
+        public Builder update(UpdateStrategy update) {
+            this.update = update;
+            return this;
+        }
+
+        public Builder multiregion(Map<String, Object> multiregion) {
+            this.multiregion = multiregion;
+            return this;
+        }
+
+        public Builder periodic(PeriodicConfig periodic) {
+            this.periodic = periodic;
+            return this;
+        }
+
+        public Builder parameterizedJob(ParameterizedJobConfig parameterizedJob) {
+            this.parameterizedJob = parameterizedJob;
+            return this;
+        }
+
+        public Builder reschedule(ReschedulePolicy reschedule) {
+            this.reschedule = reschedule;
+            return this;
+        }
+
+        public Builder migrate(MigrateStrategy migrate) {
+            this.migrate = migrate;
+            return this;
+        }
+
+        public Builder dispatched(boolean dispatched) {
+            this.dispatched = dispatched;
+            return this;
+        }
+
+        public Builder dispatchIdempotencyToken(String dispatchIdempotencyToken) {
+            this.dispatchIdempotencyToken = dispatchIdempotencyToken;
+            return this;
+        }
+
+        public Builder payload(String payload) {
+            this.payload = payload;
+            return this;
+        }
+
+        public Builder meta(Map<String, String> meta) {
+            this.meta = meta;
+            return this;
+        }
+
+        public Builder consulToken(String consulToken) {
+            this.consulToken = consulToken;
+            return this;
+        }
+
+        public Builder consulNamespace(String consulNamespace) {
+            this.consulNamespace = consulNamespace;
+            return this;
+        }
+
+        public Builder vaultToken(String vaultToken) {
+            this.vaultToken = vaultToken;
+            return this;
+        }
+
+        public Builder vaultNamespace(String vaultNamespace) {
+            this.vaultNamespace = vaultNamespace;
+            return this;
+        }
+
+        public Builder nomadTokenId(String nomadTokenId) {
+            this.nomadTokenId = nomadTokenId;
+            return this;
+        }
+
+        public Builder status(String status) {
+            this.status = status;
+            return this;
+        }
+
+        public Builder statusDescription(String statusDescription) {
+            this.statusDescription = statusDescription;
+            return this;
+        }
+
+        public Builder stable(Boolean stable) {
+            this.stable = stable;
+            return this;
+        }
+
+        public Builder version(Long version) {
+            this.version = version;
+            return this;
+        }
+
+        public Builder submitTime(Long submitTime) {
+            this.submitTime = submitTime;
+            return this;
+        }
+
+        public Builder createIndex(Long createIndex) {
+            this.createIndex = createIndex;
+            return this;
+        }
+
+        public Builder modifyIndex(Long modifyIndex) {
+            this.modifyIndex = modifyIndex;
+            return this;
+        }
+
+        public Builder jobModifyIndex(Long jobModifyIndex) {
+            this.jobModifyIndex = jobModifyIndex;
+            return this;
+        }
+
+        public Builder stop(Boolean stop) {
+            this.stop = stop;
+            return this;
+        }
+
+        public Builder ui(Map<String, Object> ui) {
+            this.ui = ui;
+            return this;
+        }
+
+        public Builder versionTag(Map<String, Object> versionTag) {
+            this.versionTag = versionTag;
+            return this;
+        }
+
+        public Job build() {
+            return new Job(region, namespace, id, parentId, name, type, priority, allAtOnce, datacenters, nodePool, constraints, affinities, spreads, taskGroups, update, multiregion, periodic, parameterizedJob, reschedule, migrate, dispatched, dispatchIdempotencyToken, payload, meta, consulToken, consulNamespace, vaultToken, vaultNamespace, nomadTokenId, status, statusDescription, stable, version, submitTime, createIndex, modifyIndex, jobModifyIndex, stop, ui, versionTag);
+        }
+    }
 }

@@ -46,4 +46,181 @@ public record TaskGroup(
         scaling = Copy.rawOrNull(scaling);
         consul = Copy.rawOrNull(consul);
     }
+
+    /** A copy to change: {@code x.toBuilder().field(v).build()}. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** Sets any field of a copy; generated from the record's components, keep it in their order. */
+    public static final class Builder {
+        private String name;
+        private Integer count;
+        private List<Constraint> constraints;
+        private List<Affinity> affinities;
+        private List<Task> tasks;
+        private List<Spread> spreads;
+        private Map<String, VolumeRequest> volumes;
+        private RestartPolicy restartPolicy;
+        private DisconnectStrategy disconnect;
+        private ReschedulePolicy reschedulePolicy;
+        private EphemeralDisk ephemeralDisk;
+        private UpdateStrategy update;
+        private MigrateStrategy migrate;
+        private List<NetworkResource> networks;
+        private Map<String, String> meta;
+        private List<Service> services;
+        private Duration shutdownDelay;
+        private Duration stopAfterClientDisconnect;
+        private Duration maxClientDisconnect;
+        private Map<String, Object> scaling;
+        private Map<String, Object> consul;
+        private Boolean preventRescheduleOnLost;
+        private Duration maxRunDuration;
+
+        private Builder(TaskGroup from) {
+            name = from.name;
+            count = from.count;
+            constraints = from.constraints;
+            affinities = from.affinities;
+            tasks = from.tasks;
+            spreads = from.spreads;
+            volumes = from.volumes;
+            restartPolicy = from.restartPolicy;
+            disconnect = from.disconnect;
+            reschedulePolicy = from.reschedulePolicy;
+            ephemeralDisk = from.ephemeralDisk;
+            update = from.update;
+            migrate = from.migrate;
+            networks = from.networks;
+            meta = from.meta;
+            services = from.services;
+            shutdownDelay = from.shutdownDelay;
+            stopAfterClientDisconnect = from.stopAfterClientDisconnect;
+            maxClientDisconnect = from.maxClientDisconnect;
+            scaling = from.scaling;
+            consul = from.consul;
+            preventRescheduleOnLost = from.preventRescheduleOnLost;
+            maxRunDuration = from.maxRunDuration;
+        }
+
+        public Builder name(String name) {
+            this.name = name;
+            return this;
+        }
+
+        public Builder count(Integer count) {
+            this.count = count;
+            return this;
+        }
+
+        public Builder constraints(List<Constraint> constraints) {
+            this.constraints = constraints;
+            return this;
+        }
+
+        public Builder affinities(List<Affinity> affinities) {
+            this.affinities = affinities;
+            return this;
+        }
+
+        public Builder tasks(List<Task> tasks) {
+            this.tasks = tasks;
+            return this;
+        }
+
+        public Builder spreads(List<Spread> spreads) {
+            this.spreads = spreads;
+            return this;
+        }
+
+        public Builder volumes(Map<String, VolumeRequest> volumes) {
+            this.volumes = volumes;
+            return this;
+        }
+
+        public Builder restartPolicy(RestartPolicy restartPolicy) {
+            this.restartPolicy = restartPolicy;
+            return this;
+        }
+
+        public Builder disconnect(DisconnectStrategy disconnect) {
+            this.disconnect = disconnect;
+            return this;
+        }
+
+        public Builder reschedulePolicy(ReschedulePolicy reschedulePolicy) {
+            this.reschedulePolicy = reschedulePolicy;
+            return this;
+        }
+
+        public Builder ephemeralDisk(EphemeralDisk ephemeralDisk) {
+            this.ephemeralDisk = ephemeralDisk;
+            return this;
+        }
+
+        public Builder update(UpdateStrategy update) {
+            this.update = update;
+            return this;
+        }
+
+        public Builder migrate(MigrateStrategy migrate) {
+            this.migrate = migrate;
+            return this;
+        }
+
+        public Builder networks(List<NetworkResource> networks) {
+            this.networks = networks;
+            return this;
+        }
+
+        public Builder meta(Map<String, String> meta) {
+            this.meta = meta;
+            return this;
+        }
+
+        public Builder services(List<Service> services) {
+            this.services = services;
+            return this;
+        }
+
+        public Builder shutdownDelay(Duration shutdownDelay) {
+            this.shutdownDelay = shutdownDelay;
+            return this;
+        }
+
+        public Builder stopAfterClientDisconnect(Duration stopAfterClientDisconnect) {
+            this.stopAfterClientDisconnect = stopAfterClientDisconnect;
+            return this;
+        }
+
+        public Builder maxClientDisconnect(Duration maxClientDisconnect) {
+            this.maxClientDisconnect = maxClientDisconnect;
+            return this;
+        }
+
+        public Builder scaling(Map<String, Object> scaling) {
+            this.scaling = scaling;
+            return this;
+        }
+
+        public Builder consul(Map<String, Object> consul) {
+            this.consul = consul;
+            return this;
+        }
+
+        public Builder preventRescheduleOnLost(Boolean preventRescheduleOnLost) {
+            this.preventRescheduleOnLost = preventRescheduleOnLost;
+            return this;
+        }
+
+        public Builder maxRunDuration(Duration maxRunDuration) {
+            this.maxRunDuration = maxRunDuration;
+            return this;
+        }
+
+        public TaskGroup build() {
+            return new TaskGroup(name, count, constraints, affinities, tasks, spreads, volumes, restartPolicy, disconnect, reschedulePolicy, ephemeralDisk, update, migrate, networks, meta, services, shutdownDelay, stopAfterClientDisconnect, maxClientDisconnect, scaling, consul, preventRescheduleOnLost, maxRunDuration);
+        }
+    }
 }

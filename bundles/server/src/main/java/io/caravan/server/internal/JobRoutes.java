@@ -2,6 +2,7 @@ package io.caravan.server.internal;
 
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
@@ -62,6 +63,21 @@ public final class JobRoutes implements ApiRoutes {
                 .routeAsync("POST", "/v1/job/{id}", this::registerJob)
                 .routeAsync("DELETE", "/v1/job/{id}", this::deregisterJob)
                 .write("/v1/job/{id}/plan", this::planJob)
+                .routeAsync("PUT", "/v1/job/{id}/scale", this::scaleJob)
+                .routeAsync("POST", "/v1/job/{id}/scale", this::scaleJob)
+                .getAsync("/v1/job/{id}/scale", r -> reads.query(r, (s, ws) -> {
+                    ws.key(NomadTables.JOBS.name(), jobKey(r));
+                    ws.indexKey(NomadTables.ALLOCS.name(), "job", jobKey(r));
+                    Job job = s.get(NomadTables.JOBS, jobKey(r)).orElse(null);
+                    return new Indexed<>(job == null ? null : ScaleStatus.of(job,
+                            s.byIndex(NomadTables.ALLOCS, "job", jobKey(r)).toList()),
+                            Math.max(s.tableIndex(NomadTables.JOBS.name()), s.tableIndex(NomadTables.ALLOCS.name())));
+                }).thenApply(answer -> {
+                    if (answer.body() == null) {
+                        throw new CaravanException(ErrorCode.NOT_FOUND, "job not found");
+                    }
+                    return answer;
+                }))
                 .getAsync("/v1/job/{id}/summary", r -> reads.one(r, NomadTables.JOB_SUMMARIES, jobKey(r),
                         "job not found"))
                 .getAsync("/v1/job/{id}/versions", r -> reads.query(r, (s, ws) -> {
@@ -188,6 +204,60 @@ public final class JobRoutes implements ApiRoutes {
                 ApiResponse.ok(new RegisterResponse(eval.id(), result.evalCreateIndex(), result.jobModifyIndex(), "",
                         result.index(), 0, true), QueryMeta.index(result.index())));
     }
+
+    /** Nomad's {@code ScalingRequest}: the group to scale and its new count (null: only record an event). */
+    record ScaleRequest(Long count, Map<String, String> target, String message, boolean error,
+                        boolean policyOverride) {}
+
+    /** Nomad's {@code PUT /v1/job/:id/scale}: the job re-registered with the group's new count. */
+    private CompletionStage<ApiResponse> scaleJob(ApiRequest r) {
+        ScaleRequest req = r.body(ScaleRequest.class);
+        String group = req == null || req.target() == null ? null : req.target().get("Group");
+        if (group == null || group.isEmpty()) {
+            throw CaravanException.invalid("Target.Group", "missing task group name for scaling action");
+        }
+        if (req.count() != null && req.count() < 0) {
+            throw CaravanException.invalid("Count", "scaling action count can't be negative");
+        }
+        Job job = store.snapshot().get(NomadTables.JOBS, jobKey(r))
+                .orElseThrow(() -> new CaravanException(ErrorCode.NOT_FOUND, "job not found"));
+        if (job.taskGroups().stream().noneMatch(g -> g.name().equals(group))) {
+            throw CaravanException.invalid("Target.Group",
+                    "task group \"" + group + "\" specified for scaling does not exist in job");
+        }
+        if (req.count() == null) {
+            // An event without a count changes nothing Caravan stores yet (scaling events are not kept).
+            return java.util.concurrent.CompletableFuture.completedFuture(ApiResponse.ok(new RegisterResponse("", 0,
+                    job.jobModifyIndex(), "", job.modifyIndex(), 0, true), QueryMeta.index(job.modifyIndex())));
+        }
+        Job scaled = job.toBuilder().taskGroups(job.taskGroups().stream().map(g -> g.name().equals(group)
+                ? g.toBuilder().count(req.count().intValue()).build() : g).toList()).build();
+        long now = System.currentTimeMillis() * 1_000_000L;
+        Evaluation eval = Evaluation.forJob(UUID.randomUUID().toString(), scaled, Evaluation.TRIGGER_SCALING, now);
+        return writes.submit(new Command.JobRegister(scaled.withSubmitTime(now), eval, false, 0))
+                .thenApply(result -> ApiResponse.ok(new RegisterResponse(eval.id(), result.evalCreateIndex(),
+                        result.jobModifyIndex(), "", result.index(), 0, true), QueryMeta.index(result.index())));
+    }
+
+    /** Nomad's {@code JobScaleStatus}. */
+    record ScaleStatus(String jobId, String namespace, long jobCreateIndex, long jobModifyIndex, boolean jobStopped,
+                       Map<String, GroupScale> taskGroups) {
+        static ScaleStatus of(Job job, List<io.caravan.api.model.Allocation> allocs) {
+            Map<String, GroupScale> groups = new java.util.LinkedHashMap<>();
+            for (var g : job.taskGroups()) {
+                List<io.caravan.api.model.Allocation> mine = allocs.stream()
+                        .filter(a -> g.name().equals(a.taskGroup()) && !a.terminal()).toList();
+                int running = (int) mine.stream().filter(a -> "running".equals(a.clientStatus())).count();
+                groups.put(g.name(), new GroupScale(g.count() == null ? 0 : g.count(), mine.size(), running, 0, 0,
+                        List.of()));
+            }
+            return new ScaleStatus(job.id(), job.namespace(), job.createIndex(), job.jobModifyIndex(),
+                    Boolean.TRUE.equals(job.stop()), groups);
+        }
+    }
+
+    /** Nomad's {@code TaskGroupScaleStatus}; health needs deployments, so Healthy/Unhealthy stay 0. */
+    record GroupScale(int desired, int placed, int running, int healthy, int unhealthy, List<Object> events) {}
 
     /** Nomad's {@code PUT /v1/job/:id/plan}: what registering would do, nothing written. */
     private ApiResponse planJob(ApiRequest r) throws io.caravan.scheduler.SchedulerException {
