@@ -25,6 +25,8 @@ public final class RecordingPlanner implements Planner {
     public final List<Evaluation> created = new ArrayList<>();
     public final List<Evaluation> updated = new ArrayList<>();
     public final Set<String> rejectNodesOnce = new HashSet<>();
+    /** Refuses every plan (the applier always finds conflicts). */
+    public boolean rejectAll;
     public int refreshes;
 
     public RecordingPlanner(InMemoryState state) {
@@ -39,7 +41,7 @@ public final class RecordingPlanner implements Planner {
         Map<String, List<Allocation>> placed = new HashMap<>();
         boolean rejected = false;
         for (Map.Entry<String, List<Allocation>> e : plan.nodeUpdate().entrySet()) {
-            if (rejectNodesOnce.contains(e.getKey())) {
+            if (rejectAll || rejectNodesOnce.contains(e.getKey())) {
                 rejected = true;
                 continue;
             }
@@ -47,7 +49,7 @@ public final class RecordingPlanner implements Planner {
             updates.put(e.getKey(), e.getValue());
         }
         for (Map.Entry<String, List<Allocation>> e : plan.nodeAllocation().entrySet()) {
-            if (rejectNodesOnce.contains(e.getKey())) {
+            if (rejectAll || rejectNodesOnce.contains(e.getKey())) {
                 rejected = true;
                 continue;
             }
