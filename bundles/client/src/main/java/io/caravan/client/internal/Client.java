@@ -118,7 +118,17 @@ public final class Client implements ClientAllocs, AutoCloseable {
                 runners.values().forEach(r -> r.park(name));
             }
         });
-        this.registration = new NodeRegistration(scheduler, this::node, this::registered, random);
+        this.registration = new NodeRegistration(scheduler, this::node, new NodeRegistration.Listener() {
+            @Override
+            public void registered() {
+                watcher.start();
+            }
+
+            @Override
+            public void reconnected() {
+                runners.values().forEach(AllocRunner::resend);
+            }
+        }, random);
         this.updates = new AllocUpdateBatcher(scheduler, timing.updateInterval(), this::target);
         this.watcher = new AllocWatcher(scheduler, this::target, new AllocWatcher.Sink() {
             @Override
@@ -233,10 +243,6 @@ public final class Client implements ClientAllocs, AutoCloseable {
     private void factsChanged(NodeFacts merged) {
         facts = merged;
         registration.nodeChanged();
-    }
-
-    private void registered() {
-        watcher.start();
     }
 
     private AllocUpdateBatcher.Target target() {

@@ -39,6 +39,7 @@ class ClientEndToEndTest {
 
     @BeforeEach
     void setUp() {
+        server.heartbeatTtl(Duration.ofSeconds(1));
         ClientSettings settings = ClientSettings.from(Map.of("node.class", "batch-nodes", "meta.rack", "r1",
                 "reserved.cpu", 100L, "reserved.memory", 256L), dataDir);
         client = new Client(settings, Fixtures.agent("node-1", dataDir), Clock.systemUTC(), Fixtures.fastTiming());
@@ -144,5 +145,45 @@ class ClientEndToEndTest {
         server.stopAlloc(alloc.id());
         await(WAIT, "complete", () -> server.reportedStatuses(alloc.id()).contains(Allocation.CLIENT_COMPLETE));
         await(WAIT, "process gone", () -> !process.isAlive());
+    }
+
+    @Test
+    void allocRestartStopsAndStartsTheTaskWithoutCountingAgainstThePolicy() {
+        Allocation alloc = Fixtures.alloc("node-1", "web", "service", Map.of(), Fixtures.shTask("web", "sleep 60"));
+        server.place(alloc);
+        await(WAIT, "running", () -> server.reportedStatuses(alloc.id()).contains(Allocation.CLIENT_RUNNING));
+
+        client.restart(alloc.id(), "web");
+        await(WAIT, "started twice", () -> driver.started.size() == 2
+                && TaskState.STATE_RUNNING.equals(client.runner(alloc.id()).orElseThrow().states().get("web").state()));
+        TaskState state = client.runner(alloc.id()).orElseThrow().states().get("web");
+        List<String> types = state.events().stream().map(e -> e.type()).toList();
+        assertEquals(List.of("Received", "Task Setup", "Started", "Restart Signaled", "Terminated", "Restarting",
+                "Started"), types);
+        assertEquals(1, state.restarts());
+        assertFalse(state.failed());
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> client.restart(alloc.id(), "nope"));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> client.restart("no-such-alloc", null));
+        server.stopAlloc(alloc.id());
+        await(WAIT, "complete", () -> server.reportedStatuses(alloc.id()).contains(Allocation.CLIENT_COMPLETE));
+    }
+
+    @Test
+    void aForgottenNodeRegistersAgainAndResendsItsAllocations() {
+        Allocation alloc = Fixtures.alloc("node-1", "web", "service", Map.of(), Fixtures.shTask("web", "sleep 60"));
+        server.place(alloc);
+        await(WAIT, "running", () -> server.reportedStatuses(alloc.id()).contains(Allocation.CLIENT_RUNNING));
+        await(WAIT, "ready", () -> server.statusUpdates.contains(Node.STATUS_READY));
+        int registrations = server.registrations.size();
+        int updates = server.allocUpdates.size();
+
+        server.forgetNode("node-1");
+        await(WAIT, "registered again", () -> server.registrations.size() > registrations);
+        await(WAIT, "allocations resent", () -> server.allocUpdates.stream().skip(updates).flatMap(List::stream)
+                .anyMatch(a -> a.id().equals(alloc.id()) && Allocation.CLIENT_RUNNING.equals(a.clientStatus())));
+        server.stopAlloc(alloc.id());
+        await(WAIT, "complete", () -> server.reportedStatuses(alloc.id()).contains(Allocation.CLIENT_COMPLETE));
     }
 }

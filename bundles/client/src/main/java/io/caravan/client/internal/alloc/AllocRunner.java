@@ -352,6 +352,11 @@ public final class AllocRunner {
         services.updates().accept(ClientStatus.update(alloc, states));
     }
 
+    /** Sends the current client view again (after lost contact with the servers). */
+    public void resend() {
+        services.updates().accept(ClientStatus.update(alloc, states()));
+    }
+
     private void finishIfDone(Map<String, TaskState> states) {
         boolean allDead = states.values().stream().allMatch(s -> TaskState.STATE_DEAD.equals(s.state()));
         if (!allDead) {

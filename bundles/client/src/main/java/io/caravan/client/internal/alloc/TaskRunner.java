@@ -50,6 +50,7 @@ public final class TaskRunner {
     private final TaskId id;
     private final List<TaskHook> hooks;
     private final RestartTracker restarts;
+    private final Object recoverLock = new Object();
 
     // Guarded by this.
     private String state = TaskState.STATE_PENDING;
@@ -200,6 +201,15 @@ public final class TaskRunner {
             startFailed(gen, events.setupFailure(e.getMessage() == null ? e.toString() : e.getMessage()), true);
             return;
         }
+        synchronized (this) {
+            if (killing) {
+                starting = false; // killed while the hooks ran: never start it
+            }
+        }
+        if (!isStarting()) {
+            finish(null);
+            return;
+        }
         Optional<TaskDriver> maybeDriver = services.drivers().apply(task.driver());
         if (maybeDriver.isEmpty()) {
             startFailed(gen, events.driverFailure("failed to get driver \"" + task.driver()
@@ -239,6 +249,10 @@ public final class TaskRunner {
         if (stopNow) {
             services.workers().execute(() -> stopTask(driver));
         }
+    }
+
+    private synchronized boolean isStarting() {
+        return starting;
     }
 
     private TaskConfig taskConfig(TaskHookContext ctx) {
@@ -441,11 +455,18 @@ public final class TaskRunner {
         services.workers().execute(this::recover);
     }
 
+    /** Recoveries run one at a time (open and a driver bind may both ask); a recovered task is not recovered again. */
     private void recover() {
+        synchronized (recoverLock) {
+            recoverParked();
+        }
+    }
+
+    private void recoverParked() {
         TaskHandle persisted;
         synchronized (this) {
             persisted = handle;
-            if (persisted == null) {
+            if (persisted == null || !parked) {
                 return;
             }
         }

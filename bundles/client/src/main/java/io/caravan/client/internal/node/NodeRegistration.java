@@ -30,9 +30,15 @@ public final class NodeRegistration {
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeRegistration.class);
 
-    /** What the client does once the server knows the node. */
+    /** What the client does once the server knows the node, and when contact comes back after a loss. */
     public interface Listener {
         void registered();
+
+        /**
+         * Heartbeats failed and now succeed again (or the node had to register again): the servers may have marked
+         * the node down and will keep it {@code initializing} until it sends its allocations again (ARCHITECTURE §5).
+         */
+        void reconnected();
     }
 
     private final ScheduledExecutorService scheduler;
@@ -46,6 +52,7 @@ public final class NodeRegistration {
     private boolean registering;
     private boolean allocsSynced;
     private boolean nodeChangedWhileRegistering;
+    private boolean contactLost;
     private String status = Node.STATUS_INITIALIZING;
     private Duration ttl = Duration.ofSeconds(10);
     private Duration backoff = MIN_BACKOFF;
@@ -127,8 +134,11 @@ public final class NodeRegistration {
         nodeChangedWhileRegistering = false;
         long gen = generation;
         NodeEndpoint ep = endpoint;
-        Node current = node.get();
-        ep.register(current).whenComplete((response, error) -> registered(gen, response, error));
+        try {
+            ep.register(node.get()).whenComplete((response, error) -> registered(gen, response, error));
+        } catch (RuntimeException e) {
+            registered(gen, null, e);
+        }
     }
 
     private synchronized void registered(long gen, NodeUpdateResponse response, Throwable error) {
@@ -150,6 +160,10 @@ public final class NodeRegistration {
         if (first) {
             listener.registered();
         }
+        if (contactLost) {
+            contactLost = false;
+            listener.reconnected();
+        }
         scheduleHeartbeat(allocsSynced ? Duration.ZERO : next(ttl));
         if (nodeChangedWhileRegistering) {
             nodeChanged();
@@ -163,8 +177,12 @@ public final class NodeRegistration {
         long gen = generation;
         String asked = allocsSynced ? Node.STATUS_READY : Node.STATUS_INITIALIZING;
         Node current = node.get();
-        endpoint.updateStatus(current.id(), current.secretId(), asked)
-                .whenComplete((response, error) -> heartbeatDone(gen, asked, response, error));
+        try {
+            endpoint.updateStatus(current.id(), current.secretId(), asked)
+                    .whenComplete((response, error) -> heartbeatDone(gen, asked, response, error));
+        } catch (RuntimeException e) {
+            heartbeatDone(gen, asked, null, e);
+        }
     }
 
     private synchronized void heartbeatDone(long gen, String asked, NodeUpdateResponse response, Throwable error) {
@@ -173,6 +191,7 @@ public final class NodeRegistration {
         }
         if (error != null) {
             Throwable cause = cause(error);
+            contactLost = true;
             if (nodeNotFound(cause)) {
                 LOG.atInfo().log("server does not know this node; registering again");
                 registered = false;
@@ -186,6 +205,11 @@ public final class NodeRegistration {
             return;
         }
         backoff = MIN_BACKOFF;
+        if (contactLost) {
+            contactLost = false;
+            LOG.atInfo().log("heartbeats succeed again; resending allocation states");
+            listener.reconnected();
+        }
         if (!asked.equals(status)) {
             LOG.atInfo().addKeyValue("status", asked).log("node status sent");
         }

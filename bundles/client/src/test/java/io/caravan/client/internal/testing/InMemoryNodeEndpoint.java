@@ -36,8 +36,18 @@ public final class InMemoryNodeEndpoint implements NodeEndpoint, AutoCloseable {
     private final Map<String, Allocation> allocs = new LinkedHashMap<>();
     private final List<Waiter> waiters = new ArrayList<>();
     private long index = 1;
+    private volatile Duration heartbeatTtl = Duration.ofSeconds(10);
+
+    public void heartbeatTtl(Duration ttl) {
+        heartbeatTtl = ttl;
+    }
 
     private record Waiter(String nodeId, long minIndex, CompletableFuture<ClientAllocs> answer) {
+    }
+
+    /** As if the node had been garbage-collected: the next heartbeat gets "node not found". */
+    public synchronized void forgetNode(String id) {
+        nodes.remove(id);
     }
 
     public synchronized Node node(String id) {
@@ -89,7 +99,7 @@ public final class InMemoryNodeEndpoint implements NodeEndpoint, AutoCloseable {
         }
         String status = known == null ? Node.STATUS_INITIALIZING : known.status();
         nodes.put(node.id(), node.withStatus(status, "", 0));
-        return CompletableFuture.completedFuture(new NodeUpdateResponse(Duration.ofSeconds(10), ++index, List.of()));
+        return CompletableFuture.completedFuture(new NodeUpdateResponse(heartbeatTtl, ++index, List.of()));
     }
 
     @Override
@@ -100,7 +110,7 @@ public final class InMemoryNodeEndpoint implements NodeEndpoint, AutoCloseable {
         }
         statusUpdates.add(status);
         nodes.put(nodeId, known.withStatus(status, "", 0));
-        return CompletableFuture.completedFuture(new NodeUpdateResponse(Duration.ofSeconds(10), ++index, List.of()));
+        return CompletableFuture.completedFuture(new NodeUpdateResponse(heartbeatTtl, ++index, List.of()));
     }
 
     @Override
