@@ -91,8 +91,8 @@ public final class RaftServerComponent {
                 if (leadership == null && term > 0) {
                     final long t = term;
                     leadershipTerm = t;
-                    leadership = context.registerService(Leadership.class, () -> t, null);
                     LOG.info("Raft leadership established for term {}", t);
+                    leadership = context.registerService(Leadership.class, () -> t, null);
                 }
             }
             Thread.sleep(LEADERSHIP_POLL.toMillis());

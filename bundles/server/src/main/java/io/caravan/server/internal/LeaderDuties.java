@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * <p>New evaluations and capacity changes reach it from the apply path ({@link ServerState.AppliedListener}): every
  * evaluation written through Raft is enqueued or blocked here, whoever wrote it.
  */
-@Component(service = LeaderDuties.class, configurationPid = "io.caravan.server",
+@Component(service = LeaderDuties.class, immediate = true, configurationPid = "io.caravan.server",
         configurationPolicy = ConfigurationPolicy.REQUIRE)
 public final class LeaderDuties implements ServerState.AppliedListener {
     private static final Logger LOG = LoggerFactory.getLogger(LeaderDuties.class);
