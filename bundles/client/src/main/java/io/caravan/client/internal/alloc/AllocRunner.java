@@ -80,10 +80,7 @@ public final class AllocRunner {
                         saved == null ? null : saved.state(), handle));
             }
         }
-        if (restored != null) {
-            sentStates = states();
-            sentStatus = restored.alloc().clientStatus();
-        }
+        // A restored runner reports once at start: the last update before the restart may not have been delivered.
     }
 
     /** Nomad's task hook order, reduced to what Caravan has: task dir, logs, env (and config), artifacts. */
@@ -253,7 +250,7 @@ public final class AllocRunner {
 
         killOnFailure(states);
         if (stop) {
-            tasks.values().stream().filter(tr -> !tr.poststop()).forEach(tr -> tr.kill(null));
+            killInOrder(states);
         }
         if (ready) {
             openGates(states, stop);
@@ -297,6 +294,19 @@ public final class AllocRunner {
                 tr.kill(killEvent);
             }
         }
+    }
+
+    /**
+     * Nomad's stop order: the leader first, then the other tasks, sidecars last (poststop tasks run afterwards).
+     * Each step waits for the previous one's tasks to be dead; coordination runs again on every change.
+     */
+    private void killInOrder(Map<String, TaskState> states) {
+        List<TaskRunner> live = tasks.values().stream().filter(tr -> !tr.poststop())
+                .filter(tr -> !TaskState.STATE_DEAD.equals(states.get(tr.name()).state())).toList();
+        List<TaskRunner> leaders = live.stream().filter(TaskRunner::leader).toList();
+        List<TaskRunner> others = live.stream().filter(tr -> !tr.leader() && !tr.sidecar()).toList();
+        List<TaskRunner> step = !leaders.isEmpty() ? leaders : !others.isEmpty() ? others : live;
+        step.forEach(tr -> tr.kill(null));
     }
 
     /** Lifecycle order (NOMAD-REFERENCE §5.7). */

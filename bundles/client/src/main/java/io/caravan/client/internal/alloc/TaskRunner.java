@@ -512,6 +512,21 @@ public final class TaskRunner {
         }
         LOG.atInfo().addKeyValue("alloc_id", id.allocId()).addKeyValue("task", id.taskName())
                 .log("task re-attached");
+        TaskHookContext ctx = new TaskHookContext(parent.alloc(), task, services.node().get(), parent.allocDir(),
+                events, this::emit);
+        synchronized (this) {
+            lastContext = ctx;
+        }
+        for (TaskHook hook : hooks) {
+            if (hook instanceof TaskHook.Recover r) {
+                try {
+                    r.recovered(ctx);
+                } catch (RuntimeException e) {
+                    LOG.atWarn().addKeyValue("task", id.taskName()).addKeyValue("hook", hook.name())
+                            .addKeyValue("error", e.toString()).log("recover hook failed");
+                }
+            }
+        }
         updateState(TaskState.STATE_RUNNING, null);
         attach(gen, driver);
         if (stopNow) {

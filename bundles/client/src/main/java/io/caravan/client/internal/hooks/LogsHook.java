@@ -9,7 +9,7 @@ import io.caravan.api.model.LogConfig;
  * ({@code alloc/logs/<task>.stdout.0} and {@code .stderr.0}) and has the shared {@link LogRotator} keep both within
  * the task's {@code logs { max_files, max_file_size }}.
  */
-public final class LogsHook implements TaskHook.Prestart, TaskHook.Stop {
+public final class LogsHook implements TaskHook.Prestart, TaskHook.Recover, TaskHook.Stop {
     private final LogRotator rotator;
 
     public LogsHook(LogRotator rotator) {
@@ -32,6 +32,12 @@ public final class LogsHook implements TaskHook.Prestart, TaskHook.Stop {
             rotator.watch(stdout, LogRotator.Limits.of(config));
             rotator.watch(stderr, LogRotator.Limits.of(config));
         }
+    }
+
+    /** A re-attached task keeps writing where it did; watch its files again. */
+    @Override
+    public void recovered(TaskHookContext ctx) {
+        prestart(ctx);
     }
 
     @Override

@@ -19,6 +19,11 @@ public interface TaskHook {
         void poststart(TaskHookContext ctx);
     }
 
+    /** After a running task was re-attached (agent restart, driver update): take up what prestart set up. */
+    interface Recover extends TaskHook {
+        void recovered(TaskHookContext ctx);
+    }
+
     /** After the task exited for good (dead): release what the hook holds for it. */
     interface Stop extends TaskHook {
         void stop(TaskHookContext ctx);

@@ -182,4 +182,35 @@ class AllocRunnerTest {
         assertEquals(List.of("Received", "Task Setup", "Driver Failure", "Restarting", "Driver Failure",
                 "Not Restarting"), types);
     }
+
+    @Test
+    void aDeadLeaderTakesTheGroupDown() {
+        Map<String, Object> leader = Fixtures.shTask("leader", "sleep 0.2");
+        leader.put("Leader", true);
+        AllocRunner runner = run(Fixtures.alloc("n1", "job", "batch", Map.of(), leader,
+                Fixtures.shTask("helper", "sleep 30")));
+        await(WAIT, "complete", () -> Allocation.CLIENT_COMPLETE.equals(lastStatus()));
+        List<String> types = types(runner.states().get("helper"));
+        assertTrue(types.contains(TaskEvent.LEADER_DEAD), types.toString());
+        assertEquals(TaskEvent.KILLED, types.get(types.size() - 1));
+    }
+
+    @Test
+    void stopKillsTheLeaderBeforeTheOthers() {
+        Map<String, Object> leader = Fixtures.shTask("leader", "sleep 30");
+        leader.put("Leader", true);
+        AllocRunner runner = run(Fixtures.alloc("n1", "job", "service", Map.of(),
+                Fixtures.shTask("other", "sleep 30"), leader));
+        await(WAIT, "running", () -> runner.states().values().stream()
+                .allMatch(s -> TaskState.STATE_RUNNING.equals(s.state())));
+        runner.stop();
+        await(WAIT, "complete", () -> Allocation.CLIENT_COMPLETE.equals(lastStatus()));
+        TaskState leaderState = runner.states().get("leader");
+        TaskState otherState = runner.states().get("other");
+        long leaderKilled = leaderState.events().stream().filter(e -> TaskEvent.KILLED.equals(e.type()))
+                .findFirst().orElseThrow().time();
+        long otherKilling = otherState.events().stream().filter(e -> TaskEvent.KILLING.equals(e.type()))
+                .findFirst().orElseThrow().time();
+        assertTrue(leaderKilled <= otherKilling, "leader dead before the others are signalled");
+    }
 }
