@@ -446,4 +446,29 @@ class GenericSchedulerTest {
         assertEquals(Allocation.DESIRED_STOP, h.planner.lastPlan().nodeUpdate().get("n1").get(0).desiredStatus());
         assertNull(h.planner.lastPlan().job());
     }
+
+    @Test
+    void annotatedPlanCarriesDesiredUpdates() throws SchedulerException {
+        nodes(2);
+        Job job = web(2);
+        h.state.job(job);
+        h.state.alloc(running(job, "a0", 0, "n1"));
+        Evaluation plain = Evaluation.forJob("plan-1", job, Evaluation.TRIGGER_JOB_REGISTER, 0);
+        Evaluation annotated = new Evaluation(plain.id(), plain.namespace(), plain.priority(), plain.type(),
+                plain.triggeredBy(), plain.jobId(), 0, "", 0, "", Evaluation.STATUS_PENDING, "", null, null, "", "",
+                "", null, null, null, "", false, true, null, "", 0, 0, 0, 0, 0);
+        h.scheduler(Job.TYPE_SERVICE).process(annotated);
+        var updates = h.planner.lastPlan().annotations().desiredTgUpdates().get("web");
+        assertEquals(1, updates.place());
+        assertEquals(1, updates.ignore());
+    }
+
+    @Test
+    void plainPlanHasNoAnnotations() throws SchedulerException {
+        nodes(1);
+        Job job = web(1);
+        h.state.job(job);
+        h.process(job, Evaluation.TRIGGER_JOB_REGISTER);
+        assertNull(h.planner.lastPlan().annotations());
+    }
 }
