@@ -4,13 +4,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * The fields of {@code /proc/<pid>/stat} the executor needs: the state letter ({@code Z} for a zombie), the process
  * group, and the start time in clock ticks after boot, which together with the pid identifies a process for good
  * (pids are reused, start times are not).
  */
-record ProcStat(char state, long processGroup, long startTicks) {
+record ProcStat(char state, long parent, long processGroup, long startTicks) {
     private static final Path PROC = Path.of("/proc");
 
     static Optional<ProcStat> of(long pid) {
@@ -29,8 +30,21 @@ record ProcStat(char state, long processGroup, long startTicks) {
     /** The command name (field 2) may hold spaces and parentheses, so fields are counted from its last ')'. */
     static ProcStat parse(String line) {
         String[] fields = line.substring(line.lastIndexOf(')') + 2).trim().split(" ");
-        // fields[0] is field 3 (state), fields[2] field 5 (pgrp), fields[19] field 22 (starttime)
-        return new ProcStat(fields[0].charAt(0), Long.parseLong(fields[2]), Long.parseLong(fields[19]));
+        // fields[0] is field 3 (state), [1] field 4 (ppid), [2] field 5 (pgrp), [19] field 22 (starttime)
+        return new ProcStat(fields[0].charAt(0), Long.parseLong(fields[1]), Long.parseLong(fields[2]),
+                Long.parseLong(fields[19]));
+    }
+
+    /** Some child of {@code pid}, if it has one (a scan of {@code /proc}: this kernel may lack {@code children}). */
+    static Optional<Long> childOf(long pid) {
+        try (Stream<Path> entries = Files.list(PROC)) {
+            return entries.map(p -> p.getFileName().toString()).filter(name -> name.chars().allMatch(Character::isDigit))
+                    .map(Long::parseLong)
+                    .filter(candidate -> of(candidate).filter(s -> s.parent() == pid).isPresent())
+                    .findFirst();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
     }
 
     boolean exited() {

@@ -6,9 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -27,8 +29,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs each task under a {@link Wrapper}. While this executor started the wrapper, {@code Process.onExit} reports
- * its end; a recovered task is not our child, so one shared thread looks at {@code /proc} once a second for all of
- * them. Deactivating stops watching and nothing else: the tasks keep running for the next executor to recover.
+ * its end at once; a recovered task is not our child, so one shared thread looks at {@code /proc} once a second for
+ * every task (a cheap read each, and a safety net for the first kind). Deactivating stops watching and nothing else: the tasks keep running for the next executor to recover.
  */
 @Component(service = ProcessExecutor.class)
 public final class WrapperProcessExecutor implements ProcessExecutor {
@@ -66,7 +68,8 @@ public final class WrapperProcessExecutor implements ProcessExecutor {
         String launch = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
         Path pidFile = spec.controlDir().resolve(launch + ".pid");
         Path exitFile = spec.controlDir().resolve(launch + ".exit");
-        List<String> command = userSwitch.wrap(spec.user(), spec.command());
+        List<String> command = new ArrayList<>(spec.isolation().command());
+        command.addAll(userSwitch.wrap(spec.user(), spec.command()));
         Process process;
         try {
             Files.createDirectories(spec.controlDir());
@@ -85,7 +88,8 @@ public final class WrapperProcessExecutor implements ProcessExecutor {
         }
         Instant startedAt = Instant.now();
         ProcessIdentity wrapperId = ProcessIdentity.current(process.pid());
-        ProcessIdentity taskId = ProcessIdentity.current(awaitTaskPid(pidFile, process));
+        long pid = awaitTaskPid(pidFile, process);
+        ProcessIdentity taskId = ProcessIdentity.current(spec.isolation().forks() ? awaitChild(pid, process) : pid);
         WrappedTask task = new WrappedTask(id, new TaskState(wrapperId, taskId, pidFile, exitFile, startedAt), kill);
         process.onExit().thenRun(task::wrapperEnded);
         tasks.put(id, task);
@@ -154,6 +158,28 @@ public final class WrapperProcessExecutor implements ProcessExecutor {
         } while (System.nanoTime() - deadline < 0);
         wrapper.destroyForcibly();
         throw new DriverException("the task did not start within " + PID_FILE_WAIT);
+    }
+
+    /** The isolation command's child, which it forks soon after it starts; -1 if it ended first. */
+    private static long awaitChild(long pid, Process wrapper) throws DriverException {
+        long deadline = System.nanoTime() + PID_FILE_WAIT.toNanos();
+        while (pid > 0 && wrapper.isAlive()) {
+            Optional<Long> child = ProcStat.childOf(pid);
+            if (child.isPresent()) {
+                return child.get();
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                wrapper.destroyForcibly();
+                throw new DriverException("the task's isolation did not start its process within " + PID_FILE_WAIT);
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new DriverException("interrupted while starting the task", e);
+            }
+        }
+        return -1;
     }
 
     /** -1 until the file holds a whole line (it is read while being written). */
