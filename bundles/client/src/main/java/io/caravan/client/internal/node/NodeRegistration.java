@@ -53,6 +53,7 @@ public final class NodeRegistration {
     private boolean allocsSynced;
     private boolean nodeChangedWhileRegistering;
     private boolean contactLost;
+    private boolean reregisterDue;
     private String status = Node.STATUS_INITIALIZING;
     private Duration ttl = Duration.ofSeconds(10);
     private Duration backoff = MIN_BACKOFF;
@@ -112,7 +113,12 @@ public final class NodeRegistration {
             return; // the pending registration reads the node when it runs
         }
         if (reregister == null || reregister.isDone()) {
-            reregister = scheduler.schedule(this::register, REREGISTER_DEBOUNCE.toMillis(), TimeUnit.MILLISECONDS);
+            reregister = scheduler.schedule(() -> {
+                synchronized (this) {
+                    reregisterDue = true;
+                    register();
+                }
+            }, REREGISTER_DEBOUNCE.toMillis(), TimeUnit.MILLISECONDS);
         }
     }
 
@@ -126,10 +132,12 @@ public final class NodeRegistration {
         }
     }
 
+    /** Registers unless already registered (start, a new endpoint and retries may all ask). */
     private synchronized void register() {
-        if (!running || endpoint == null || registering) {
+        if (!running || endpoint == null || registering || registered && !reregisterDue) {
             return;
         }
+        reregisterDue = false;
         registering = true;
         nodeChangedWhileRegistering = false;
         long gen = generation;
@@ -167,6 +175,9 @@ public final class NodeRegistration {
         scheduleHeartbeat(allocsSynced ? Duration.ZERO : next(ttl));
         if (nodeChangedWhileRegistering) {
             nodeChanged();
+        }
+        if (reregisterDue) {
+            scheduler.execute(this::register); // a change arrived while this registration was in flight
         }
     }
 

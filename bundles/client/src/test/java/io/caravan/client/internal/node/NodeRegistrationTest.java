@@ -1,0 +1,135 @@
+package io.caravan.client.internal.node;
+
+import static io.caravan.client.internal.testing.Fixtures.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.caravan.api.CaravanException;
+import io.caravan.api.ErrorCode;
+import io.caravan.api.endpoint.NodeEndpoint;
+import io.caravan.api.model.Allocation;
+import io.caravan.api.model.Node;
+import io.caravan.client.internal.testing.Fixtures;
+import io.caravan.client.internal.testing.InMemoryNodeEndpoint;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class NodeRegistrationTest {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+    private final InMemoryNodeEndpoint server = new InMemoryNodeEndpoint();
+    private final AtomicInteger failRegisters = new AtomicInteger();
+    private final AtomicInteger registeredCalls = new AtomicInteger();
+    private final AtomicInteger reconnectedCalls = new AtomicInteger();
+    private final Node node = Fixtures.node("node-1", Map.of(), Map.of()).withStatus("initializing", "", 0);
+    private final Node withSecret = new Node(node.id(), "secret-1", node.datacenter(), node.name(), "", "", false,
+            node.attributes(), null, null, Map.of(), Map.of(), "", "default", null, null, "eligible", "initializing",
+            "", null, 0, List.of(), Map.of(), null, null, Map.of(), null, null, 0, 0, 0, 0, 0);
+
+    /** The in-memory server, with registrations that fail while {@link #failRegisters} is positive. */
+    private final NodeEndpoint flaky = new NodeEndpoint() {
+        @Override
+        public CompletionStage<NodeUpdateResponse> register(Node n) {
+            if (failRegisters.getAndDecrement() > 0) {
+                return CompletableFuture.failedFuture(new CaravanException(ErrorCode.NO_LEADER, "No cluster leader"));
+            }
+            return server.register(n);
+        }
+
+        @Override
+        public CompletionStage<NodeUpdateResponse> updateStatus(String nodeId, String secretId, String status) {
+            return server.updateStatus(nodeId, secretId, status);
+        }
+
+        @Override
+        public CompletionStage<Long> updateAllocs(String nodeId, String secretId, List<Allocation> updates) {
+            return server.updateAllocs(nodeId, secretId, updates);
+        }
+
+        @Override
+        public CompletionStage<ClientAllocs> clientAllocs(String nodeId, String secretId, long minIndex,
+                                                          Duration maxWait) {
+            return server.clientAllocs(nodeId, secretId, minIndex, maxWait);
+        }
+
+        @Override
+        public CompletionStage<List<Allocation>> allocs(String nodeId, String secretId, List<String> ids) {
+            return server.allocs(nodeId, secretId, ids);
+        }
+    };
+
+    private final NodeRegistration registration = new NodeRegistration(scheduler, () -> withSecret,
+            new NodeRegistration.Listener() {
+                @Override
+                public void registered() {
+                    registeredCalls.incrementAndGet();
+                }
+
+                @Override
+                public void reconnected() {
+                    reconnectedCalls.incrementAndGet();
+                }
+            }, new Random(1));
+
+    @AfterEach
+    void tearDown() {
+        registration.stop();
+        scheduler.shutdownNow();
+        server.close();
+    }
+
+    @Test
+    void registrationRetriesWithBackoffThenHeartbeatsReadyAfterTheFirstSync() {
+        server.heartbeatTtl(Duration.ofMillis(400));
+        failRegisters.set(2);
+        registration.start();
+        registration.endpoint(flaky);
+        await(WAIT, "registered", registration::registered);
+        assertEquals(1, server.registrations.size());
+        assertEquals(1, registeredCalls.get());
+        assertEquals(Node.STATUS_INITIALIZING, registration.status());
+
+        await(WAIT, "a heartbeat", () -> !server.statusUpdates.isEmpty());
+        assertEquals(Node.STATUS_INITIALIZING, server.statusUpdates.get(0), "not ready before the first alloc sync");
+        registration.allocsSynced();
+        await(WAIT, "ready", () -> Node.STATUS_READY.equals(registration.status()));
+        assertEquals(Node.STATUS_READY, server.node("node-1").status());
+    }
+
+    @Test
+    void changesAreDebouncedIntoOneRegistrationAndAForgottenNodeRegistersAgain() throws Exception {
+        server.heartbeatTtl(Duration.ofMillis(400));
+        registration.start();
+        registration.endpoint(flaky);
+        await(WAIT, "registered", registration::registered);
+        registration.nodeChanged();
+        registration.nodeChanged();
+        registration.nodeChanged();
+        await(WAIT, "re-registered", () -> server.registrations.size() == 2);
+        Thread.sleep(NodeRegistration.REREGISTER_DEBOUNCE.toMillis() + 300);
+        assertEquals(2, server.registrations.size(), "three changes, one registration");
+
+        server.forgetNode("node-1");
+        await(WAIT, "registered after node not found", () -> server.registrations.size() == 3);
+        await(WAIT, "told to resend", () -> reconnectedCalls.get() == 1);
+        assertTrue(registeredCalls.get() >= 2);
+    }
+
+    @Test
+    void nodeNotFoundIsRecognised() {
+        assertTrue(NodeRegistration.nodeNotFound(CaravanException.notFound("node not found")));
+        assertTrue(NodeRegistration.nodeNotFound(new RuntimeException("rpc error: Node not found")));
+        assertEquals(false, NodeRegistration.nodeNotFound(new RuntimeException("timeout")));
+    }
+}
