@@ -1,26 +1,20 @@
 package io.caravan.driver.rawexec.internal;
 
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 
 import io.caravan.driver.executor.ExecutedTask;
+import io.caravan.driver.executor.ExecutorBackedDriver;
 import io.caravan.driver.executor.LaunchSpec;
 import io.caravan.driver.executor.ProcessExecutor;
+import io.caravan.driver.executor.TaskCommand;
 import io.caravan.plugin.api.driver.DriverCapabilities;
 import io.caravan.plugin.api.driver.DriverException;
 import io.caravan.plugin.api.driver.DriverHealth;
 import io.caravan.plugin.api.driver.DriverName;
-import io.caravan.plugin.api.driver.ExecResult;
-import io.caravan.plugin.api.driver.ExitResult;
 import io.caravan.plugin.api.driver.TaskConfig;
 import io.caravan.plugin.api.driver.TaskDriver;
 import io.caravan.plugin.api.driver.TaskHandle;
-import io.caravan.plugin.api.driver.TaskId;
-import io.caravan.plugin.api.driver.TaskStatus;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -29,16 +23,17 @@ import org.osgi.service.metatype.annotations.Designate;
 
 /**
  * Nomad's raw_exec: the task's command runs on the host as the agent's user (or {@code user}, when the agent is
- * root), without isolation. One component per factory configuration of {@code io.caravan.driver.raw_exec}, which
- * the agent writes as {@code io.caravan.driver.raw_exec~raw_exec}; like Nomad it stays undetected, and refuses
- * tasks, until that configuration enables it. Processes are the shared {@link ProcessExecutor}'s, so a recycled
- * component (configuration change, bundle update) leaves tasks running for {@link #recover}.
+ * root), without isolation, in the task directory (or {@code work_dir}, relative to it). One component per factory
+ * configuration of {@code io.caravan.driver.raw_exec}, which the agent writes as
+ * {@code io.caravan.driver.raw_exec~raw_exec}; like Nomad it stays undetected, and refuses tasks, until that
+ * configuration enables it. Processes are the shared {@link ProcessExecutor}'s, so a recycled component
+ * (configuration change, bundle update) leaves tasks running for {@link #recover}.
  */
 @Component(service = TaskDriver.class, configurationPid = RawExecDriver.PID,
         configurationPolicy = ConfigurationPolicy.REQUIRE)
 @Designate(ocd = RawExecConfig.class, factory = true)
 @DriverName(RawExecDriver.NAME)
-public final class RawExecDriver implements TaskDriver {
+public final class RawExecDriver implements ExecutorBackedDriver {
     static final String NAME = "raw_exec";
     static final String PID = "io.caravan.driver.raw_exec";
     static final String DISABLED = "disabled: set plugin \"raw_exec\" { config { enabled = true } } to use it";
@@ -52,6 +47,11 @@ public final class RawExecDriver implements TaskDriver {
     public RawExecDriver(@Reference ProcessExecutor executor, RawExecConfig config) {
         this.executor = executor;
         this.enabled = config.config_enabled();
+    }
+
+    @Override
+    public ProcessExecutor executor() {
+        return executor;
     }
 
     @Override
@@ -69,14 +69,15 @@ public final class RawExecDriver implements TaskDriver {
         if (!enabled) {
             throw new DriverException(NAME + " is " + DISABLED);
         }
-        RawExecTaskConfig config = RawExecTaskConfig.of(task.config(), task.taskDir());
-        ExecutedTask executed = executor.launch(task.id(), new LaunchSpec(config.argv(), task.env(),
-                config.workDir(), task.stdoutPath(), task.stderrPath(), controlDir(task.taskDir()), task.user()));
+        TaskCommand command = TaskCommand.of(NAME, task.config());
+        Path workDir = command.workDir().isEmpty() ? task.taskDir() : task.taskDir().resolve(command.workDir());
+        ExecutedTask executed = executor.launch(task.id(), new LaunchSpec(command.argv(), task.env(), workDir,
+                task.stdoutPath(), task.stderrPath(), controlDir(task.taskDir()), task.user()));
         return new TaskHandle(task.id(), NAME, executed.startedAt(), executed.state());
     }
 
     /** Nomad's task-private directory: the wrapper's pid and exit files live there. */
-    private static Path controlDir(Path taskDir) {
+    static Path controlDir(Path taskDir) {
         return taskDir.resolve("private");
     }
 
@@ -84,39 +85,5 @@ public final class RawExecDriver implements TaskDriver {
     public TaskHandle recover(TaskHandle handle) throws DriverException {
         ExecutedTask executed = executor.recover(handle.id(), handle.driverState());
         return new TaskHandle(handle.id(), NAME, executed.startedAt(), executed.state());
-    }
-
-    @Override
-    public CompletionStage<ExitResult> awaitExit(TaskId id) {
-        try {
-            return executor.task(id).exit();
-        } catch (DriverException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-    }
-
-    @Override
-    public void stop(TaskId id, Duration timeout, String signal) throws DriverException {
-        executor.task(id).stop(signal, timeout);
-    }
-
-    @Override
-    public void destroy(TaskId id, boolean force) throws DriverException {
-        executor.destroy(id, force);
-    }
-
-    @Override
-    public TaskStatus inspect(TaskId id) throws DriverException {
-        return executor.task(id).status();
-    }
-
-    @Override
-    public void signal(TaskId id, String signal) throws DriverException {
-        executor.task(id).signal(signal);
-    }
-
-    @Override
-    public ExecResult exec(TaskId id, List<String> argv, Duration timeout) throws DriverException {
-        return executor.task(id).exec(argv, timeout);
     }
 }
