@@ -133,7 +133,7 @@ public final class AllocRunner {
                     prerunFailed = true;
                 }
                 String message = "failed to build alloc dir: " + e.getMessage();
-                tasks.values().forEach(tr -> tr.kill(events.setupFailure(message)));
+                tasks.values().forEach(tr -> tr.kill(events.setupFailure(message, true)));
             }
             synchronized (this) {
                 prerunDone = true;

@@ -94,7 +94,15 @@ public final class TaskEvents {
     }
 
     public TaskEvent setupFailure(String error) {
+        return setupFailure(error, false);
+    }
+
+    /** {@code failsTask}: the task cannot run at all (Nomad's MarkFailedKill, e.g. the alloc dir failed). */
+    public TaskEvent setupFailure(String error, boolean failsTask) {
         Builder b = event(TaskEvent.SETUP_FAILURE);
+        if (failsTask) {
+            b.failsTask();
+        }
         b.setupError = error;
         b.details.put("setup_error", error);
         return b.display(error == null || error.isEmpty() ? "Task setup failed" : error).build();

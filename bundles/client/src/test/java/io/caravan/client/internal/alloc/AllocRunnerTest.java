@@ -213,4 +213,18 @@ class AllocRunnerTest {
                 .findFirst().orElseThrow().time();
         assertTrue(leaderKilled <= otherKilling, "leader dead before the others are signalled");
     }
+
+    @Test
+    void anAllocDirThatCannotBeBuiltFailsEveryTask() throws Exception {
+        Path notADir = Files.writeString(dir.resolve("occupied"), "a file where the alloc dir should be");
+        services = new RunnerServices(scheduler, workers, Clock.systemUTC(), new Random(1),
+                name -> Optional.<TaskDriver>of(driver), () -> Fixtures.node("node-1", Map.of(), Map.of()),
+                new ClientStateStore(dir.resolve("state")), logs, updates::add, notADir, Duration.ofSeconds(30));
+        AllocRunner runner = run(Fixtures.alloc("n1", "job", "service", Map.of(), Fixtures.shTask("web", "sleep 1")));
+        await(WAIT, "failed", () -> Allocation.CLIENT_FAILED.equals(lastStatus()));
+        TaskState state = runner.states().get("web");
+        assertTrue(state.failed());
+        assertEquals(TaskEvent.SETUP_FAILURE, state.events().get(1).type());
+        assertTrue(driver.started.isEmpty());
+    }
 }
