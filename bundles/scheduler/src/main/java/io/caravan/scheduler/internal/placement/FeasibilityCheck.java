@@ -10,6 +10,11 @@ public interface FeasibilityCheck {
 
     Verdict test(PlacementRequest request, Node node, EvalContext ctx);
 
+    /** Whether the check has anything to test for this request; checks that do not apply are skipped. */
+    default boolean appliesTo(PlacementRequest request) {
+        return true;
+    }
+
     /**
      * Whether this check looks at values outside the computed class (unique attributes), so that passing nodes
      * must not be cached per class (Nomad's "escaped" computed class).

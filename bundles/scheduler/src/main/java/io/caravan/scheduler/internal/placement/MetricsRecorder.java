@@ -55,9 +55,11 @@ public final class MetricsRecorder {
     }
 
     void scored(RankedNode node) {
-        best.add(node);
-        if (best.size() > TOP_SCORES) {
+        if (best.size() < TOP_SCORES) {
+            best.add(node);
+        } else if (node.finalScore() > best.peek().finalScore()) {
             best.poll();
+            best.add(node);
         }
     }
 

@@ -106,6 +106,12 @@ public final class PlacementPipeline {
         boolean jobEscaped = anyEscapes(jobChecks, request);
         boolean groupEscaped = anyEscapes(groupChecks, request);
         ctx.eligibility().markEscaped(request.group().name(), jobEscaped, groupEscaped);
+        List<FeasibilityCheck> transients = new ArrayList<>(transientChecks.size());
+        for (FeasibilityCheck c : transientChecks) {
+            if (c.appliesTo(request)) {
+                transients.add(c);
+            }
+        }
         ResourceFit fit = new ResourceFit(request.group(), ctx.config().memoryOversubscriptionEnabled());
         NodeScorer.Bound[] bound = new NodeScorer.Bound[scorers.size()];
         for (int i = 0; i < bound.length; i++) {
@@ -123,7 +129,7 @@ public final class PlacementPipeline {
             Node node = pinned != null ? pinned : candidates.at(i);
             visited++;
             metrics.evaluated();
-            if (!feasible(request, node, ctx, metrics, jobEscaped, groupEscaped)) {
+            if (!feasible(request, node, ctx, metrics, jobEscaped, groupEscaped, transients)) {
                 continue;
             }
             RankedNode ranked = new RankedNode(node, ctx.proposed().usage(node.id()));
@@ -185,7 +191,7 @@ public final class PlacementPipeline {
     }
 
     private boolean feasible(PlacementRequest request, Node node, EvalContext ctx, MetricsRecorder metrics,
-                             boolean jobEscaped, boolean groupEscaped) {
+                             boolean jobEscaped, boolean groupEscaped, List<FeasibilityCheck> transients) {
         String cls = ctx.classOf(node);
         ClassEligibility eligibility = ctx.eligibility();
         String group = request.group().name();
@@ -223,7 +229,7 @@ public final class PlacementPipeline {
                 }
             }
         }
-        Verdict.Reject reject = firstReject(transientChecks, request, node, ctx);
+        Verdict.Reject reject = firstReject(transients, request, node, ctx);
         if (reject != null) {
             metrics.filtered(node, reject.reason());
             return false;

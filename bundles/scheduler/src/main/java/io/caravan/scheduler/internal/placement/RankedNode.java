@@ -1,5 +1,7 @@
 package io.caravan.scheduler.internal.placement;
 
+import java.util.function.Supplier;
+
 import io.caravan.api.model.AllocatedResources;
 import io.caravan.api.model.Node;
 
@@ -7,7 +9,8 @@ import io.caravan.api.model.Node;
 public final class RankedNode {
     private final Node node;
     private final NodeUsage usage;
-    private AllocatedResources resources;
+    private Supplier<AllocatedResources> resources;
+    private AllocatedResources built;
     /** CPU (MHz) and memory (MB) in use after the placement, and what the node offers. */
     private double cpuUsed;
     private double memoryUsed;
@@ -29,11 +32,15 @@ public final class RankedNode {
         return usage;
     }
 
+    /** What the placement would be given on this node (built on first call). */
     public AllocatedResources resources() {
-        return resources;
+        if (built == null && resources != null) {
+            built = resources.get();
+        }
+        return built;
     }
 
-    void fitted(AllocatedResources resources, double cpuUsed, double cpuCapacity, double memoryUsed,
+    void fitted(Supplier<AllocatedResources> resources, double cpuUsed, double cpuCapacity, double memoryUsed,
                 double memoryCapacity) {
         this.resources = resources;
         this.cpuUsed = cpuUsed;

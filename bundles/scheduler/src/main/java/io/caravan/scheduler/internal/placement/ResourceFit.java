@@ -36,19 +36,23 @@ public final class ResourceFit {
     private final long memoryAsk;
     private final long diskAsk;
     private final NetworkResource networkAsk;
+    private final boolean wantsCores;
 
     public ResourceFit(TaskGroup group, boolean memoryOversubscription) {
         this.group = group;
         this.oversubscription = memoryOversubscription;
         long cpu = 0;
         long mem = 0;
+        boolean cores = false;
         for (Task t : group.tasks()) {
             Resources r = t.resources();
             if (r != null) {
+                cores |= cores(r) > 0;
                 cpu += cores(r) > 0 ? 0 : nz(r.cpu());
                 mem += nz(r.memoryMb()) + nz(r.secretsMb());
             }
         }
+        wantsCores = cores;
         cpuAsk = cpu;
         memoryAsk = mem;
         diskAsk = group.ephemeralDisk() == null ? 0 : nz(group.ephemeralDisk().sizeMb());
@@ -72,33 +76,25 @@ public final class ResourceFit {
             ports = offer.ports;
         }
 
-        BitSet coresTaken = null;
-        long cpuMhzPerCore = cap.totalCores > 0 ? cap.cpuShares / cap.totalCores : 0;
         long cpu = usage.cpu() + cpuAsk;
-        Map<String, AllocatedResources.TaskResources> tasks = new LinkedHashMap<>();
-        Map<String, TaskLifecycle> lifecycles = new LinkedHashMap<>();
-        for (Task t : group.tasks()) {
-            Resources r = t.resources();
-            int wantCores = r == null ? 0 : cores(r);
-            List<Integer> granted = List.of();
-            long shares = r == null ? 0 : nz(r.cpu());
-            if (wantCores > 0) {
-                if (coresTaken == null) {
-                    coresTaken = (BitSet) usage.cores().clone();
-                }
-                granted = takeCores(cap, coresTaken, wantCores);
-                if (granted == null) {
+        List<List<Integer>> granted = null;
+        long[] coreShares = null;
+        if (wantsCores) {
+            // Cores are handed out per task; their CPU share is the node's MHz per core.
+            BitSet taken = (BitSet) usage.cores().clone();
+            long mhzPerCore = cap.totalCores > 0 ? cap.cpuShares / cap.totalCores : 0;
+            granted = new ArrayList<>(group.tasks().size());
+            coreShares = new long[group.tasks().size()];
+            for (int i = 0; i < group.tasks().size(); i++) {
+                Resources r = group.tasks().get(i).resources();
+                int want = r == null ? 0 : cores(r);
+                List<Integer> got = want == 0 ? List.of() : takeCores(cap, taken, want);
+                if (got == null) {
                     return "cores";
                 }
-                shares = wantCores * cpuMhzPerCore;
-                cpu += shares;
-            }
-            long mem = r == null ? 0 : nz(r.memoryMb()) + nz(r.secretsMb());
-            long memMax = oversubscription && r != null && nz(r.memoryMaxMb()) > 0 ? nz(r.memoryMaxMb()) + nz(r.secretsMb()) : 0;
-            tasks.put(t.name(), new AllocatedResources.TaskResources(new AllocatedResources.Cpu(shares, granted),
-                    new AllocatedResources.Memory(mem, memMax), List.of(), List.of()));
-            if (t.lifecycle() != null) {
-                lifecycles.put(t.name(), t.lifecycle());
+                granted.add(got);
+                coreShares[i] = want * mhzPerCore;
+                cpu += coreShares[i];
             }
         }
         long memory = usage.memoryMb() + memoryAsk;
@@ -111,10 +107,38 @@ public final class ResourceFit {
         if (usage.diskMb() + diskAsk > cap.diskMb) {
             return "disk";
         }
+        // Only the chosen node's resources are ever read: build them on demand.
+        List<List<Integer>> grantedCores = granted;
+        long[] shares = coreShares;
+        NetworkResource offeredNetwork = network;
+        List<AllocatedResources.AllocatedPort> offeredPorts = ports;
+        rn.fitted(() -> allocated(grantedCores, shares, offeredNetwork, offeredPorts), cpu, cap.cpuShares, memory,
+                cap.memoryMb);
+        return null;
+    }
+
+    private AllocatedResources allocated(List<List<Integer>> grantedCores, long[] coreShares, NetworkResource network,
+                                         List<AllocatedResources.AllocatedPort> ports) {
+        Map<String, AllocatedResources.TaskResources> tasks = new LinkedHashMap<>();
+        Map<String, TaskLifecycle> lifecycles = new LinkedHashMap<>();
+        for (int i = 0; i < group.tasks().size(); i++) {
+            Task t = group.tasks().get(i);
+            Resources r = t.resources();
+            boolean coresTask = grantedCores != null && !grantedCores.get(i).isEmpty();
+            long shares = coresTask ? coreShares[i] : (r == null ? 0 : nz(r.cpu()));
+            long mem = r == null ? 0 : nz(r.memoryMb()) + nz(r.secretsMb());
+            long memMax = oversubscription && r != null && nz(r.memoryMaxMb()) > 0
+                    ? nz(r.memoryMaxMb()) + nz(r.secretsMb()) : 0;
+            tasks.put(t.name(), new AllocatedResources.TaskResources(
+                    new AllocatedResources.Cpu(shares, coresTask ? grantedCores.get(i) : List.of()),
+                    new AllocatedResources.Memory(mem, memMax), List.of(), List.of()));
+            if (t.lifecycle() != null) {
+                lifecycles.put(t.name(), t.lifecycle());
+            }
+        }
         AllocatedResources.Shared shared = new AllocatedResources.Shared(
                 network == null ? List.of() : List.of(network), diskAsk, ports);
-        rn.fitted(new AllocatedResources(tasks, lifecycles, shared), cpu, cap.cpuShares, memory, cap.memoryMb);
-        return null;
+        return new AllocatedResources(tasks, lifecycles, shared);
     }
 
     private static List<Integer> takeCores(Capacity cap, BitSet taken, int want) {

@@ -29,6 +29,11 @@ public final class DistinctHostsCheck implements FeasibilityCheck {
     }
 
     @Override
+    public boolean appliesTo(PlacementRequest request) {
+        return enabled(request.job().constraints()) || enabled(request.group().constraints());
+    }
+
+    @Override
     public Verdict test(PlacementRequest request, Node node, EvalContext ctx) {
         boolean jobLevel = enabled(request.job().constraints());
         boolean groupLevel = enabled(request.group().constraints());

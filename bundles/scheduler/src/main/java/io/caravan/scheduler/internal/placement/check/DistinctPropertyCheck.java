@@ -26,6 +26,13 @@ public final class DistinctPropertyCheck implements FeasibilityCheck {
     }
 
     @Override
+    public boolean appliesTo(PlacementRequest request) {
+        return request.job().constraints().stream().anyMatch(c -> Constraint.OP_DISTINCT_PROPERTY.equals(c.operand()))
+                || request.group().constraints().stream()
+                        .anyMatch(c -> Constraint.OP_DISTINCT_PROPERTY.equals(c.operand()));
+    }
+
+    @Override
     public Verdict test(PlacementRequest request, Node node, EvalContext ctx) {
         for (Constraint c : request.job().constraints()) {
             if (!allowed(c, null, node, ctx)) {

@@ -27,6 +27,11 @@ public final class HostVolumeCheck implements FeasibilityCheck {
     }
 
     @Override
+    public boolean appliesTo(PlacementRequest request) {
+        return request.group().volumes().values().stream().anyMatch(v -> VolumeRequest.TYPE_HOST.equals(v.type()));
+    }
+
+    @Override
     public Verdict test(PlacementRequest request, Node node, EvalContext ctx) {
         for (VolumeRequest v : request.group().volumes().values()) {
             if (!VolumeRequest.TYPE_HOST.equals(v.type())) {

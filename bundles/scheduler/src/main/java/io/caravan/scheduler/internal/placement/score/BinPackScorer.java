@@ -13,6 +13,7 @@ import io.caravan.scheduler.internal.placement.RankedNode;
  */
 public final class BinPackScorer implements NodeScorer {
     static final double MAX_FIT = 18.0;
+    private static final double LN10 = Math.log(10);
 
     @Override
     public String name() {
@@ -26,7 +27,7 @@ public final class BinPackScorer implements NodeScorer {
     }
 
     static double fitness(RankedNode node, boolean spread) {
-        double total = Math.pow(10, node.freeCpuFraction()) + Math.pow(10, node.freeMemoryFraction());
+        double total = Math.exp(LN10 * node.freeCpuFraction()) + Math.exp(LN10 * node.freeMemoryFraction());
         double score = spread ? total - 2 : 20 - total;
         return Math.max(0, Math.min(MAX_FIT, score));
     }

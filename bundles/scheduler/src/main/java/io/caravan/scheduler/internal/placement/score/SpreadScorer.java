@@ -10,7 +10,6 @@ import io.caravan.scheduler.internal.placement.EvalContext;
 import io.caravan.scheduler.internal.placement.NodeScorer;
 import io.caravan.scheduler.internal.placement.NodeTarget;
 import io.caravan.scheduler.internal.placement.PlacementRequest;
-import io.caravan.scheduler.internal.placement.PropertyCounts;
 
 /**
  * {@code spread} blocks (group and job level), Nomad's rules: with targets, each value should hold its percent of
@@ -28,8 +27,18 @@ public final class SpreadScorer implements NodeScorer {
         return "allocation-spread";
     }
 
-    private record Bound1(NodeTarget attribute, PropertyCounts counts, double weightShare,
+    /** One spread block bound to a selection; the counts cannot change while one placement is chosen. */
+    private record Bound1(NodeTarget attribute, Map<String, Integer> used, int min, int max, double weightShare,
                           Map<String, Double> desired) {
+        double boost(String value) {
+            if (value == null) {
+                return -1;
+            }
+            if (desired.isEmpty()) {
+                return evenSpreadBoost(used.isEmpty(), used.getOrDefault(value, 0), min, max);
+            }
+            return targetBoost(this, used.getOrDefault(value, 0) + 1, value);
+        }
     }
 
     @Override
@@ -44,23 +53,23 @@ public final class SpreadScorer implements NodeScorer {
             sumWeights += weight(s);
         }
         int count = request.desiredCount();
-        List<Bound1> bound = new ArrayList<>(spreads.size());
-        for (Spread s : spreads) {
-            bound.add(new Bound1(ctx.target(s.attribute()), ctx.propertyCounts(s.attribute(), request.group().name()),
-                    sumWeights == 0 ? 0 : (double) weight(s) / sumWeights, desiredCounts(s, count)));
+        Bound1[] bound = new Bound1[spreads.size()];
+        for (int i = 0; i < bound.length; i++) {
+            Spread s = spreads.get(i);
+            Map<String, Integer> used = ctx.propertyCounts(s.attribute(), request.group().name()).current(ctx);
+            int min = Integer.MAX_VALUE;
+            int max = 0;
+            for (int c : used.values()) {
+                min = Math.min(min, c);
+                max = Math.max(max, c);
+            }
+            bound[i] = new Bound1(ctx.target(s.attribute()), used, min, max,
+                    sumWeights == 0 ? 0 : (double) weight(s) / sumWeights, desiredCounts(s, count));
         }
         return ranked -> {
             double total = 0;
             for (Bound1 b : bound) {
-                String value = b.attribute().resolve(ranked.node());
-                Map<String, Integer> used = b.counts().current(ctx);
-                if (value == null) {
-                    total -= 1;
-                } else if (b.desired().isEmpty()) {
-                    total += evenSpreadBoost(used, value);
-                } else {
-                    total += targetBoost(b, used.getOrDefault(value, 0) + 1, value);
-                }
+                total += b.boost(b.attribute().resolve(ranked.node()));
             }
             return total == 0 ? Double.NaN : total;
         };
@@ -82,15 +91,18 @@ public final class SpreadScorer implements NodeScorer {
 
     /** Nomad's even spread: compares this value's count with the least and most used values. */
     static double evenSpreadBoost(Map<String, Integer> used, String value) {
-        if (used.isEmpty()) {
-            return 0;
-        }
-        int current = used.getOrDefault(value, 0);
         int min = Integer.MAX_VALUE;
         int max = 0;
         for (int c : used.values()) {
             min = Math.min(min, c);
             max = Math.max(max, c);
+        }
+        return evenSpreadBoost(used.isEmpty(), used.getOrDefault(value, 0), min, max);
+    }
+
+    private static double evenSpreadBoost(boolean nothingPlaced, int current, int min, int max) {
+        if (nothingPlaced) {
+            return 0;
         }
         if (current != min) {
             return (double) (min - current) / min;
