@@ -27,7 +27,9 @@ public record ClientSettings(
         long cpuTotalCompute,
         long memoryTotalMb,
         long diskTotalMb,
-        Reserved reserved) {
+        Reserved reserved,
+        int nodeMaxAllocs,
+        boolean defaultIneligible) {
 
     public static final int DEFAULT_MIN_DYNAMIC_PORT = 20000;
     public static final int DEFAULT_MAX_DYNAMIC_PORT = 32000;
@@ -64,7 +66,9 @@ public record ClientSettings(
                 number(props, "memory.total.mb", 0),
                 number(props, "disk.total.mb", 0),
                 new Reserved(number(props, "reserved.cpu", 0), number(props, "reserved.memory", 0),
-                        number(props, "reserved.disk", 0), string(props, "reserved.reserved.ports", "")));
+                        number(props, "reserved.disk", 0), string(props, "reserved.reserved.ports", "")),
+                (int) number(props, "node.max.allocs", 0),
+                Boolean.parseBoolean(string(props, "default.ineligible", "false")));
     }
 
     private static Path path(Map<String, ?> props, String key, Path fallback) {

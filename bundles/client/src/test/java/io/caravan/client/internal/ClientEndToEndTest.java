@@ -186,4 +186,24 @@ class ClientEndToEndTest {
         server.stopAlloc(alloc.id());
         await(WAIT, "complete", () -> server.reportedStatuses(alloc.id()).contains(Allocation.CLIENT_COMPLETE));
     }
+
+    @Test
+    void allocSignalReachesTheTask() throws Exception {
+        Allocation alloc = Fixtures.alloc("node-1", "web", "service", Map.of(), Fixtures.shTask("web",
+                "trap 'echo got-usr1 >> \"$NOMAD_TASK_DIR/signals\"' USR1; echo up > \"$NOMAD_TASK_DIR/up\"; "
+                        + "while true; do sleep 0.05; done"));
+        server.place(alloc);
+        await(WAIT, "running", () -> server.reportedStatuses(alloc.id()).contains(Allocation.CLIENT_RUNNING));
+        Path local = client.allocDir(alloc.id()).orElseThrow().resolve("web/local");
+        await(WAIT, "trap installed", () -> Files.exists(local.resolve("up")));
+
+        client.signal(alloc.id(), "web", "SIGUSR1");
+        await(WAIT, "signal handled", () -> Files.exists(local.resolve("signals")));
+        assertEquals("got-usr1\n", Files.readString(local.resolve("signals")));
+        TaskState state = client.runner(alloc.id()).orElseThrow().states().get("web");
+        assertEquals("Task being sent signal SIGUSR1: User requested signal",
+                state.events().get(state.events().size() - 1).displayMessage());
+        server.stopAlloc(alloc.id());
+        await(WAIT, "complete", () -> server.reportedStatuses(alloc.id()).contains(Allocation.CLIENT_COMPLETE));
+    }
 }

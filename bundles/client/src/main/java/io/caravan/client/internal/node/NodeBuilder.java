@@ -34,9 +34,9 @@ public final class NodeBuilder {
     public static Node build(Identity id, ClientSettings settings, NodeFacts facts, Map<String, DriverInfo> drivers) {
         return new Node(id.nodeId(), id.secretId(), id.datacenter(), id.name(), "", id.httpAddr(), false,
                 attributes(id, facts, drivers), resources(settings, facts), reserved(settings), facts.links(),
-                settings.meta(), settings.nodeClass(), settings.nodePool(), null, null, Node.ELIGIBLE,
-                Node.STATUS_INITIALIZING, "", null, 0, List.of(), drivers, null, null, Map.of(), null, null, 0, 0,
-                0, 0, 0);
+                settings.meta(), settings.nodeClass(), settings.nodePool(), null, null,
+                settings.defaultIneligible() ? Node.INELIGIBLE : Node.ELIGIBLE, Node.STATUS_INITIALIZING, "", null, 0,
+                List.of(), drivers, null, null, Map.of(), null, null, settings.nodeMaxAllocs(), 0, 0, 0, 0);
     }
 
     static Map<String, String> attributes(Identity id, NodeFacts facts, Map<String, DriverInfo> drivers) {

@@ -128,6 +128,26 @@ public final class ProcessTestDriver implements TaskDriver {
     }
 
     @Override
+    public void signal(TaskId id, String signal) throws DriverException {
+        ProcessHandle process = processes.get(id);
+        if (process == null) {
+            throw new DriverException("unknown task " + id);
+        }
+        try {
+            int rc = new ProcessBuilder("kill", "-" + signal.replaceFirst("^SIG", ""), Long.toString(process.pid()))
+                    .start().waitFor();
+            if (rc != 0) {
+                throw new DriverException("kill exited " + rc);
+            }
+        } catch (IOException e) {
+            throw new DriverException(e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DriverException("interrupted");
+        }
+    }
+
+    @Override
     public TaskStatus inspect(TaskId id) {
         ProcessHandle process = processes.get(id);
         return new TaskStatus(id, process != null && process.isAlive() ? TaskStatus.State.RUNNING
