@@ -161,11 +161,13 @@ public final class TaskRunner {
 
     /** The task's start condition is met (lifecycle ordering): start it, or re-attach to a restored one. */
     synchronized void open() {
-        if (gateOpen || dead()) {
-            gateOpen = true;
+        if (gateOpen) {
             return;
         }
         gateOpen = true;
+        if (dead()) {
+            return;
+        }
         if (handle != null) {
             services.workers().execute(this::recover);
         } else {
@@ -201,13 +203,13 @@ public final class TaskRunner {
             startFailed(gen, events.setupFailure(e.getMessage() == null ? e.toString() : e.getMessage()), true);
             return;
         }
+        boolean killedDuringSetup;
         synchronized (this) {
-            if (killing) {
-                starting = false; // killed while the hooks ran: never start it
-            }
+            killedDuringSetup = killing;
+            starting = !killing;
         }
-        if (!isStarting()) {
-            finish(null);
+        if (killedDuringSetup) {
+            finish(null); // killed while the hooks ran: never start it
             return;
         }
         Optional<TaskDriver> maybeDriver = services.drivers().apply(task.driver());
@@ -247,12 +249,9 @@ public final class TaskRunner {
         }
         attach(gen, driver);
         if (stopNow) {
+            emit(events.killing(killTimeout()));
             services.workers().execute(() -> stopTask(driver));
         }
-    }
-
-    private synchronized boolean isStarting() {
-        return starting;
     }
 
     private TaskConfig taskConfig(TaskHookContext ctx) {
@@ -330,12 +329,17 @@ public final class TaskRunner {
                         .addKeyValue("reason", outcome.reason()).addKeyValue("delay", outcome.delay())
                         .log("restarting task");
                 updateState(TaskState.STATE_PENDING, events.restarting(outcome.delay(), outcome.reason()));
+                boolean killedMeanwhile;
                 synchronized (this) {
+                    killedMeanwhile = killing;
                     if (gen == generation && !killing) {
                         pendingRestart = services.scheduler().schedule(
                                 () -> services.workers().execute(this::attemptStart),
                                 outcome.delay().toNanos(), TimeUnit.NANOSECONDS);
                     }
+                }
+                if (killedMeanwhile) {
+                    finish(events.killed(null)); // a kill that raced with the exit: do not restart
                 }
             }
             case NOT_RESTARTING -> {
