@@ -34,8 +34,7 @@ final class AllocApply {
             if (stop.followupEvalId() != null && !stop.followupEvalId().isEmpty()) {
                 b.followupEvalId(stop.followupEvalId());
             }
-            state.put(NomadTables.ALLOCS, b.build());
-            txn.touch(existing.namespace(), existing.jobId());
+            txn.putAlloc(existing, b.build());
         }
         Job job = sharedJob(state, cmd.job());
         for (Allocation place : cmd.placed()) {
@@ -50,12 +49,11 @@ final class AllocApply {
                         .clientDescription(existing.clientDescription()).taskStates(existing.taskStates())
                         .createTime(existing.createTime());
             }
-            state.put(NomadTables.ALLOCS, b.build());
+            txn.putAlloc(existing, b.build());
             if (place.previousAllocation() != null && !place.previousAllocation().isEmpty()) {
-                state.get(NomadTables.ALLOCS, place.previousAllocation()).ifPresent(prev -> state.put(
-                        NomadTables.ALLOCS, prev.toBuilder().nextAllocation(place.id()).modifyIndex(index).build()));
+                state.get(NomadTables.ALLOCS, place.previousAllocation()).ifPresent(prev -> txn.putAlloc(prev,
+                        prev.toBuilder().nextAllocation(place.id()).modifyIndex(index).build()));
             }
-            txn.touch(place.namespace(), place.jobId());
         }
         return Command.Result.ok(index);
     }
@@ -80,10 +78,9 @@ final class AllocApply {
             if (existing == null || !cmd.nodeId().equals(existing.nodeId())) {
                 continue; // garbage collected, or not this node's: Nomad ignores these too
             }
-            state.put(NomadTables.ALLOCS, existing.toBuilder().clientStatus(update.clientStatus())
+            txn.putAlloc(existing, existing.toBuilder().clientStatus(update.clientStatus())
                     .clientDescription(update.clientDescription()).taskStates(update.taskStates())
                     .modifyIndex(index).modifyTime(cmd.updatedAtNanos()).build());
-            txn.touch(existing.namespace(), existing.jobId());
         }
         state.put(NomadTables.NODES, node.toBuilder().lastAllocUpdateIndex(index).build());
         NodeApply.putEvals(txn, cmd.evals());
@@ -98,9 +95,7 @@ final class AllocApply {
             if (existing == null) {
                 return Command.Result.rejected(index, 404, "alloc not found");
             }
-            state.put(NomadTables.ALLOCS, existing.toBuilder().desiredTransition(e.getValue()).modifyIndex(index)
-                    .build());
-            txn.touch(existing.namespace(), existing.jobId());
+            txn.putAlloc(existing, existing.toBuilder().desiredTransition(e.getValue()).modifyIndex(index).build());
         }
         NodeApply.putEvals(txn, cmd.evals());
         return Command.Result.ok(index);

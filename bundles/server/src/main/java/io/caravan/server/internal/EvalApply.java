@@ -14,8 +14,7 @@ final class EvalApply {
         long index = txn.index();
         for (Evaluation eval : cmd.evals()) {
             long createIndex = state.get(NomadTables.EVALS, eval.id()).map(Evaluation::createIndex).orElse(index);
-            state.put(NomadTables.EVALS, eval.withIndexes(createIndex, index));
-            txn.touch(eval.namespace(), eval.jobId());
+            txn.putEval(eval.withIndexes(createIndex, index));
         }
         return Command.Result.ok(index);
     }

@@ -1,11 +1,12 @@
 package io.caravan.server.internal;
 
 import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.BiFunction;
 
+import io.caravan.api.model.Allocation;
+import io.caravan.api.model.Evaluation;
 import io.caravan.state.StateStore;
 import io.caravan.state.StateTxn;
 
@@ -16,7 +17,7 @@ import io.caravan.state.StateTxn;
  *
  * <p>Each command type has one applier, kept with its resource ({@link JobApply}, {@link NodeApply},
  * {@link AllocApply}, {@link EvalApply}); the table is checked against the sealed hierarchy at start-up. After a
- * command, the summaries and statuses of the jobs it touched are recomputed once ({@link JobStatus}).
+ * command, the summaries and statuses of the jobs it touched are updated once ({@link JobStatus}).
  */
 final class Fsm {
     /** One command's application: writes through the txn, reports the jobs it touched. */
@@ -24,14 +25,32 @@ final class Fsm {
         Command.Result apply(Txn txn, C command);
     }
 
-    /** The write transaction with the set of jobs whose allocations, evaluations or spec changed. */
-    record Txn(StateTxn state, Set<String> touchedJobs) {
+    /**
+     * The write transaction, and what it did to each job. Allocations and evaluations are written through it, so
+     * the job summaries follow incrementally ({@link JobStatus}).
+     */
+    record Txn(StateTxn state, Map<String, JobStatus.Change> jobs) {
         long index() {
             return state.index();
         }
 
-        void touch(String namespace, String jobId) {
-            touchedJobs.add(NomadTables.key(namespace, jobId));
+        private JobStatus.Change job(String namespace, String jobId) {
+            return jobs.computeIfAbsent(NomadTables.key(namespace, jobId), k -> new JobStatus.Change());
+        }
+
+        /** The job itself was written: its groups may have changed, so its summary is recounted. */
+        void jobWritten(String namespace, String jobId) {
+            job(namespace, jobId).recount = true;
+        }
+
+        void putAlloc(Allocation before, Allocation after) {
+            state.put(NomadTables.ALLOCS, after);
+            job(after.namespace(), after.jobId()).alloc(before, after);
+        }
+
+        void putEval(Evaluation eval) {
+            state.put(NomadTables.EVALS, eval);
+            job(eval.namespace(), eval.jobId()).eval(eval);
         }
     }
 
@@ -66,12 +85,10 @@ final class Fsm {
 
     Command.Result apply(long index, Command command) {
         try (StateTxn state = store.begin(index)) {
-            Txn txn = new Txn(state, new LinkedHashSet<>());
+            Txn txn = new Txn(state, new LinkedHashMap<>());
             Command.Result result = appliers.get(command.getClass()).apply(txn, command);
             if (result.errorCode() == 0) {
-                for (String job : txn.touchedJobs()) {
-                    JobStatus.refresh(state, job);
-                }
+                txn.jobs().forEach((job, change) -> JobStatus.apply(state, job, change));
                 state.commit();
             }
             return result;

@@ -41,8 +41,8 @@ final class JobApply {
                 .withIndexes(createIndex, index, jobModifyIndex);
         state.put(NomadTables.JOBS, stored);
         state.put(NomadTables.JOB_VERSIONS, stored);
-        state.put(NomadTables.EVALS, cmd.eval().withJobModifyIndex(jobModifyIndex).withIndexes(index, index));
-        txn.touch(job.namespace(), job.id());
+        txn.putEval(cmd.eval().withJobModifyIndex(jobModifyIndex).withIndexes(index, index));
+        txn.jobWritten(job.namespace(), job.id());
         return Command.Result.ok(index, jobModifyIndex, index);
     }
 
@@ -62,8 +62,8 @@ final class JobApply {
         } else {
             state.put(NomadTables.JOBS, existing.withStop(true).withIndexes(existing.createIndex(), index, index));
         }
-        state.put(NomadTables.EVALS, cmd.eval().withJobModifyIndex(index).withIndexes(index, index));
-        txn.touch(cmd.namespace(), cmd.jobId());
+        txn.putEval(cmd.eval().withJobModifyIndex(index).withIndexes(index, index));
+        txn.jobWritten(cmd.namespace(), cmd.jobId());
         return Command.Result.ok(index, index, index);
     }
 

@@ -1,7 +1,7 @@
 package io.caravan.server.internal;
 
+import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 import io.caravan.api.model.Allocation;
@@ -14,87 +14,163 @@ import io.caravan.state.StateSnapshot;
 import io.caravan.state.StateTxn;
 
 /**
- * A job's derived state, recomputed after every command that touched it: the summary's counts by client status
- * (Queued comes from the job's last finished evaluation) and the job's status, by Nomad's rule — running while an
- * allocation is not terminal, pending while an evaluation is not, dead once everything is terminal or the job is
- * stopped; periodic and parameterized jobs run until stopped.
+ * A job's derived state, updated once per command that touched the job: the summary's counts by client status,
+ * kept incrementally from each allocation's before and after (a recount only when the job itself was written, since
+ * its groups may have changed); Queued from the last finished evaluation; and the job's status by Nomad's rule —
+ * running while an allocation is not terminal, pending while an evaluation is not, dead once everything is terminal
+ * or the job is stopped; periodic and parameterized jobs run until stopped.
  */
 final class JobStatus {
+    private static final int QUEUED = 0;
+    private static final int COMPLETE = 1;
+    private static final int FAILED = 2;
+    private static final int RUNNING = 3;
+    private static final int STARTING = 4;
+    private static final int LOST = 5;
+    private static final int UNKNOWN = 6;
+
+    /** What one command did to one job. */
+    static final class Change {
+        boolean recount;
+        final Map<String, int[]> deltas = new HashMap<>();   // group → count changes by status slot
+        Map<String, Integer> queued;
+
+        void alloc(Allocation before, Allocation after) {
+            if (before != null) {
+                add(before, -1);
+            }
+            if (after != null) {
+                add(after, +1);
+            }
+        }
+
+        private void add(Allocation a, int sign) {
+            int slot = slot(a.clientStatus());
+            if (slot >= 0) {
+                deltas.computeIfAbsent(a.taskGroup(), g -> new int[7])[slot] += sign;
+            }
+        }
+
+        void eval(Evaluation e) {
+            if (Evaluation.STATUS_COMPLETE.equals(e.status()) || Evaluation.STATUS_FAILED.equals(e.status())) {
+                queued = e.queuedAllocations();
+            }
+        }
+    }
+
     private JobStatus() {
     }
 
-    static void refresh(StateTxn txn, String jobKey) {
+    static void apply(StateTxn txn, String jobKey, Change change) {
         Job job = txn.get(NomadTables.JOBS, jobKey).orElse(null);
         if (job == null) {
             return; // purged
         }
         StateSnapshot view = txn.read();
-        List<Allocation> allocs = view.byIndex(NomadTables.ALLOCS, "job", jobKey).toList();
-        List<Evaluation> evals = view.byIndex(NomadTables.EVALS, "job", jobKey).toList();
         JobSummary before = txn.get(NomadTables.JOB_SUMMARIES, jobKey).orElse(null);
-        JobSummary summary = summary(job, before, allocs, evals, txn.index());
+        JobSummary summary = change.recount || before == null
+                ? recount(job, before, view, jobKey, change.queued, txn.index())
+                : adjust(before, change, txn.index());
         if (!summary.equals(before)) {
             txn.put(NomadTables.JOB_SUMMARIES, summary);
         }
-        String status = status(job, allocs, evals);
+        String status = status(job, view, jobKey);
         if (!status.equals(job.status())) {
             txn.put(NomadTables.JOBS, job.withStatus(status, "")
                     .withIndexes(job.createIndex(), txn.index(), job.jobModifyIndex()));
         }
     }
 
-    static String status(Job job, List<Allocation> allocs, List<Evaluation> evals) {
+    /** Streams lazily: the common answers (a live allocation, a pending evaluation) stop at the first row. */
+    static String status(Job job, StateSnapshot view, String jobKey) {
         if (job.periodic() != null || job.parameterizedJob() != null) {
             return Boolean.TRUE.equals(job.stop()) ? Job.STATUS_DEAD : Job.STATUS_RUNNING;
         }
-        if (allocs.stream().anyMatch(a -> !a.terminal())) {
-            return Job.STATUS_RUNNING;
+        boolean anyAlloc = false;
+        for (Allocation a : (Iterable<Allocation>) view.byIndex(NomadTables.ALLOCS, "job", jobKey)::iterator) {
+            if (!a.terminal()) {
+                return Job.STATUS_RUNNING;
+            }
+            anyAlloc = true;
         }
-        if (evals.stream().anyMatch(e -> !e.terminal())) {
-            return Job.STATUS_PENDING;
+        boolean anyEval = false;
+        for (Evaluation e : (Iterable<Evaluation>) view.byIndex(NomadTables.EVALS, "job", jobKey)::iterator) {
+            if (!e.terminal()) {
+                return Job.STATUS_PENDING;
+            }
+            anyEval = true;
         }
-        if (Boolean.TRUE.equals(job.stop()) || !allocs.isEmpty() || !evals.isEmpty()) {
-            return Job.STATUS_DEAD;
-        }
-        return Job.STATUS_PENDING;
+        return Boolean.TRUE.equals(job.stop()) || anyAlloc || anyEval ? Job.STATUS_DEAD : Job.STATUS_PENDING;
     }
 
-    private static JobSummary summary(Job job, JobSummary before, List<Allocation> allocs, List<Evaluation> evals,
-                                      long index) {
+    private static JobSummary recount(Job job, JobSummary before, StateSnapshot view, String jobKey,
+                                      Map<String, Integer> queued, long index) {
         Map<String, int[]> counts = new LinkedHashMap<>();
         for (TaskGroup group : job.taskGroups()) {
-            counts.put(group.name(), new int[7]);
+            int[] c = new int[7];
+            TaskGroupSummary was = before == null ? null : before.summary().get(group.name());
+            c[QUEUED] = was == null ? 0 : was.queued();
+            counts.put(group.name(), c);
         }
-        for (Allocation a : allocs) {
-            int[] c = counts.computeIfAbsent(a.taskGroup(), g -> new int[7]);
-            switch (a.clientStatus() == null ? "" : a.clientStatus()) {
-                case Allocation.CLIENT_COMPLETE -> c[1]++;
-                case Allocation.CLIENT_FAILED -> c[2]++;
-                case Allocation.CLIENT_RUNNING -> c[3]++;
-                case Allocation.CLIENT_PENDING -> c[4]++;
-                case Allocation.CLIENT_LOST -> c[5]++;
-                case Allocation.CLIENT_UNKNOWN -> c[6]++;
-                default -> { }
+        view.byIndex(NomadTables.ALLOCS, "job", jobKey).forEach(a -> {
+            int slot = slot(a.clientStatus());
+            if (slot >= 0) {
+                counts.computeIfAbsent(a.taskGroup(), g -> new int[7])[slot]++;
             }
+        });
+        setQueued(counts, queued);
+        return summary(job.id(), job.namespace(), before, counts, index);
+    }
+
+    private static JobSummary adjust(JobSummary before, Change change, long index) {
+        Map<String, int[]> counts = new LinkedHashMap<>();
+        before.summary().forEach((group, s) -> counts.put(group, new int[] {s.queued(), s.complete(), s.failed(),
+                s.running(), s.starting(), s.lost(), s.unknown()}));
+        change.deltas.forEach((group, d) -> {
+            int[] c = counts.computeIfAbsent(group, g -> new int[7]);
+            for (int i = 0; i < 7; i++) {
+                c[i] = Math.max(0, c[i] + d[i]);
+            }
+        });
+        setQueued(counts, change.queued);
+        return summary(before.jobId(), before.namespace(), before, counts, index);
+    }
+
+    private static void setQueued(Map<String, int[]> counts, Map<String, Integer> queued) {
+        if (queued != null) {
+            queued.forEach((group, n) -> {
+                int[] c = counts.get(group);
+                if (c != null) {
+                    c[QUEUED] = n;
+                }
+            });
         }
-        // Queued: what the job's latest finished evaluation could not place.
-        evals.stream().filter(e -> Evaluation.STATUS_COMPLETE.equals(e.status())
-                        || Evaluation.STATUS_FAILED.equals(e.status()))
-                .max(java.util.Comparator.comparingLong(Evaluation::modifyIndex))
-                .ifPresent(e -> e.queuedAllocations().forEach((group, queued) -> {
-                    int[] c = counts.get(group);
-                    if (c != null) {
-                        c[0] = queued;
-                    }
-                }));
+    }
+
+    private static JobSummary summary(String jobId, String namespace, JobSummary before, Map<String, int[]> counts,
+                                      long index) {
         Map<String, TaskGroupSummary> groups = new LinkedHashMap<>();
-        counts.forEach((group, c) -> groups.put(group, new TaskGroupSummary(c[0], c[1], c[2], c[3], c[4], c[5], c[6])));
-        long createIndex = before == null ? index : before.createIndex();
-        JobSummary candidate = new JobSummary(job.id(), job.namespace(), groups,
-                before == null ? null : before.children(), createIndex, before == null ? index : before.modifyIndex());
-        if (before != null && candidate.equals(before)) {
+        counts.forEach((group, c) -> groups.put(group, new TaskGroupSummary(c[QUEUED], c[COMPLETE], c[FAILED],
+                c[RUNNING], c[STARTING], c[LOST], c[UNKNOWN])));
+        if (before != null && before.summary().equals(groups)) {
             return before;
         }
-        return new JobSummary(job.id(), job.namespace(), groups, candidate.children(), createIndex, index);
+        return new JobSummary(jobId, namespace, groups, before == null ? null : before.children(),
+                before == null ? index : before.createIndex(), index);
+    }
+
+    private static int slot(String clientStatus) {
+        if (clientStatus == null) {
+            return -1;
+        }
+        return switch (clientStatus) {
+            case Allocation.CLIENT_COMPLETE -> COMPLETE;
+            case Allocation.CLIENT_FAILED -> FAILED;
+            case Allocation.CLIENT_RUNNING -> RUNNING;
+            case Allocation.CLIENT_PENDING -> STARTING;
+            case Allocation.CLIENT_LOST -> LOST;
+            case Allocation.CLIENT_UNKNOWN -> UNKNOWN;
+            default -> -1;
+        };
     }
 }

@@ -101,10 +101,9 @@ final class NodeApply {
                     continue;
                 }
                 DesiredTransition t = a.desiredTransition();
-                state.put(NomadTables.ALLOCS, a.toBuilder().desiredTransition(new DesiredTransition(true,
+                txn.putAlloc(a, a.toBuilder().desiredTransition(new DesiredTransition(true,
                         t.reschedule(), t.forceReschedule(), t.noShutdownDelay(), t.migrateDisablePlacement()))
                         .modifyIndex(index).build());
-                txn.touch(a.namespace(), a.jobId());
             }
         } else {
             if (cmd.markEligible()) {
@@ -146,8 +145,7 @@ final class NodeApply {
     /** New evaluations that came with a node or alloc write. */
     static void putEvals(Fsm.Txn txn, List<Evaluation> evals) {
         for (Evaluation e : evals) {
-            txn.state().put(NomadTables.EVALS, e.withIndexes(txn.index(), txn.index()));
-            txn.touch(e.namespace(), e.jobId());
+            txn.putEval(e.withIndexes(txn.index(), txn.index()));
         }
     }
 }

@@ -2,7 +2,10 @@ package io.caravan.server.internal;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 import io.caravan.api.json.NomadJson;
 import io.caravan.api.model.Allocation;
@@ -38,9 +41,44 @@ final class NomadTables {
     static final List<TableSpec<?>> ALL = List.of(JOBS, JOB_VERSIONS, JOB_SUMMARIES, EVALS, ALLOCS, NODES,
             SCHEDULER_CONFIG);
 
-    /** Snapshots hold each row as Nomad's JSON: readable, and the same shape the API serves. */
-    static final Codec CODEC = Codec.of(json(JOBS), json(JOB_VERSIONS), json(JOB_SUMMARIES), json(EVALS),
-            json(ALLOCS), json(NODES), json(SCHEDULER_CONFIG));
+    /**
+     * A codec for one snapshot or one restore (it is stateful): each row as Nomad's JSON, readable and the shape the
+     * API serves, except that an allocation's job is written only the first time that job object is met and later
+     * allocations refer to it by number. A million allocations of a thousand jobs thus write, and restore into, a
+     * thousand jobs rather than a million copies — as the store shares them in memory.
+     */
+    static Codec codec() {
+        return Codec.of(json(JOBS), json(JOB_VERSIONS), json(JOB_SUMMARIES), json(EVALS), allocs(), json(NODES),
+                json(SCHEDULER_CONFIG));
+    }
+
+    /** An allocation row: {@code {"Ref": n, "Alloc": {...}}}, the alloc's {@code Job} present only at first use. */
+    record AllocRow(int ref, Allocation alloc) {}
+
+    private static TableCodec<Allocation> allocs() {
+        Map<Job, Integer> written = new IdentityHashMap<>();
+        Map<Integer, Job> read = new HashMap<>();
+        return new TableCodec<>(ALLOCS, alloc -> {
+            Job job = alloc.job();
+            Integer ref = job == null ? Integer.valueOf(-1) : written.get(job);
+            boolean first = job != null && ref == null;
+            if (first) {
+                ref = written.size();
+                written.put(job, ref);
+            }
+            return bytes(new AllocRow(ref, first || job == null ? alloc : alloc.toBuilder().job(null).build()));
+        }, bytes -> {
+            AllocRow row = value(bytes, AllocRow.class);
+            if (row.ref() < 0) {
+                return row.alloc();
+            }
+            if (row.alloc().job() != null) {
+                read.put(row.ref(), row.alloc().job());
+                return row.alloc();
+            }
+            return row.alloc().toBuilder().job(read.get(row.ref())).build();
+        });
+    }
 
     private NomadTables() {
     }
@@ -50,18 +88,22 @@ final class NomadTables {
     }
 
     private static <T> TableCodec<T> json(TableSpec<T> table) {
-        return new TableCodec<>(table, row -> {
-            try {
-                return NomadJson.mapper().writeValueAsBytes(row);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }, bytes -> {
-            try {
-                return NomadJson.mapper().readValue(bytes, table.type());
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
+        return new TableCodec<>(table, NomadTables::bytes, bytes -> value(bytes, table.type()));
+    }
+
+    private static byte[] bytes(Object row) {
+        try {
+            return NomadJson.mapper().writeValueAsBytes(row);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static <T> T value(byte[] bytes, Class<T> type) {
+        try {
+            return NomadJson.mapper().readValue(bytes, type);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

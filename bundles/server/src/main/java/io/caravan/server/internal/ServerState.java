@@ -86,13 +86,13 @@ public final class ServerState implements CommandHandler {
 
     @Override
     public void snapshot(OutputStream out) throws IOException {
-        store.snapshot().writeTo(out, NomadTables.CODEC);
+        store.snapshot().writeTo(out, NomadTables.codec());
     }
 
     @Override
     public void restore(long index, InputStream in) throws IOException {
         byte[] bytes = in.readAllBytes();
-        store.restore(new ByteArrayInputStream(bytes.length == 0 ? emptySnapshot : bytes), NomadTables.CODEC);
+        store.restore(new ByteArrayInputStream(bytes.length == 0 ? emptySnapshot : bytes), NomadTables.codec());
         for (AppliedListener listener : listeners) {
             listener.restored();
         }
@@ -101,7 +101,7 @@ public final class ServerState implements CommandHandler {
     private static byte[] snapshotBytes(StateStore store) {
         try {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            store.snapshot().writeTo(out, NomadTables.CODEC);
+            store.snapshot().writeTo(out, NomadTables.codec());
             return out.toByteArray();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -64,4 +64,34 @@ class ServerStateTest {
         assertThrows(IOException.class, () -> a.restore(5, new ByteArrayInputStream(new byte[] {1, 2, 3})));
         assertEquals(1, a.store().snapshot().count(NomadTables.JOBS));
     }
+
+    @Test
+    void allocationsRestoreWithTheirJobsWrittenOnceAndShared() throws Exception {
+        a.apply(1, 1000, register("web"));
+        Job stored = a.store().snapshot().get(NomadTables.JOBS, NomadTables.key("default", "web")).orElseThrow();
+        java.util.List<io.caravan.api.model.Allocation> placed = new java.util.ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            placed.add(io.caravan.api.json.NomadJson.mapper().readValue("""
+                    {"ID": "a%d", "Namespace": "default", "Name": "web.web[%d]", "NodeID": "n", "JobID": "web",
+                     "TaskGroup": "web", "DesiredStatus": "run", "ClientStatus": "pending"}
+                    """.formatted(i, i), io.caravan.api.model.Allocation.class));
+        }
+        a.apply(2, 1000, CommandCodec.encode(new Command.PlanApply("eval-web", stored, java.util.List.of(), placed,
+                5)));
+        ByteArrayOutputStream snapshot = new ByteArrayOutputStream();
+        a.snapshot(snapshot);
+        String text = snapshot.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(1, text.split("\"TaskGroups\"", -1).length - 1 - 2,
+                "the job is written once in the allocations (plus once each in jobs and versions)");
+
+        b.restore(2, new ByteArrayInputStream(snapshot.toByteArray()));
+        StateSnapshot restored = b.store().snapshot();
+        Job first = restored.get(NomadTables.ALLOCS, "a0").orElseThrow().job();
+        assertEquals(stored, first);
+        for (int i = 1; i < 3; i++) {
+            org.junit.jupiter.api.Assertions.assertSame(first, restored.get(NomadTables.ALLOCS, "a" + i)
+                    .orElseThrow().job());
+        }
+        assertEquals(a.store().snapshot().all(NomadTables.ALLOCS).toList(), restored.all(NomadTables.ALLOCS).toList());
+    }
 }
