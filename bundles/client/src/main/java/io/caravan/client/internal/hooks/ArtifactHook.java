@@ -27,8 +27,11 @@ import io.caravan.api.model.TaskArtifact;
  * that leave it are refused. A destination ending in {@code /} (or mode {@code dir}) is a directory that receives
  * the source's file name; otherwise ({@code mode = "file"}) it is the file itself.
  *
- * <p>Not supported (yet): unpacking archives (go-getter's tar/zip/gz handling), git/hg/s3/gcs sources, headers'
- * interpolation beyond plain values, and symlink checks inside the destination.
+ * <p>Archives ({@code .zip}, {@code .tar}, {@code .tar.gz}/{@code .tgz}, {@code .gz}) are unpacked into a directory
+ * destination, as go-getter does, unless {@code options { archive = "false" }} ({@link ArtifactArchives}).
+ *
+ * <p>Not supported (yet): bzip2/xz archives, git/hg/s3/gcs sources, interpolation of getter options and headers,
+ * go-getter's decompression limits, and symlink checks inside an existing destination.
  */
 public final class ArtifactHook implements TaskHook.Prestart {
     static final Duration HTTP_TIMEOUT = Duration.ofMinutes(5);
@@ -88,15 +91,23 @@ public final class ArtifactHook implements TaskHook.Prestart {
                 && (relative.endsWith("/") || TaskArtifact.MODE_DIR.equals(artifact.getterMode())
                 || TaskArtifact.MODE_ANY.equals(artifact.getterMode()) || artifact.getterMode() == null);
         Path dest = confine(taskDir, relative);
-        Path target = intoDirectory ? dest.resolve(fileName(source)) : dest;
+        String name = fileName(source);
+        Path target = intoDirectory ? dest.resolve(name) : dest;
         Map<String, String> options = artifact.getterOptions();
+        // go-getter unpacks archives into the destination directory unless told not to (options { archive = false }).
+        ArtifactArchives.Kind archive = intoDirectory && !"false".equalsIgnoreCase(options.get("archive"))
+                ? ArtifactArchives.kind(name) : null;
         try {
             Files.createDirectories(target.getParent());
             Path tmp = Files.createTempFile(target.getParent(), ".artifact", ".part");
             try {
                 download(source, artifact.getterHeaders(), tmp);
                 verifyChecksum(tmp, options.get("checksum"));
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+                if (archive != null) {
+                    ArtifactArchives.extract(archive, name, tmp, dest);
+                } else {
+                    Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+                }
             } finally {
                 Files.deleteIfExists(tmp);
             }
