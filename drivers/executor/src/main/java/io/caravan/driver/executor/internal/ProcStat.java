@@ -47,6 +47,17 @@ record ProcStat(char state, long parent, long processGroup, long startTicks) {
         }
     }
 
+    /** Whether {@code pid} has a handler for {@code signal} (bit {@code signal - 1} of SigCgt in its status). */
+    static boolean catches(long pid, int signal) {
+        try {
+            return Files.readAllLines(PROC.resolve(Long.toString(pid)).resolve("status")).stream()
+                    .filter(line -> line.startsWith("SigCgt:"))
+                    .anyMatch(line -> (Long.parseUnsignedLong(line.substring(7).trim(), 16) >>> (signal - 1) & 1) == 1);
+        } catch (IOException | NumberFormatException e) {
+            return false;
+        }
+    }
+
     boolean exited() {
         return state == 'Z' || state == 'X';
     }

@@ -38,6 +38,7 @@ public final class WrapperProcessExecutor implements ProcessExecutor {
     static final Duration RECOVERED_POLL = Duration.ofSeconds(1);
     private static final Duration PID_FILE_WAIT = Duration.ofSeconds(10);
     private static final File DEV_NULL = new File("/dev/null");
+    private static final int SIGTERM = 15;
 
     private final Wrapper wrapper;
     private final Kill kill;
@@ -160,12 +161,15 @@ public final class WrapperProcessExecutor implements ProcessExecutor {
         throw new DriverException("the task did not start within " + PID_FILE_WAIT);
     }
 
-    /** The isolation command's child, which it forks soon after it starts; -1 if it ended first. */
+    /**
+     * The isolation command's child, once it is ready to pass signals on (it catches SIGTERM): a signal sent
+     * earlier would be dropped, since a pid namespace's init ignores those it has no handler for. -1 if it ended.
+     */
     private static long awaitChild(long pid, Process wrapper) throws DriverException {
         long deadline = System.nanoTime() + PID_FILE_WAIT.toNanos();
         while (pid > 0 && wrapper.isAlive()) {
             Optional<Long> child = ProcStat.childOf(pid);
-            if (child.isPresent()) {
+            if (child.isPresent() && ProcStat.catches(child.get(), SIGTERM)) {
                 return child.get();
             }
             if (System.nanoTime() - deadline >= 0) {
@@ -173,7 +177,7 @@ public final class WrapperProcessExecutor implements ProcessExecutor {
                 throw new DriverException("the task's isolation did not start its process within " + PID_FILE_WAIT);
             }
             try {
-                Thread.sleep(5);
+                Thread.sleep(2);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new DriverException("interrupted while starting the task", e);

@@ -1,0 +1,20 @@
+package io.caravan.driver.exec.internal;
+
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+
+/** The agent's {@code plugin "exec" { config { … } }} (factory configuration {@code io.caravan.driver.exec~exec}). */
+@ObjectClassDefinition(name = "Caravan exec driver",
+        description = "Runs commands chrooted into the task directory, in their own namespaces and cgroups.")
+@interface ExecConfig {
+    @AttributeDefinition(name = "Chroot environment", description = "Host directories mounted read-only into "
+            + "every task's chroot (Nomad's default chroot_env); symbolic links are copied as links.")
+    String[] config_chroot_env() default {"/bin", "/etc", "/lib", "/lib32", "/lib64", "/run/resolvconf", "/sbin",
+        "/usr"};
+
+    @AttributeDefinition(name = "Cgroup parent", description = "Parent of the tasks' cgroups in each v1 hierarchy.")
+    String config_cgroup_parent() default "caravan";
+
+    @AttributeDefinition(name = "Default user", description = "Who a task runs as when it sets no user.")
+    String config_default_user() default "nobody";
+}
