@@ -54,6 +54,7 @@ public final class AllocRunner {
     private boolean prerunDone;
     private boolean prerunFailed;
     private boolean stopping;
+    private boolean stopScheduled;
     private boolean destroyRequested;
     private boolean postrunDone;
     private boolean destroyed;
@@ -153,8 +154,30 @@ public final class AllocRunner {
         }
     }
 
-    /** Kill every task (the poststop ones still run afterwards). */
+    /**
+     * Kill every task (the poststop ones still run afterwards), after the group's {@code shutdown_delay} unless the
+     * servers asked to skip it ({@code DesiredTransition.NoShutdownDelay}).
+     */
     public void stop() {
+        synchronized (this) {
+            if (stopping || stopScheduled) {
+                return;
+            }
+            stopScheduled = true;
+        }
+        TaskGroup group = group(alloc);
+        java.time.Duration delay = group == null || group.shutdownDelay() == null ? java.time.Duration.ZERO
+                : group.shutdownDelay();
+        if (delay.isZero() || delay.isNegative() || noShutdownDelay()) {
+            beginStop();
+        } else {
+            LOG.atDebug().addKeyValue("alloc_id", allocId).addKeyValue("shutdown_delay", delay)
+                    .log("waiting for the group's shutdown delay");
+            services.scheduler().schedule(this::beginStop, delay.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void beginStop() {
         synchronized (this) {
             if (stopping) {
                 return;
@@ -163,6 +186,11 @@ public final class AllocRunner {
         }
         LOG.atInfo().addKeyValue("alloc_id", allocId).log("stopping allocation");
         taskChanged();
+    }
+
+    /** The servers asked to stop without waiting for shutdown delays. */
+    boolean noShutdownDelay() {
+        return Boolean.TRUE.equals(alloc.desiredTransition().noShutdownDelay());
     }
 
     /** The servers forgot the allocation: stop it and, once every task is dead, remove its directory and state. */

@@ -76,6 +76,16 @@ public final class TaskEvents {
                 : "Sent interrupt. Waiting " + GoDuration.format(killTimeout) + " before force killing").build();
     }
 
+    public TaskEvent waitingShutdownDelay(Duration delay) {
+        return event(TaskEvent.WAITING_SHUTDOWN_DELAY).display("Waiting for shutdown_delay of "
+                + GoDuration.format(delay) + " before killing the task.").build();
+    }
+
+    public TaskEvent skippingShutdownDelay(Duration delay) {
+        return event(TaskEvent.SKIP_SHUTDOWN_DELAY).display("Skipping shutdown_delay of "
+                + GoDuration.format(delay) + " before killing the task.").build();
+    }
+
     public TaskEvent killed(String killError) {
         Builder b = event(TaskEvent.KILLED);
         if (killError != null && !killError.isEmpty()) {

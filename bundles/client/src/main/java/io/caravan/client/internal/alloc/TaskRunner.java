@@ -400,13 +400,32 @@ public final class TaskRunner {
             emit(reason);
         }
         if (running) {
-            emit(events.killing(killTimeout()));
-            Optional<TaskDriver> driver = services.drivers().apply(task.driver());
-            driver.ifPresent(d -> services.workers().execute(() -> stopTask(d)));
+            Duration delay = task.shutdownDelay();
+            if (delay.isZero() || delay.isNegative()) {
+                signalKill();
+            } else if (parent.noShutdownDelay()) {
+                updateState(TaskState.STATE_PENDING, events.skippingShutdownDelay(delay));
+                signalKill();
+            } else {
+                // Nomad's task shutdown_delay: the task keeps running (its state pending) before it is signalled.
+                updateState(TaskState.STATE_PENDING, events.waitingShutdownDelay(delay));
+                services.scheduler().schedule(this::signalKill, delay.toNanos(), TimeUnit.NANOSECONDS);
+            }
         } else if (!inStart && !isParkedWithHandle()) {
             finish(null);
         }
         // A start in progress sees the kill when it returns; a parked task is stopped once its driver is back.
+    }
+
+    /** The kill itself: the Killing event, then the driver's stop (signal, kill_timeout, kill). */
+    private void signalKill() {
+        synchronized (this) {
+            if (handle == null || parked || dead()) {
+                return; // exited during the shutdown delay, or its driver left (stopped when it is back)
+            }
+        }
+        emit(events.killing(killTimeout()));
+        services.drivers().apply(task.driver()).ifPresent(d -> services.workers().execute(() -> stopTask(d)));
     }
 
     private synchronized boolean isParkedWithHandle() {

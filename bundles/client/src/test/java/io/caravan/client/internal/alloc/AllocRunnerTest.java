@@ -227,4 +227,40 @@ class AllocRunnerTest {
         assertEquals(TaskEvent.SETUP_FAILURE, state.events().get(1).type());
         assertTrue(driver.started.isEmpty());
     }
+
+    @Test
+    void shutdownDelaysComeBeforeTheKill() {
+        Map<String, Object> task = Fixtures.shTask("web", "sleep 30");
+        task.put("ShutdownDelay", Duration.ofMillis(300).toNanos());
+        AllocRunner runner = run(Fixtures.alloc("n1", "job", "service",
+                Map.of("ShutdownDelay", Duration.ofMillis(300).toNanos()), task));
+        await(WAIT, "running", () -> Allocation.CLIENT_RUNNING.equals(lastStatus()));
+
+        long stopAt = System.nanoTime();
+        runner.stop();
+        await(WAIT, "complete", () -> Allocation.CLIENT_COMPLETE.equals(lastStatus()));
+        assertTrue(System.nanoTime() - stopAt >= Duration.ofMillis(600).toNanos(), "group then task delay");
+        List<TaskEvent> events = runner.states().get("web").events();
+        List<String> types = events.stream().map(TaskEvent::type).toList();
+        assertEquals(List.of("Received", "Task Setup", "Started", "Waiting for shutdown delay", "Killing",
+                "Terminated", "Killed"), types);
+        assertEquals("Waiting for shutdown_delay of 300ms before killing the task.", events.get(3).displayMessage());
+        assertTrue(events.get(4).time() - events.get(3).time() >= Duration.ofMillis(300).toNanos());
+    }
+
+    @Test
+    void noShutdownDelaySkipsThem() {
+        Map<String, Object> task = Fixtures.shTask("web", "sleep 30");
+        task.put("ShutdownDelay", Duration.ofSeconds(30).toNanos());
+        AllocRunner runner = run(Fixtures.alloc("n1", "job", "service",
+                Map.of("ShutdownDelay", Duration.ofSeconds(30).toNanos()), task));
+        await(WAIT, "running", () -> Allocation.CLIENT_RUNNING.equals(lastStatus()));
+        Allocation skip = io.caravan.api.json.NomadJson.mapper().convertValue(Map.of("ID", runner.allocId(),
+                "Job", runner.alloc().job(), "TaskGroup", "g", "DesiredStatus", "stop",
+                "DesiredTransition", Map.of("NoShutdownDelay", true)), Allocation.class);
+        runner.update(skip);
+        await(Duration.ofSeconds(10), "complete", () -> Allocation.CLIENT_COMPLETE.equals(lastStatus()));
+        assertTrue(runner.states().get("web").events().stream()
+                .anyMatch(e -> TaskEvent.SKIP_SHUTDOWN_DELAY.equals(e.type())));
+    }
 }
