@@ -1,6 +1,7 @@
 package io.caravan.driver.executor;
 
 import java.util.Map;
+import java.util.Optional;
 
 import io.caravan.plugin.api.driver.DriverException;
 import io.caravan.plugin.api.driver.TaskId;
@@ -23,6 +24,12 @@ public interface ProcessExecutor {
      * another process) fails with a {@link DriverException}.
      */
     ExecutedTask recover(TaskId id, Map<String, String> state) throws DriverException;
+
+    /** A host program's absolute path ({@code unshare}, {@code chroot}…), from the usual bin directories. */
+    Optional<String> tool(String name);
+
+    /** Whether tasks can be isolated and run as other users: the agent is root. */
+    boolean runsAsRoot();
 
     /** The task launched or recovered as {@code id}; a {@link DriverException} if there is none. */
     ExecutedTask task(TaskId id) throws DriverException;

@@ -54,7 +54,7 @@ public final class ExecDriver implements ExecutorBackedDriver {
     public ExecDriver(@Reference ProcessExecutor executor, ExecConfig config) {
         this.executor = executor;
         this.config = config;
-        this.host = HostSupport.probe(NAME);
+        this.host = HostSupport.probe(executor, NAME);
         this.init = host.usable() ? new ChrootInit(host.unshare(), host.shell(), host.chroot()) : null;
     }
 

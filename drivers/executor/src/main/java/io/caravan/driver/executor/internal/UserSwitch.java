@@ -29,7 +29,7 @@ final class UserSwitch {
         if (setpriv == null) {
             throw new DriverException("cannot run as user " + user + ": setpriv (util-linux) is not installed");
         }
-        if (!agentIsRoot()) {
+        if (!HostTools.runningAsRoot()) {
             throw new DriverException("cannot run as user " + user + ": the agent does not run as root");
         }
         Account account = find(user)
@@ -38,17 +38,6 @@ final class UserSwitch {
                 "--regid=" + account.gid(), "--init-groups", "--"));
         argv.addAll(command);
         return argv;
-    }
-
-    /** The effective uid, second on the {@code Uid:} line of {@code /proc/self/status}. */
-    static boolean agentIsRoot() throws DriverException {
-        try {
-            return Files.readAllLines(Path.of("/proc/self/status")).stream()
-                    .filter(line -> line.startsWith("Uid:"))
-                    .anyMatch(line -> "0".equals(line.split("\\s+")[2]));
-        } catch (IOException e) {
-            throw new DriverException("cannot read /proc/self/status: " + e.getMessage(), e);
-        }
     }
 
     record Account(String name, long uid, long gid) {

@@ -1,11 +1,9 @@
 package io.caravan.driver.executor.internal;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -28,8 +26,6 @@ final class Wrapper {
             %s -c 'echo $$ > "$0" && exec %s "$@"' "$p" "$@"
             echo $? > "$e"
             """;
-    private static final List<Path> BIN_DIRS = List.of(Path.of("/usr/bin"), Path.of("/bin"), Path.of("/usr/sbin"),
-            Path.of("/sbin"));
 
     private final String setsid;
     private final String shell;
@@ -45,10 +41,10 @@ final class Wrapper {
      * Finds the tools by absolute path: the task's own PATH (its environment is the wrapper's) may not have them.
      */
     static Wrapper onThisHost() {
-        String shell = find("sh");
-        String env = find("env");
+        String shell = HostTools.require("sh");
+        String env = HostTools.require("env");
         String execPrefix = resetsSignals(env) ? env + " --default-signal" : "";
-        return new Wrapper(find("setsid"), shell, execPrefix);
+        return new Wrapper(HostTools.require("setsid"), shell, execPrefix);
     }
 
     String shell() {
@@ -60,15 +56,6 @@ final class Wrapper {
                 exitFile.toString()));
         argv.addAll(task);
         return argv;
-    }
-
-    private static String find(String tool) {
-        return findOptional(tool).orElseThrow(() -> new IllegalStateException(tool + " not found in " + BIN_DIRS));
-    }
-
-    static Optional<String> findOptional(String tool) {
-        return BIN_DIRS.stream().map(dir -> dir.resolve(tool)).filter(Files::isExecutable).findFirst()
-                .map(Path::toString);
     }
 
     /** GNU coreutils 8.31+ has it; BusyBox does not. */

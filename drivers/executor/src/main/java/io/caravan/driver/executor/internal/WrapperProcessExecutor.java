@@ -42,7 +42,7 @@ public final class WrapperProcessExecutor implements ProcessExecutor {
 
     private final Wrapper wrapper;
     private final Kill kill;
-    private final UserSwitch userSwitch = new UserSwitch(Wrapper.findOptional("setpriv").orElse(null));
+    private final UserSwitch userSwitch = new UserSwitch(HostTools.find("setpriv").orElse(null));
     private final Map<TaskId, WrappedTask> tasks = new ConcurrentHashMap<>();
     private final ScheduledExecutorService poller;
 
@@ -113,6 +113,16 @@ public final class WrapperProcessExecutor implements ProcessExecutor {
         }
         tasks.put(id, task);
         return task;
+    }
+
+    @Override
+    public Optional<String> tool(String name) {
+        return HostTools.find(name);
+    }
+
+    @Override
+    public boolean runsAsRoot() {
+        return HostTools.runningAsRoot();
     }
 
     @Override

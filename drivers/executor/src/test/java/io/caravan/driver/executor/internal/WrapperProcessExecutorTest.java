@@ -270,7 +270,7 @@ class WrapperProcessExecutorTest {
 
     @Test
     void runsAsTheGivenUser() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(UserSwitch.agentIsRoot(), "needs root");
+        org.junit.jupiter.api.Assumptions.assumeTrue(HostTools.runningAsRoot(), "needs root");
         LaunchSpec asNobody = new LaunchSpec(List.of("sh", "-c", "id -u; id -g"), ENV, Path.of("/"),
                 dir.resolve("logs/stdout"), dir.resolve("logs/stderr"), dir.resolve("private"), "nobody");
         ExecutedTask task = executor.launch(ID, asNobody);
