@@ -58,7 +58,7 @@ public final class SystemScheduler extends PlanningScheduler {
         boolean running = job != null && !Boolean.TRUE.equals(job.stop());
         CandidateNodes candidates = running
                 ? pipeline.candidates(job, state.nodes(), ctx, 0, false)
-                : CandidateNodes.of(List.of(), Node.DEFAULT_POOL);
+                : CandidateNodes.none(Node.DEFAULT_POOL);
         List<Allocation> allocs = state.allocsByJob(eval.namespace(), eval.jobId());
         long now = now();
 

@@ -15,21 +15,22 @@ import io.caravan.api.model.Node;
  */
 public final class CandidateNodes {
     private final List<Node> nodes;
+    /** Each candidate's index in the proposed state's node list. */
+    private final int[] indexes;
     private final Map<String, Integer> byDatacenter;
     private final String pool;
     private int offset;
 
-    CandidateNodes(List<Node> nodes, Map<String, Integer> byDatacenter, String pool) {
+    CandidateNodes(List<Node> nodes, int[] indexes, Map<String, Integer> byDatacenter, String pool) {
         this.nodes = nodes;
+        this.indexes = indexes;
         this.byDatacenter = byDatacenter;
         this.pool = pool;
     }
 
-    /** Candidates in the given order (no shuffle); for system jobs and tests. */
-    public static CandidateNodes of(List<Node> nodes, String pool) {
-        Map<String, Integer> byDc = new TreeMap<>();
-        nodes.forEach(n -> byDc.merge(n.datacenter(), 1, Integer::sum));
-        return new CandidateNodes(List.copyOf(nodes), byDc, pool);
+    /** No candidates (a stopped job). */
+    public static CandidateNodes none(String pool) {
+        return new CandidateNodes(List.of(), new int[0], new TreeMap<>(), pool);
     }
 
     public List<Node> nodes() {
@@ -51,6 +52,11 @@ public final class CandidateNodes {
     /** Node {@code i} of a pass that starts at the cursor. */
     Node at(int i) {
         return nodes.get((offset + i) % nodes.size());
+    }
+
+    /** The proposed-state index of node {@code i} of a pass. */
+    int indexAt(int i) {
+        return indexes[(offset + i) % nodes.size()];
     }
 
     /** Moves the cursor past the {@code visited} nodes of the last pass. */

@@ -1,7 +1,10 @@
 package io.caravan.scheduler.internal.placement;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
@@ -20,23 +23,27 @@ public final class EvalContext {
     private final ProposedState proposed;
     private final SchedulerConfiguration config;
     private final Random random;
-    private final ClassEligibility eligibility = new ClassEligibility();
-    private final Map<String, Node> nodes = new HashMap<>();
-    private final Map<String, String> classes = new HashMap<>();
+    private final List<String> classNames = new ArrayList<>();
+    private final Map<String, Integer> classIds = new HashMap<>();
+    private final ClassEligibility eligibility = new ClassEligibility(classNames);
+    /** Node index → class ID (-1 until first asked). */
+    private final int[] nodeClassIds;
+    private final Map<String, String> computedClasses = new HashMap<>();
     private final Map<String, Optional<Pattern>> regexes = new HashMap<>();
     private final Map<String, Optional<VersionConstraint>> versions = new HashMap<>();
     private final Map<String, NodeTarget> targets = new HashMap<>();
     private final Map<String, PropertyCounts> propertyCounts = new HashMap<>();
     private final Map<String, BitSet> reservedPorts = new HashMap<>();
-    private final Map<String, ResourceFit.Capacity> capacities = new HashMap<>();
+    private final ResourceFit.Capacity[] capacities;
+    private final Map<NodeTarget, TargetValues> targetValues = new HashMap<>();
 
     public EvalContext(ProposedState proposed, SchedulerConfiguration config, long seed) {
         this.proposed = proposed;
         this.config = config == null ? SchedulerConfiguration.DEFAULT : config;
         this.random = new Random(seed);
-        for (Node n : proposed.state().nodes()) {
-            nodes.put(n.id(), n);
-        }
+        this.nodeClassIds = new int[proposed.nodes().size()];
+        this.capacities = new ResourceFit.Capacity[proposed.nodes().size()];
+        Arrays.fill(nodeClassIds, -1);
     }
 
     public ProposedState proposed() {
@@ -57,7 +64,8 @@ public final class EvalContext {
 
     /** A node of the snapshot by ID, or null. */
     public Node node(String id) {
-        return nodes.get(id);
+        int i = proposed.indexOf(id);
+        return i < 0 ? null : proposed.nodes().get(i);
     }
 
     /** The node's computed class: the stored one, or computed when the server has not set it. */
@@ -66,7 +74,22 @@ public final class EvalContext {
         if (stored != null && !stored.isEmpty()) {
             return stored;
         }
-        return classes.computeIfAbsent(node.id(), id -> NodeClasses.computedClass(node));
+        return computedClasses.computeIfAbsent(node.id(), id -> NodeClasses.computedClass(node));
+    }
+
+    /** A small number standing for the class of the node at {@code nodeIndex} (see {@link ProposedState#indexOf}). */
+    int classId(int nodeIndex, Node node) {
+        int id = nodeIndex >= 0 ? nodeClassIds[nodeIndex] : -1;
+        if (id < 0) {
+            id = classIds.computeIfAbsent(classOf(node), name -> {
+                classNames.add(name);
+                return classNames.size() - 1;
+            });
+            if (nodeIndex >= 0) {
+                nodeClassIds[nodeIndex] = id;
+            }
+        }
+        return id;
     }
 
     public NodeTarget target(String text) {
@@ -95,8 +118,54 @@ public final class EvalContext {
                 k -> new PropertyCounts(target(property), group, this));
     }
 
-    ResourceFit.Capacity capacity(Node node, java.util.function.Function<Node, ResourceFit.Capacity> compute) {
-        return capacities.computeIfAbsent(node.id(), id -> compute.apply(node));
+    ResourceFit.Capacity capacity(RankedNode node) {
+        int i = node.index();
+        if (i < 0) {
+            return ResourceFit.Capacity.of(node.node());
+        }
+        ResourceFit.Capacity c = capacities[i];
+        if (c == null) {
+            c = ResourceFit.Capacity.of(node.node());
+            capacities[i] = c;
+        }
+        return c;
+    }
+
+    /**
+     * The target's value on a ranked node as a small number (-1 when the node has none), resolved once per node
+     * and evaluation; {@link #valueName} turns it back into the value. Scorers that weigh every node for every
+     * placement (spread) index arrays by it instead of hashing strings.
+     */
+    public int valueId(NodeTarget target, RankedNode node) {
+        TargetValues tv = targetValues.computeIfAbsent(target, t -> new TargetValues(nodeClassIds.length));
+        int i = node.index();
+        if (i >= 0 && tv.byNode[i] != 0) {
+            return tv.byNode[i] - 2;
+        }
+        String v = target.resolve(node.node());
+        int id = v == null ? -1 : tv.ids.computeIfAbsent(v, k -> {
+            tv.names.add(k);
+            return tv.names.size() - 1;
+        });
+        if (i >= 0) {
+            tv.byNode[i] = id + 2; // 0 means "not resolved yet"
+        }
+        return id;
+    }
+
+    public String valueName(NodeTarget target, int valueId) {
+        return targetValues.get(target).names.get(valueId);
+    }
+
+    /** Interned values of one target, and each node's value ID (+2; 0 = unresolved, 1 = none). */
+    private static final class TargetValues {
+        final int[] byNode;
+        final Map<String, Integer> ids = new HashMap<>();
+        final List<String> names = new ArrayList<>();
+
+        TargetValues(int nodes) {
+            byNode = new int[nodes];
+        }
     }
 
     /** Ports the node keeps back ({@code ReservedHostPorts}, e.g. "22,80,8000-8080"). */

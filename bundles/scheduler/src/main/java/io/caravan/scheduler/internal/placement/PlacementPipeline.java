@@ -87,7 +87,12 @@ public final class PlacementPipeline {
             }
         }
         String pool = job.nodePool() == null || job.nodePool().isEmpty() ? Node.DEFAULT_POOL : job.nodePool();
-        return new CandidateNodes(shuffle ? CandidateNodes.shuffled(kept, seed) : List.copyOf(kept), byDc, pool);
+        List<Node> ordered = shuffle ? CandidateNodes.shuffled(kept, seed) : List.copyOf(kept);
+        int[] indexes = new int[ordered.size()];
+        for (int i = 0; i < indexes.length; i++) {
+            indexes[i] = ctx.proposed().indexOf(ordered.get(i).id());
+        }
+        return new CandidateNodes(ordered, indexes, byDc, pool);
     }
 
     private static boolean passesAll(List<FeasibilityCheck> checks, PlacementRequest r, Node node, EvalContext ctx) {
@@ -127,12 +132,14 @@ public final class PlacementPipeline {
         List<RankedNode> skipped = new ArrayList<>(MAX_SKIP);
         for (int i = 0; i < total && seen < limit; i++) {
             Node node = pinned != null ? pinned : candidates.at(i);
+            int index = pinned != null ? ctx.proposed().indexOf(pinned.id()) : candidates.indexAt(i);
             visited++;
             metrics.evaluated();
-            if (!feasible(request, node, ctx, metrics, jobEscaped, groupEscaped, transients)) {
+            if (!feasible(request, node, index, ctx, metrics, jobEscaped, groupEscaped, transients)) {
                 continue;
             }
-            RankedNode ranked = new RankedNode(node, ctx.proposed().usage(node.id()));
+            NodeUsage usage = index >= 0 ? ctx.proposed().usage(index) : ctx.proposed().usage(node.id());
+            RankedNode ranked = new RankedNode(node, index, usage);
             String exhausted = fit.fit(ranked, ctx);
             if (exhausted != null) {
                 metrics.exhausted(node, exhausted);
@@ -190,9 +197,10 @@ public final class PlacementPipeline {
         return preferences ? Math.max(request.desiredCount(), AFFINITY_SPREAD_LIMIT) : baseLimit;
     }
 
-    private boolean feasible(PlacementRequest request, Node node, EvalContext ctx, MetricsRecorder metrics,
-                             boolean jobEscaped, boolean groupEscaped, List<FeasibilityCheck> transients) {
-        String cls = ctx.classOf(node);
+    private boolean feasible(PlacementRequest request, Node node, int nodeIndex, EvalContext ctx,
+                             MetricsRecorder metrics, boolean jobEscaped, boolean groupEscaped,
+                             List<FeasibilityCheck> transients) {
+        int cls = ctx.classId(nodeIndex, node);
         ClassEligibility eligibility = ctx.eligibility();
         String group = request.group().name();
         if (!jobChecks.isEmpty()) {

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 
 import io.caravan.api.model.Allocation;
+import io.caravan.api.model.Node;
 import io.caravan.scheduler.SchedulerState;
 
 /**
@@ -25,7 +26,12 @@ public final class ProposedState {
     private final Map<String, Allocation> stopped = new HashMap<>();
     private final Map<String, Allocation> replaced = new HashMap<>();
     private final Set<String> placed = new HashSet<>();
-    private final Map<String, NodeUsage> usage = new HashMap<>();
+    /** The snapshot's nodes, densely numbered so per-node caches are arrays rather than maps. */
+    private final List<Node> nodes;
+    private final Map<String, Integer> nodeIndex = new HashMap<>();
+    private final NodeUsage[] usageByIndex;
+    /** Usage of nodes the snapshot does not list (allocations on nodes that are gone). */
+    private final Map<String, NodeUsage> usageElsewhere = new HashMap<>();
     /** Every change to the job's live allocations, in order, so per-property counters can catch up cheaply. */
     private final List<JobChange> jobLog = new ArrayList<>();
     private List<Allocation> baseJobAllocs;
@@ -38,6 +44,31 @@ public final class ProposedState {
         this.state = state;
         this.namespace = namespace;
         this.jobId = jobId;
+        this.nodes = state.nodes();
+        for (int i = 0; i < nodes.size(); i++) {
+            nodeIndex.put(nodes.get(i).id(), i);
+        }
+        this.usageByIndex = new NodeUsage[nodes.size()];
+    }
+
+    /** The snapshot's nodes; {@link #indexOf} numbers them. */
+    public List<Node> nodes() {
+        return nodes;
+    }
+
+    /** The node's position in {@link #nodes()}, or -1 when the snapshot has no such node. */
+    public int indexOf(String nodeId) {
+        Integer i = nodeIndex.get(nodeId);
+        return i == null ? -1 : i;
+    }
+
+    private void invalidate(String nodeId) {
+        int i = indexOf(nodeId);
+        if (i >= 0) {
+            usageByIndex[i] = null;
+        } else {
+            usageElsewhere.remove(nodeId);
+        }
     }
 
     public SchedulerState state() {
@@ -52,7 +83,7 @@ public final class ProposedState {
             list.removeIf(a -> a.id().equals(stoppedAlloc.id())); // a second stop of the same allocation replaces it
         }
         list.add(stoppedAlloc);
-        usage.remove(stoppedAlloc.nodeId());
+        invalidate(stoppedAlloc.nodeId());
         if (previous == null && isJobAlloc(stoppedAlloc)) {
             jobLog.add(new JobChange(stoppedAlloc, -1));
         }
@@ -68,7 +99,7 @@ public final class ProposedState {
         if (list.isEmpty()) {
             nodeUpdate.remove(stoppedAlloc.nodeId());
         }
-        usage.remove(stoppedAlloc.nodeId());
+        invalidate(stoppedAlloc.nodeId());
         if (isJobAlloc(stoppedAlloc)) {
             jobLog.add(new JobChange(stoppedAlloc, +1));
         }
@@ -78,7 +109,7 @@ public final class ProposedState {
     public void place(Allocation alloc) {
         placed.add(alloc.id());
         nodeAllocation.computeIfAbsent(alloc.nodeId(), n -> new ArrayList<>()).add(alloc);
-        usage.remove(alloc.nodeId());
+        invalidate(alloc.nodeId());
         if (isJobAlloc(alloc)) {
             jobLog.add(new JobChange(alloc, +1));
         }
@@ -88,7 +119,7 @@ public final class ProposedState {
     public void update(Allocation alloc) {
         nodeAllocation.computeIfAbsent(alloc.nodeId(), n -> new ArrayList<>()).add(alloc);
         replaced.put(alloc.id(), alloc);
-        usage.remove(alloc.nodeId());
+        invalidate(alloc.nodeId());
     }
 
     /** Adds a server-side attribute change of an existing (possibly terminal) allocation; usage is unaffected. */
@@ -98,10 +129,19 @@ public final class ProposedState {
 
     /** The non-terminal allocations the node would run. */
     public NodeUsage usage(String nodeId) {
-        NodeUsage u = usage.get(nodeId);
+        int i = indexOf(nodeId);
+        if (i >= 0) {
+            return usage(i);
+        }
+        return usageElsewhere.computeIfAbsent(nodeId, id -> new NodeUsage(computeProposed(id)));
+    }
+
+    /** The same by node index (the hot path of ranking). */
+    public NodeUsage usage(int nodeIndex) {
+        NodeUsage u = usageByIndex[nodeIndex];
         if (u == null) {
-            u = new NodeUsage(computeProposed(nodeId));
-            usage.put(nodeId, u);
+            u = new NodeUsage(computeProposed(nodes.get(nodeIndex).id()));
+            usageByIndex[nodeIndex] = u;
         }
         return u;
     }

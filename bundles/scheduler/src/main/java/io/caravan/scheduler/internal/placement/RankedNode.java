@@ -8,6 +8,7 @@ import io.caravan.api.model.Node;
 /** A feasible node that fits the placement, with what it would be given and its scores. */
 public final class RankedNode {
     private final Node node;
+    private final int index;
     private final NodeUsage usage;
     private Supplier<AllocatedResources> resources;
     private AllocatedResources built;
@@ -19,13 +20,19 @@ public final class RankedNode {
     private double[] scores;
     private double finalScore;
 
-    RankedNode(Node node, NodeUsage usage) {
+    RankedNode(Node node, int index, NodeUsage usage) {
         this.node = node;
+        this.index = index;
         this.usage = usage;
     }
 
     public Node node() {
         return node;
+    }
+
+    /** The node's index in the proposed state (-1 if the snapshot does not list it). */
+    public int index() {
+        return index;
     }
 
     public NodeUsage usage() {

@@ -63,7 +63,7 @@ public final class ResourceFit {
     public String fit(RankedNode rn, EvalContext ctx) {
         Node node = rn.node();
         NodeUsage usage = rn.usage();
-        Capacity cap = ctx.capacity(node, Capacity::of);
+        Capacity cap = ctx.capacity(rn);
 
         NetworkResource network = null;
         List<AllocatedResources.AllocatedPort> ports = List.of();

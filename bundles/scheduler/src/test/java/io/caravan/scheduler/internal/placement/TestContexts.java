@@ -19,7 +19,7 @@ public final class TestContexts {
 
     /** A node scored for a group: fitted and ready for scorers. */
     public static RankedNode ranked(EvalContext ctx, PlacementRequest request, io.caravan.api.model.Node node) {
-        RankedNode rn = new RankedNode(node, ctx.proposed().usage(node.id()));
+        RankedNode rn = new RankedNode(node, ctx.proposed().indexOf(node.id()), ctx.proposed().usage(node.id()));
         String failure = new ResourceFit(request.group(), false).fit(rn, ctx);
         if (failure != null) {
             throw new IllegalStateException(failure);

@@ -1,6 +1,7 @@
 package io.caravan.scheduler.internal.placement.score;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +11,7 @@ import io.caravan.scheduler.internal.placement.EvalContext;
 import io.caravan.scheduler.internal.placement.NodeScorer;
 import io.caravan.scheduler.internal.placement.NodeTarget;
 import io.caravan.scheduler.internal.placement.PlacementRequest;
+import io.caravan.scheduler.internal.placement.RankedNode;
 
 /**
  * {@code spread} blocks (group and job level), Nomad's rules: with targets, each value should hold its percent of
@@ -27,13 +29,53 @@ public final class SpreadScorer implements NodeScorer {
         return "allocation-spread";
     }
 
-    /** One spread block bound to a selection; the counts cannot change while one placement is chosen. */
-    private record Bound1(NodeTarget attribute, Map<String, Integer> used, int min, int max, double weightShare,
-                          Map<String, Double> desired) {
-        double boost(String value) {
-            if (value == null) {
+    /**
+     * One spread block bound to a selection. The counts cannot change while one placement is chosen, so each
+     * value's boost is computed once and looked up by value ID for every node.
+     */
+    private static final class Bound1 {
+        final NodeTarget attribute;
+        final Map<String, Integer> used;
+        final int min;
+        final int max;
+        final double weightShare;
+        final Map<String, Double> desired;
+        private double[] boosts = new double[0];
+
+        Bound1(NodeTarget attribute, Map<String, Integer> used, double weightShare, Map<String, Double> desired) {
+            this.attribute = attribute;
+            this.used = used;
+            this.weightShare = weightShare;
+            this.desired = desired;
+            int lo = Integer.MAX_VALUE;
+            int hi = 0;
+            for (int c : used.values()) {
+                lo = Math.min(lo, c);
+                hi = Math.max(hi, c);
+            }
+            min = lo;
+            max = hi;
+        }
+
+        double boost(RankedNode node, EvalContext ctx) {
+            int id = ctx.valueId(attribute, node);
+            if (id < 0) {
                 return -1;
             }
+            if (id >= boosts.length) {
+                int from = boosts.length;
+                boosts = Arrays.copyOf(boosts, Math.max(id + 1, from * 2));
+                Arrays.fill(boosts, from, boosts.length, Double.NaN);
+            }
+            double b = boosts[id];
+            if (Double.isNaN(b)) {
+                b = boost(ctx.valueName(attribute, id));
+                boosts[id] = b;
+            }
+            return b;
+        }
+
+        private double boost(String value) {
             if (desired.isEmpty()) {
                 return evenSpreadBoost(used.isEmpty(), used.getOrDefault(value, 0), min, max);
             }
@@ -57,28 +99,22 @@ public final class SpreadScorer implements NodeScorer {
         for (int i = 0; i < bound.length; i++) {
             Spread s = spreads.get(i);
             Map<String, Integer> used = ctx.propertyCounts(s.attribute(), request.group().name()).current(ctx);
-            int min = Integer.MAX_VALUE;
-            int max = 0;
-            for (int c : used.values()) {
-                min = Math.min(min, c);
-                max = Math.max(max, c);
-            }
-            bound[i] = new Bound1(ctx.target(s.attribute()), used, min, max,
+            bound[i] = new Bound1(ctx.target(s.attribute()), used,
                     sumWeights == 0 ? 0 : (double) weight(s) / sumWeights, desiredCounts(s, count));
         }
         return ranked -> {
             double total = 0;
             for (Bound1 b : bound) {
-                total += b.boost(b.attribute().resolve(ranked.node()));
+                total += b.boost(ranked, ctx);
             }
             return total == 0 ? Double.NaN : total;
         };
     }
 
     private static double targetBoost(Bound1 b, int usedWithThis, String value) {
-        Double desired = b.desired().get(value);
+        Double desired = b.desired.get(value);
         if (desired == null) {
-            desired = b.desired().get(IMPLICIT_TARGET);
+            desired = b.desired.get(IMPLICIT_TARGET);
         }
         if (desired == null) {
             return -1;
@@ -86,7 +122,7 @@ public final class SpreadScorer implements NodeScorer {
         if (desired == 0) {
             return -1;
         }
-        return (desired - usedWithThis) / desired * b.weightShare();
+        return (desired - usedWithThis) / desired * b.weightShare;
     }
 
     /** Nomad's even spread: compares this value's count with the least and most used values. */
