@@ -67,7 +67,6 @@ public final class Client implements ClientAllocs, AutoCloseable {
 
     private final ClientSettings settings;
     private final AgentIdentity agent;
-    private final Clock clock;
     private final ScheduledExecutorService scheduler;
     private final ExecutorService workers;
     private final ScheduledExecutorService fingerprintThread;
@@ -89,7 +88,6 @@ public final class Client implements ClientAllocs, AutoCloseable {
     public Client(ClientSettings settings, AgentIdentity agent, Clock clock, Timing timing) {
         this.settings = settings;
         this.agent = agent;
-        this.clock = clock;
         Random random = new Random();
         this.scheduler = scheduler("caravan-client");
         this.workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,

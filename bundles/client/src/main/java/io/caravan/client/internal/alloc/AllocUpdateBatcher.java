@@ -99,7 +99,7 @@ public final class AllocUpdateBatcher {
         } catch (RuntimeException e) {
             call = CompletableFuture.failedFuture(e);
         }
-        call.whenComplete((index, error) -> sent(batch, waiters, error));
+        call.whenCompleteAsync((index, error) -> sent(batch, waiters, error), scheduler);
     }
 
     private synchronized void sent(List<Allocation> batch, List<CompletableFuture<Void>> waiters, Throwable error) {

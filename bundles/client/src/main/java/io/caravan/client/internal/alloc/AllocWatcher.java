@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * The client's long poll on its allocations (Nomad's {@code watchAllocations}): a blocking
  * {@code Node.GetClientAllocs} (no thread waits on it), a diff by {@code AllocModifyIndex}, a fetch of the changed
  * ones, and the result handed to the {@link Sink}: new or updated allocations, and IDs the servers no longer list.
- * Errors back off exponentially.
+ * Answers are handled on the client's scheduler thread, never on the server's. Errors back off exponentially.
  */
 public final class AllocWatcher {
     public static final Duration MAX_WAIT = Duration.ofMinutes(5);
@@ -31,7 +31,7 @@ public final class AllocWatcher {
 
     private static final Logger LOG = LoggerFactory.getLogger(AllocWatcher.class);
 
-    /** Where the watcher's findings go; called on the endpoint's completion thread, one sync at a time. */
+    /** Where the watcher's findings go; called on the scheduler thread, one sync at a time. */
     public interface Sink {
         void upsert(List<Allocation> changed);
 
@@ -91,13 +91,13 @@ public final class AllocWatcher {
         }
         NodeEndpoint ep = t.endpoint();
         try {
-            ep.clientAllocs(t.nodeId(), t.secretId(), minIndex, maxWait).whenComplete((answer, error) -> {
+            ep.clientAllocs(t.nodeId(), t.secretId(), minIndex, maxWait).whenCompleteAsync((answer, error) -> {
                 if (error != null) {
                     retry(gen, message(error));
                 } else {
                     answered(gen, ep, t, answer);
                 }
-            });
+            }, scheduler);
         } catch (RuntimeException e) {
             retry(gen, e.toString());
         }
@@ -126,13 +126,13 @@ public final class AllocWatcher {
             return;
         }
         try {
-            ep.allocs(t.nodeId(), t.secretId(), changed).whenComplete((allocs, error) -> {
+            ep.allocs(t.nodeId(), t.secretId(), changed).whenCompleteAsync((allocs, error) -> {
                 if (error != null) {
                     retry(gen, message(error));
                 } else {
                     applied(gen, allocs, removed, answer);
                 }
-            });
+            }, scheduler);
         } catch (RuntimeException e) {
             retry(gen, e.toString());
         }

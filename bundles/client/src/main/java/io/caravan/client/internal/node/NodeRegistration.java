@@ -143,7 +143,8 @@ public final class NodeRegistration {
         long gen = generation;
         NodeEndpoint ep = endpoint;
         try {
-            ep.register(node.get()).whenComplete((response, error) -> registered(gen, response, error));
+            ep.register(node.get()).whenCompleteAsync((response, error) -> registered(gen, response, error),
+                    scheduler);
         } catch (RuntimeException e) {
             registered(gen, null, e);
         }
@@ -190,7 +191,7 @@ public final class NodeRegistration {
         Node current = node.get();
         try {
             endpoint.updateStatus(current.id(), current.secretId(), asked)
-                    .whenComplete((response, error) -> heartbeatDone(gen, asked, response, error));
+                    .whenCompleteAsync((response, error) -> heartbeatDone(gen, asked, response, error), scheduler);
         } catch (RuntimeException e) {
             heartbeatDone(gen, asked, null, e);
         }
