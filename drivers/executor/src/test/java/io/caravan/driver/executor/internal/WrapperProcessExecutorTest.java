@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import io.caravan.driver.executor.ExecutedTask;
+import io.caravan.driver.executor.Isolation;
 import io.caravan.driver.executor.LaunchSpec;
 import io.caravan.plugin.api.driver.DriverException;
 import io.caravan.plugin.api.driver.ExecResult;
@@ -266,6 +267,26 @@ class WrapperProcessExecutorTest {
         ExecResult result = task.exec(List.of("sh", "-c", "echo \"$GREETING\"; pwd; exit 2"), Duration.ofSeconds(10));
         assertEquals(2, result.exitCode());
         assertEquals("hello there\n" + dir.toRealPath() + "\n", new String(result.stdout(), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aForkingIsolationsChildGetsTheSignals() throws Exception {
+        // a stand-in for unshare --fork: a parent that waits for a child that passes TERM on to the command
+        Path forwarder = Files.writeString(dir.resolve("forwarder.sh"), """
+                trap 'kill -s TERM $c' TERM
+                "$@" & c=$!
+                while :; do wait $c; r=$?; kill -0 $c 2>/dev/null || exit $r; done
+                """);
+        Isolation forking = new Isolation(List.of("sh", "-c", "sh \"$0\" \"$@\"; exit $?", forwarder.toString()),
+                true);
+        ExecutedTask task = executor.launch(ID, new LaunchSpec(List.of("sh", "-c", "echo ready; exec sleep 30"), ENV,
+                dir, dir.resolve("logs/stdout"), dir.resolve("logs/stderr"), dir.resolve("private"), "", forking));
+        awaitOutput("ready");
+        ProcStat child = ProcStat.of(task.pid()).orElseThrow();
+        assertEquals(TaskState.fromMap(task.state()).wrapper().pid(), ProcStat.of(child.parent()).orElseThrow()
+                .parent(), "the signal target is the isolation's child, the wrapper's grandchild");
+        task.stop("SIGTERM", Duration.ofSeconds(10));
+        assertEquals(new ExitResult(143, 15, false, null), exitOf(task));
     }
 
     @Test
