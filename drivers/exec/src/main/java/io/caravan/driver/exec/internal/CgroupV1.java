@@ -17,6 +17,7 @@ final class CgroupV1 {
     static final Path ROOT = Path.of("/sys/fs/cgroup");
     private static final long MIN_CPU_SHARES = 2;
     private static final long MB = 1024L * 1024;
+    private static final long REMOVE_WAIT_NANOS = 2_000_000_000L;
 
     private final Path memory;
     private final Path cpu;
@@ -66,14 +67,30 @@ final class CgroupV1 {
         }
     }
 
-    /** Removes the cgroups; they must be empty, which they are once the task's pid namespace is gone. */
+    /**
+     * Removes the cgroups. They must be empty: the task's namespace is gone by now, but its last processes may
+     * still be on their way out, so this retries for a moment.
+     */
     void remove() {
+        long deadline = System.nanoTime() + REMOVE_WAIT_NANOS;
         for (Path dir : dirs()) {
-            try {
-                Files.deleteIfExists(dir);
-            } catch (IOException e) {
-                // still busy or already gone; an empty leftover cgroup costs nothing
+            while (!removed(dir) && System.nanoTime() - deadline < 0) {
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
             }
+        }
+    }
+
+    private static boolean removed(Path dir) {
+        try {
+            Files.deleteIfExists(dir);
+            return true;
+        } catch (IOException e) {
+            return false; // busy: an empty leftover cgroup would cost nothing, but we try again
         }
     }
 

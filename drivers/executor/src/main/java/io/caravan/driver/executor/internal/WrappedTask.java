@@ -97,8 +97,17 @@ final class WrappedTask implements ExecutedTask {
         if (result == null) {
             result = killedByExecutor ? ShellExit.killed() : ShellExit.lost();
         }
-        completedAt = Instant.now();
+        completedAt = exitFileTime();
         exit.complete(result);
+    }
+
+    /** When the wrapper wrote the exit status: right for a task that ended while no agent was watching. */
+    private Instant exitFileTime() {
+        try {
+            return Files.getLastModifiedTime(state.exitFile()).toInstant();
+        } catch (IOException e) {
+            return Instant.now();
+        }
     }
 
     private ExitResult readExitFile() {

@@ -230,6 +230,7 @@ class WrapperProcessExecutorTest {
             ExecutedTask recovered = next.recover(ID, state);
             assertEquals(TaskStatus.State.EXITED, recovered.status().state());
             assertEquals(4, exitOf(recovered).exitCode());
+            assertEquals(first.status().completedAt(), recovered.status().completedAt(), "when it really ended");
         } finally {
             next.close();
         }
