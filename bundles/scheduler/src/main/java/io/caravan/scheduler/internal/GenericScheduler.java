@@ -1,6 +1,7 @@
 package io.caravan.scheduler.internal;
 
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -72,10 +73,22 @@ public final class GenericScheduler extends PlanningScheduler {
             proposed.stop(s);
             stoppedById.put(s.id(), s);
         }
-        result.inPlaceUpdates().forEach(proposed::update);
+        List<Placement> placements = new ArrayList<>(result.placements());
+        for (Allocation updated : result.inPlaceUpdates()) {
+            AllocStop replaced = new AllocStop(updated, AllocStop.UPDATING, null);
+            if (stillFeasible(updated, job, ctx, replaced)) {
+                proposed.update(updated);
+            } else {
+                // The node no longer suits the new version: replace the allocation instead.
+                Allocation original = byId(allocs, updated.id());
+                placements.add(new Placement(updated.name(), groupOf(job, updated.taskGroup()),
+                        Placement.Kind.DESTRUCTIVE, original, new AllocStop(original, AllocStop.UPDATING, null),
+                        null));
+            }
+        }
         result.attributeUpdates().forEach(proposed::annotate);
-        if (!result.placements().isEmpty()) {
-            place(result.placements(), attempt, ctx, stoppedById, eval, now);
+        if (!placements.isEmpty()) {
+            place(placements, attempt, ctx, stoppedById, eval, now);
         }
         return attempt;
     }
@@ -115,6 +128,15 @@ public final class GenericScheduler extends PlanningScheduler {
             linkPrevious(attempt.proposed, p, alloc, stopPrevious != null ? stopPrevious : stoppedById.get(
                     p.previous() == null ? "" : p.previous().id()));
         }
+    }
+
+    private static Allocation byId(List<Allocation> allocs, String id) {
+        for (Allocation a : allocs) {
+            if (a.id().equals(id)) {
+                return a;
+            }
+        }
+        throw new IllegalStateException("in-place update of an unknown allocation " + id);
     }
 
     /** The replaced allocation's stop records its successor ({@code NextAllocation}). */

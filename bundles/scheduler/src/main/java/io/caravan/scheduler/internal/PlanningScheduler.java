@@ -17,6 +17,7 @@ import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Evaluation;
 import io.caravan.api.model.Job;
 import io.caravan.api.model.Node;
+import io.caravan.api.model.TaskGroup;
 import io.caravan.scheduler.Plan;
 import io.caravan.scheduler.PlanAnnotations;
 import io.caravan.scheduler.PlanResult;
@@ -25,6 +26,8 @@ import io.caravan.scheduler.Scheduler;
 import io.caravan.scheduler.SchedulerException;
 import io.caravan.scheduler.SchedulerState;
 import io.caravan.scheduler.internal.placement.ClassEligibility;
+import io.caravan.scheduler.internal.placement.EvalContext;
+import io.caravan.scheduler.internal.placement.PlacementRequest;
 import io.caravan.scheduler.internal.placement.PlacementPipeline;
 import io.caravan.scheduler.internal.placement.ProposedState;
 import io.caravan.scheduler.internal.reconcile.AllocStop;
@@ -214,6 +217,25 @@ abstract class PlanningScheduler implements Scheduler {
         return b.build();
     }
 
+    /**
+     * Whether an allocation updated in place may stay on its node under the new job (constraints, drivers,
+     * distinct_* may have changed). It is checked with itself out of the way, as Nomad does.
+     */
+    protected boolean stillFeasible(Allocation updated, Job job, EvalContext ctx, AllocStop asIfStopped) {
+        Node node = ctx.node(updated.nodeId());
+        TaskGroup group = groupOf(job, updated.taskGroup());
+        if (node == null || group == null) {
+            return false;
+        }
+        Allocation stopped = stopped(asIfStopped);
+        ctx.proposed().stop(stopped);
+        try {
+            return pipeline.feasibleOn(PlacementRequest.of(job, group, updated.name(), Set.of(), node), node, ctx);
+        } finally {
+            ctx.proposed().undoStop(stopped);
+        }
+    }
+
     protected long now() {
         java.time.Instant t = clock.instant();
         return t.getEpochSecond() * 1_000_000_000L + t.getNano();
@@ -238,6 +260,16 @@ abstract class PlanningScheduler implements Scheduler {
             }
         }
         return nodes;
+    }
+
+    /** The job's group of that name, or null. */
+    protected static TaskGroup groupOf(Job job, String name) {
+        for (TaskGroup tg : job.taskGroups()) {
+            if (tg.name().equals(name)) {
+                return tg;
+            }
+        }
+        return null;
     }
 
     static AllocMetric withCoalesced(AllocMetric m, int coalesced) {

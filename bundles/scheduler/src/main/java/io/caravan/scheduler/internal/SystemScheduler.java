@@ -68,7 +68,14 @@ public final class SystemScheduler extends PlanningScheduler {
         for (AllocStop stop : result.stops()) {
             proposed.stop(stopped(stop));
         }
-        result.inPlaceUpdates().forEach(proposed::update);
+        for (Allocation updated : result.inPlaceUpdates()) {
+            AllocStop notWanted = AllocStop.notNeeded(updated);
+            if (stillFeasible(updated, job, ctx, notWanted)) {
+                proposed.update(updated);
+            } else {
+                proposed.stop(stopped(notWanted)); // the new version rules this node out
+            }
+        }
         for (Placement p : result.placements()) {
             place(p, attempt, candidates, ctx, eval, now);
         }

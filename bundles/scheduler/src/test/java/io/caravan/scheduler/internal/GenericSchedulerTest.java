@@ -471,4 +471,39 @@ class GenericSchedulerTest {
         h.process(job, Evaluation.TRIGGER_JOB_REGISTER);
         assertNull(h.planner.lastPlan().annotations());
     }
+
+    @Test
+    void inPlaceUpdateThatNoLongerFitsTheNodeIsReplaced() throws SchedulerException {
+        h.state.node(TestNodes.node("n1").meta("rack", "r1").build()).node(TestNodes.node("n2").meta("rack", "r2")
+                .build());
+        Job v0 = web(1);
+        h.state.job(v0);
+        h.state.alloc(running(v0, "a0", 0, "n1"));
+        Job v1 = TestJobs.job("app").version(1).group(TestJobs.group("web", 1)
+                .constraint("${meta.rack}", "=", "r2").build()).build();
+        h.state.job(v1);
+        h.process(v1, Evaluation.TRIGGER_JOB_REGISTER);
+        Plan plan = h.planner.lastPlan();
+        assertEquals(AllocStop.UPDATING, plan.nodeUpdate().get("n1").get(0).desiredDescription());
+        Allocation replacement = plan.nodeAllocation().get("n2").get(0);
+        assertEquals("app.web[0]", replacement.name());
+        assertEquals("a0", replacement.previousAllocation());
+    }
+
+    @Test
+    void inPlaceUpdateThatStillFitsKeepsTheAllocation() throws SchedulerException {
+        nodes(1);
+        Job v0 = web(1);
+        h.state.job(v0);
+        h.state.alloc(running(v0, "a0", 0, "n1"));
+        Job v1 = TestJobs.job("app").version(1).group(TestJobs.group("web", 1)
+                .constraint("${attr.kernel.name}", "=", "linux").build()).build();
+        h.state.job(v1);
+        h.process(v1, Evaluation.TRIGGER_JOB_REGISTER);
+        Plan plan = h.planner.lastPlan();
+        assertTrue(plan.nodeUpdate().isEmpty());
+        Allocation updated = plan.nodeAllocation().get("n1").get(0);
+        assertEquals("a0", updated.id());
+        assertEquals(v1, updated.job());
+    }
 }

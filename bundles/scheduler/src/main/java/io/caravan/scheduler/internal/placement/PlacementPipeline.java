@@ -167,6 +167,21 @@ public final class PlacementPipeline {
         return new Selection(best, metrics.build(candidates, scorerNames, Duration.ofNanos(System.nanoTime() - start)));
     }
 
+    /**
+     * Whether the node still passes the job's, the group's and the transient checks (no resource fit, nothing
+     * recorded): an in-place update must still be allowed where its allocation runs.
+     */
+    public boolean feasibleOn(PlacementRequest request, Node node, EvalContext ctx) {
+        List<FeasibilityCheck> all = new ArrayList<>(jobChecks);
+        all.addAll(groupChecks);
+        for (FeasibilityCheck c : transientChecks) {
+            if (c.appliesTo(request)) {
+                all.add(c);
+            }
+        }
+        return firstReject(all, request, node, ctx) == null;
+    }
+
     private static RankedNode better(RankedNode best, RankedNode candidate) {
         return best == null || candidate.finalScore() > best.finalScore() ? candidate : best;
     }
