@@ -200,6 +200,13 @@ public final class Client implements ClientAllocs, AutoCloseable {
         fingerprintThread.shutdownNow();
         logThread.shutdownNow();
         scheduler.shutdownNow();
+        // Let state writes in flight finish (a bounded wait: a driver stop may take its whole kill_timeout).
+        workers.shutdown();
+        try {
+            workers.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         workers.shutdownNow();
         LOG.atInfo().addKeyValue("node_id", agent.nodeId()).log("client stopped; tasks keep running");
     }

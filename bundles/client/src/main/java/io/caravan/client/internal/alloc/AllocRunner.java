@@ -48,6 +48,7 @@ public final class AllocRunner {
     private final Consumer<AllocRunner> onDestroyed;
     private final AtomicBoolean coordinationScheduled = new AtomicBoolean();
     private final TaskEvents events;
+    private final AllocStateWriter stateWriter;
 
     private volatile Allocation alloc;
     // Touched on the scheduler thread (coordinate) or under this.
@@ -70,6 +71,7 @@ public final class AllocRunner {
         this.hooks = List.of(new AllocDirHook());
         this.onDestroyed = onDestroyed;
         this.events = services.events();
+        this.stateWriter = new AllocStateWriter(services.state(), services.workers(), allocId);
         TaskGroup group = group(alloc);
         String jobType = alloc.job() == null ? null : alloc.job().type();
         if (group != null) {
@@ -371,7 +373,7 @@ public final class AllocRunner {
         });
         ClientStatus status = ClientStatus.of(states);
         Allocation current = alloc.withClientStatus(status.status(), status.description());
-        services.state().saveAlloc(new PersistedAlloc(ClientStateStore.VERSION, current, saved));
+        stateWriter.save(new PersistedAlloc(ClientStateStore.VERSION, current, saved));
     }
 
     /** Sends the client's view to the servers when the status or a task state changed. */
@@ -413,10 +415,9 @@ public final class AllocRunner {
                     .forEach(h -> ((AllocHook.Postrun) h).postrun(alloc, allocDir));
         }
         if (runDestroy) {
-            services.workers().execute(() -> {
+            stateWriter.delete(() -> {
                 hooks.stream().filter(h -> h instanceof AllocHook.Destroy)
                         .forEach(h -> ((AllocHook.Destroy) h).destroy(alloc, allocDir));
-                services.state().deleteAlloc(allocId);
                 LOG.atInfo().addKeyValue("alloc_id", allocId).log("allocation destroyed");
                 onDestroyed.accept(this);
             });
