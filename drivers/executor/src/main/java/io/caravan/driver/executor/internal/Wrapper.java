@@ -9,32 +9,33 @@ import java.util.concurrent.TimeUnit;
 /**
  * The command line that runs a task:
  *
- * <pre>setsid /bin/sh -c SCRIPT caravan-task PIDFILE EXITFILE command args…</pre>
+ * <pre>setsid env --default-signal /bin/sh -c SCRIPT caravan-task PIDFILE EXITFILE command args…</pre>
  *
- * {@code setsid} gives the task its own session and process group (killed as a whole on stop). The wrapper shell
- * runs the task as a <em>foreground</em> child and writes its {@code $?} to the exit file, so an agent that is not
- * the wrapper's parent any more (restart) still learns the exit code. The child writes its own pid and then
- * {@code exec}s the command, so the pid is the task's. A background job ({@code cmd &}) would not do: a
- * non-interactive shell starts those with SIGINT and SIGQUIT ignored. {@code env --default-signal} also undoes
- * signals ignored by whoever started the agent ({@code nohup}, a shell's {@code &}), which {@code sh} cannot.
- * Resident cost: one {@code dash} per task, well under 2 MB.
+ * {@code setsid} gives the task its own session and process group (killed as a whole on stop). {@code env
+ * --default-signal} undoes signals ignored by whoever started the agent ({@code nohup}, a shell's {@code &}): the
+ * JVM passes those on, and {@code sh} cannot reset them. The wrapper shell runs the task as a <em>foreground</em>
+ * child and writes its {@code $?} to the exit file, so an agent that is not the wrapper's parent any more
+ * (restart) still learns the exit code. The child writes its own pid and then {@code exec}s the command, so the
+ * pid is the task's (a signal that comes before the {@code exec} ends the child just as it would the command). A
+ * background job ({@code cmd &}) would not do: a non-interactive shell starts those with SIGINT and SIGQUIT
+ * ignored. Resident cost: one {@code dash} per task, well under 2 MB.
  */
 final class Wrapper {
     static final String NAME = "caravan-task";
     private static final String SCRIPT = """
             p=$1 e=$2; shift 2
-            %s -c 'echo $$ > "$0" && exec %s "$@"' "$p" "$@"
+            %s -c 'echo $$ > "$0" && exec "$@"' "$p" "$@"
             echo $? > "$e"
             """;
 
-    private final String setsid;
+    private final List<String> prefix;
     private final String shell;
     private final String script;
 
-    private Wrapper(String setsid, String shell, String execPrefix) {
-        this.setsid = setsid;
+    private Wrapper(List<String> prefix, String shell) {
+        this.prefix = List.copyOf(prefix);
         this.shell = shell;
-        this.script = SCRIPT.formatted(shell, execPrefix);
+        this.script = SCRIPT.formatted(shell);
     }
 
     /**
@@ -43,8 +44,12 @@ final class Wrapper {
     static Wrapper onThisHost() {
         String shell = HostTools.require("sh");
         String env = HostTools.require("env");
-        String execPrefix = resetsSignals(env) ? env + " --default-signal" : "";
-        return new Wrapper(HostTools.require("setsid"), shell, execPrefix);
+        List<String> prefix = new ArrayList<>(List.of(HostTools.require("setsid")));
+        if (resetsSignals(env)) {
+            prefix.addAll(List.of(env, "--default-signal"));
+        }
+        prefix.add(shell);
+        return new Wrapper(prefix, shell);
     }
 
     String shell() {
@@ -52,8 +57,8 @@ final class Wrapper {
     }
 
     List<String> command(Path pidFile, Path exitFile, List<String> task) {
-        List<String> argv = new ArrayList<>(List.of(setsid, shell, "-c", script, NAME, pidFile.toString(),
-                exitFile.toString()));
+        List<String> argv = new ArrayList<>(prefix);
+        argv.addAll(List.of("-c", script, NAME, pidFile.toString(), exitFile.toString()));
         argv.addAll(task);
         return argv;
     }

@@ -102,7 +102,28 @@ class WrapperProcessExecutorTest {
         ProcStat stat = ProcStat.of(task.pid()).orElseThrow();
         TaskState state = TaskState.fromMap(task.state());
         assertEquals(state.wrapper().pid(), stat.processGroup(), "setsid: the wrapper leads the task's group");
-        assertTrue(Files.readString(Path.of("/proc/" + task.pid() + "/cmdline")).startsWith("sleep\0"));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!Files.readString(Path.of("/proc/" + task.pid() + "/cmdline")).startsWith("sleep\0")) {
+            // the pid is known once the child wrote it, a moment before it became the command by exec
+            assertTrue(System.nanoTime() < deadline, "the task's pid never became the command");
+            Thread.sleep(5);
+        }
+    }
+
+    /** Meaningful when the agent itself ignores SIGINT (started with nohup or by a shell's {@code &}). */
+    @Test
+    void noSignalIsIgnoredByTheWrapperOrTheTask() throws Exception {
+        ExecutedTask task = executor.launch(ID, spec("sleep", "30"));
+        long wrapper = TaskState.fromMap(task.state()).wrapper().pid();
+        assertEquals(0, standardIgnored(wrapper), "agent's: " + standardIgnored(ProcessHandle.current().pid()));
+        assertEquals(0, standardIgnored(task.pid()));
+    }
+
+    /** SigIgn for signals 1–31 (32 and 33 belong to glibc and stay as they are). */
+    private static long standardIgnored(long pid) throws Exception {
+        return Files.readAllLines(Path.of("/proc/" + pid + "/status")).stream().filter(l -> l.startsWith("SigIgn:"))
+                .mapToLong(l -> Long.parseUnsignedLong(l.substring(7).trim(), 16) & 0x7fffffffL).findFirst()
+                .orElseThrow();
     }
 
     @Test
