@@ -38,6 +38,11 @@ final class DevAgent implements AutoCloseable {
 
     /** Starts the agent and returns once {@code /v1/agent/health} answers 200 (Raft has a leader). */
     static DevAgent start(Path home, String extraConfig) throws IOException, InterruptedException {
+        return start(home, extraConfig, "");
+    }
+
+    /** @param javaOpts extra agent JVM options (after bin/caravan's own, so they win) */
+    static DevAgent start(Path home, String extraConfig, String javaOpts) throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory("caravan-bench-agent-");
         int[] ports = StartupBench.freePorts(3);
         Path config = dir.resolve("agent.json");
@@ -46,7 +51,8 @@ final class DevAgent implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder(home.resolve("bin/caravan").toString(), "agent", "-dev", "-config",
                 config.toString()).directory(dir.toFile()).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("agent.log").toFile());
-        pb.environment().put("CARAVAN_JAVA_OPTS", "-Djava.io.tmpdir=" + dir); // -dev data dir goes with the temp dir
+        // -dev data dir goes with the temp dir
+        pb.environment().put("CARAVAN_JAVA_OPTS", ("-Djava.io.tmpdir=" + dir + " " + javaOpts).trim());
         DevAgent agent = new DevAgent(dir, ports[0], pb.start());
         try {
             agent.awaitHealthy();

@@ -1,6 +1,7 @@
 package io.caravan.api.json;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
@@ -9,6 +10,8 @@ import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.introspect.Annotated;
+import com.fasterxml.jackson.databind.introspect.JacksonAnnotationIntrospector;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 
 /**
@@ -34,7 +37,26 @@ public final class NomadJson {
             .withObjectIndenter(new DefaultIndenter("    ", "\n"))
             .withArrayIndenter(new DefaultIndenter("    ", "\n")));
 
+    /**
+     * The same format for what servers keep among themselves (the Raft log, snapshots, RPC): fields the API never
+     * shows, such as a node's {@code SecretID}, are written too, because a replica must hold them.
+     */
+    private static final ObjectMapper INTERNAL = MAPPER.copy()
+            .setAnnotationIntrospector(new JacksonAnnotationIntrospector() {
+                private static final long serialVersionUID = 1L;
+
+                @Override
+                public JsonProperty.Access findPropertyAccess(Annotated annotated) {
+                    return JsonProperty.Access.AUTO;
+                }
+            });
+
     private NomadJson() {
+    }
+
+    /** Shared and thread-safe; do not reconfigure it. For servers' own storage and transport only. */
+    public static ObjectMapper internalMapper() {
+        return INTERNAL;
     }
 
     /** Shared and thread-safe; do not reconfigure it. */

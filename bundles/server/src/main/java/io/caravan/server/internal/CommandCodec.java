@@ -28,11 +28,11 @@ final class CommandCodec {
     /** Streams the envelope: no intermediate JSON tree (tree conversions dominated the register path's CPU). */
     static byte[] encode(Command command) {
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(512);
-        try (com.fasterxml.jackson.core.JsonGenerator g = NomadJson.mapper().getFactory().createGenerator(out)) {
+        try (com.fasterxml.jackson.core.JsonGenerator g = NomadJson.internalMapper().getFactory().createGenerator(out)) {
             g.writeStartObject();
             g.writeStringField("Type", command.getClass().getSimpleName());
             g.writeFieldName("Command");
-            NomadJson.mapper().writeValue(g, command);
+            NomadJson.internalMapper().writeValue(g, command);
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -46,14 +46,14 @@ final class CommandCodec {
      * @throws IllegalArgumentException for an entry no version of this server wrote: a bug, not a user error
      */
     static Command decode(byte[] entry) {
-        try (com.fasterxml.jackson.core.JsonParser p = NomadJson.mapper().getFactory().createParser(entry)) {
+        try (com.fasterxml.jackson.core.JsonParser p = NomadJson.internalMapper().getFactory().createParser(entry)) {
             expect(p.nextToken() == com.fasterxml.jackson.core.JsonToken.START_OBJECT, "an object");
             expect("Type".equals(p.nextFieldName()), "\"Type\" first");
             Class<?> type = TYPES.get(p.nextTextValue());
             expect(type != null, "a known command type");
             expect("Command".equals(p.nextFieldName()), "\"Command\" second");
             p.nextToken();
-            return (Command) NomadJson.mapper().readValue(p, type);
+            return (Command) NomadJson.internalMapper().readValue(p, type);
         } catch (IOException e) {
             throw new IllegalArgumentException("undecodable log entry: " + e.getMessage(), e);
         }
@@ -67,7 +67,7 @@ final class CommandCodec {
 
     static byte[] encodeResult(Command.Result result) {
         try {
-            return NomadJson.mapper().writeValueAsBytes(result);
+            return NomadJson.internalMapper().writeValueAsBytes(result);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -75,7 +75,7 @@ final class CommandCodec {
 
     static Command.Result decodeResult(byte[] bytes) {
         try {
-            return NomadJson.mapper().readValue(bytes, Command.Result.class);
+            return NomadJson.internalMapper().readValue(bytes, Command.Result.class);
         } catch (IOException e) {
             throw new IllegalStateException("undecodable apply result", e);
         }

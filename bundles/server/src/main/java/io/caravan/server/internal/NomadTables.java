@@ -93,7 +93,7 @@ final class NomadTables {
 
     private static byte[] bytes(Object row) {
         try {
-            return NomadJson.mapper().writeValueAsBytes(row);
+            return NomadJson.internalMapper().writeValueAsBytes(row);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -101,7 +101,7 @@ final class NomadTables {
 
     private static <T> T value(byte[] bytes, Class<T> type) {
         try {
-            return NomadJson.mapper().readValue(bytes, type);
+            return NomadJson.internalMapper().readValue(bytes, type);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -95,4 +95,18 @@ class NodeLifecycleTest {
                 .get("web").running());
         assertEquals(Map.of(), stored.taskStates());
     }
+
+    @Test
+    void theNodeSecretIsReplicatedAndSnapshottedButNeverShown() throws Exception {
+        apply(1, new Command.NodeRegister(node("n", "ready"), List.of()));
+        Node stored = store.snapshot().get(NomadTables.NODES, "n").orElseThrow();
+        assertEquals("s", stored.secretId(), "the log entry carried the secret");
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        store.snapshot().writeTo(out, NomadTables.codec());
+        StateStore restored = StateStore.create(NomadTables.ALL, timers, timers);
+        restored.restore(new java.io.ByteArrayInputStream(out.toByteArray()), NomadTables.codec());
+        assertEquals("s", restored.snapshot().get(NomadTables.NODES, "n").orElseThrow().secretId());
+        org.junit.jupiter.api.Assertions.assertFalse(io.caravan.api.json.NomadJson.mapper()
+                .writeValueAsString(stored).contains("SecretID"), "the API never shows it");
+    }
 }

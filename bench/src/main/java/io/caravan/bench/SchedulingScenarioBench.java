@@ -1,0 +1,186 @@
+package io.caravan.bench;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A C1M-class scenario on one dev agent: the node simulator bundle (bench/nodesim) registers {@code nodes} simulated
+ * clients through the real server endpoints and heartbeats them; then {@code jobs} service jobs of {@code count}
+ * allocations each, every one with a constraint (as C1M had: {@code ${meta.sim} = true}), are registered over the
+ * HTTP API by 8 concurrent submitters. Measures the time from the first register until every allocation is placed
+ * and reported running, placements per second, and the agent's heap and RSS. Raft is on (the dev agent's one-server
+ * group, fsync'd log).
+ *
+ * <pre>java -cp bench/target/classes io.caravan.bench.SchedulingScenarioBench [jobs] [count] [nodes] [--no-results]</pre>
+ */
+public final class SchedulingScenarioBench {
+    private static final Pattern RUNNING = Pattern.compile("\"Running\":(\\d+)");
+    private static final Pattern QUEUED = Pattern.compile("\"Queued\":(\\d+)");
+
+    public static void main(String[] args) throws Exception {
+        List<String> positional = new ArrayList<>();
+        boolean record = true;
+        String javaOpts = "-Xmx6g -XX:TieredStopAtLevel=4";
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--no-results" -> record = false;
+                case "--opts" -> javaOpts = args[++i];
+                default -> positional.add(args[i]);
+            }
+        }
+        int jobs = positional.size() > 0 ? Integer.parseInt(positional.get(0)) : 100;
+        int count = positional.size() > 1 ? Integer.parseInt(positional.get(1)) : 1000;
+        int nodes = positional.size() > 2 ? Integer.parseInt(positional.get(2)) : 5000;
+        Path root = Paths.get("").toAbsolutePath();
+        Path home = root.resolve("distribution/assembly/target/caravan");
+        Path simJar = root.resolve("bench/nodesim/target/io.caravan.bench.nodesim-0.1.0-SNAPSHOT.jar");
+        if (!Files.exists(simJar)) {
+            throw new IllegalStateException("build the simulator first: mvn -q -f bench/nodesim/pom.xml package");
+        }
+        Path plugins = Files.createTempDirectory("caravan-bench-plugins-");
+        Files.copy(simJar, plugins.resolve(simJar.getFileName()));
+        Files.writeString(plugins.resolve("io.caravan.bench.nodesim.cfg"), "nodes = " + nodes + "\n");
+        String config = "\"plugin_dir\": \"" + plugins + "\", \"log_level\": \"INFO\"";
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5)).build();
+        String loadBefore = Report.loadAverage();
+        StringBuilder out = new StringBuilder();
+        try (DevAgent agent = DevAgent.start(home, config, javaOpts)) {
+            System.out.println("agent pid " + agent.pid() + " on " + agent.base);
+            Instant t0 = Instant.now();
+            awaitNodes(http, agent.base, nodes, Duration.ofMinutes(10));
+            double registerSeconds = Duration.between(t0, Instant.now()).toMillis() / 1000.0;
+            System.out.printf("%d nodes ready after %.1f s%n", nodes, registerSeconds);
+
+            ExecutorService submitters = Executors.newFixedThreadPool(8);
+            AtomicInteger failures = new AtomicInteger();
+            long start = System.nanoTime();
+            List<Future<?>> submitted = new ArrayList<>();
+            for (int j = 0; j < jobs; j++) {
+                final int n = j;
+                submitted.add(submitters.submit(() -> {
+                    HttpRequest put = HttpRequest.newBuilder(URI.create(agent.base + "/v1/jobs"))
+                            .PUT(HttpRequest.BodyPublishers.ofString(job("c1m-" + n, count))).build();
+                    try {
+                        if (http.send(put, HttpResponse.BodyHandlers.discarding()).statusCode() != 200) {
+                            failures.incrementAndGet();
+                        }
+                    } catch (Exception e) {
+                        failures.incrementAndGet();
+                    }
+                }));
+            }
+            for (Future<?> f : submitted) {
+                f.get();
+            }
+            submitters.shutdown();
+            double submitSeconds = (System.nanoTime() - start) / 1e9;
+            long target = (long) jobs * count;
+            long[] progress = awaitRunning(http, agent.base, target, Duration.ofMinutes(30));
+            double totalSeconds = (System.nanoTime() - start) / 1e9;
+            long rssKb = StartupBench.statusKb(agent.pid(), "VmRSS");
+            String heap = agent.heapInfo();
+            out.append("## ").append(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC)
+                            .format(java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")))
+                    .append(" — scheduling scenario (SchedulingScenarioBench, C1M-class)\n\n")
+                    .append(String.format("%,d service jobs × %,d allocations (each job constrained to `${meta.sim} = "
+                            + "true`) on %,d simulated nodes (bench/nodesim: real NodeEndpoint, heartbeats, allocations "
+                            + "reported running), one dev agent with Raft on. Agent JVM options: `%s`.%n%n",
+                            jobs, count, nodes, javaOpts))
+                    .append("| measure | value |\n|---|---|\n")
+                    .append(String.format("| nodes registered and ready | %.1f s |%n", registerSeconds))
+                    .append(String.format("| %,d registers submitted (8 submitters) | %.1f s, %d failed |%n", jobs,
+                            submitSeconds, failures.get()))
+                    .append(String.format("| all %,d allocations running | %s |%n", target,
+                            progress[0] >= target ? String.format("%.1f s", totalSeconds)
+                                    : "NOT reached: " + progress[0] + " running, " + progress[1] + " queued"))
+                    .append(String.format("| placements/s (running ÷ total time) | %,.0f |%n",
+                            progress[0] / totalSeconds))
+                    .append(String.format("| agent RSS at the end | %,d MiB |%n", rssKb >> 10))
+                    .append(String.format("| agent heap at the end | %,d MiB used |%n",
+                            DevAgent.heapUsedKb(heap) >> 10))
+                    .append("\nMachine: ").append(Report.machine()).append("; load before/after: ").append(loadBefore)
+                    .append(" / ").append(Report.loadAverage()).append(".\n\n");
+        }
+        System.out.print(out);
+        if (record) {
+            Report.append(root.resolve("bench/RESULTS.md"), out.toString());
+            System.out.println("Appended to bench/RESULTS.md");
+        }
+    }
+
+    static String job(String id, int count) {
+        return """
+                {"Job": {"ID": "%s", "Type": "service", "Datacenters": ["dc1"],
+                  "Constraints": [{"LTarget": "${meta.sim}", "RTarget": "true", "Operand": "="}],
+                  "TaskGroups": [{"Name": "web", "Count": %d,
+                    "Tasks": [{"Name": "server", "Driver": "raw_exec",
+                      "Config": {"command": "/bin/sleep", "args": ["3600"]},
+                      "Resources": {"CPU": 10, "MemoryMB": 16}}]}]}}
+                """.formatted(id, count);
+    }
+
+    private static void awaitNodes(HttpClient http, String base, int nodes, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            String body = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/nodes?filter="
+                            + java.net.URLEncoder.encode("Status == \"ready\" and Meta.sim == \"true\"",
+                            java.nio.charset.StandardCharsets.UTF_8))).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            int ready = body.split("\"ID\"", -1).length - 1;
+            if (ready >= nodes) {
+                return;
+            }
+            Thread.sleep(500);
+        }
+        throw new IllegalStateException("simulated nodes did not all become ready");
+    }
+
+    /** Polls the job list's summaries until {@code target} allocations run; returns {running, queued}. */
+    private static long[] awaitRunning(HttpClient http, String base, long target, Duration timeout)
+            throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long running = 0;
+        long queued = 0;
+        long lastPrint = 0;
+        while (System.nanoTime() < deadline) {
+            String body = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs?prefix=c1m-")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            running = sum(RUNNING, body);
+            queued = sum(QUEUED, body);
+            if (running >= target) {
+                break;
+            }
+            if (System.nanoTime() - lastPrint > 5e9) {
+                System.out.printf("  %,d running, %,d queued%n", running, queued);
+                lastPrint = System.nanoTime();
+            }
+            Thread.sleep(250);
+        }
+        return new long[] {running, queued};
+    }
+
+    private static long sum(Pattern p, String body) {
+        long total = 0;
+        Matcher m = p.matcher(body);
+        while (m.find()) {
+            total += Long.parseLong(m.group(1));
+        }
+        return total;
+    }
+}
