@@ -58,8 +58,10 @@ class AllocRunnerTest {
     }
 
     @AfterEach
-    void tearDown() {
+    void tearDown() throws InterruptedException {
         scheduler.shutdownNow();
+        workers.shutdown(); // state writes in flight finish before the temp dir goes
+        workers.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
         workers.shutdownNow();
     }
 
