@@ -35,7 +35,8 @@ public final class EvalContext {
     private final Map<String, PropertyCounts> propertyCounts = new HashMap<>();
     private final Map<String, BitSet> reservedPorts = new HashMap<>();
     private final ResourceFit.Capacity[] capacities;
-    private final Map<NodeTarget, TargetValues> targetValues = new HashMap<>();
+    private final Map<NodeTarget, NodeValues> targetValues = new HashMap<>();
+    private final Map<String, RankCache> rankCaches = new HashMap<>();
 
     public EvalContext(ProposedState proposed, SchedulerConfiguration config, long seed) {
         this.proposed = proposed;
@@ -118,6 +119,10 @@ public final class EvalContext {
                 k -> new PropertyCounts(target(property), group, this));
     }
 
+    RankCache rankCache(String group) {
+        return rankCaches.computeIfAbsent(group, g -> new RankCache(nodeClassIds.length));
+    }
+
     ResourceFit.Capacity capacity(RankedNode node) {
         int i = node.index();
         if (i < 0) {
@@ -132,40 +137,11 @@ public final class EvalContext {
     }
 
     /**
-     * The target's value on a ranked node as a small number (-1 when the node has none), resolved once per node
-     * and evaluation; {@link #valueName} turns it back into the value. Scorers that weigh every node for every
-     * placement (spread) index arrays by it instead of hashing strings.
+     * The target's values on this evaluation's nodes, interned as small numbers and resolved once per node. Scorers
+     * that weigh every node for every placement (spread) index arrays by value ID instead of hashing strings.
      */
-    public int valueId(NodeTarget target, RankedNode node) {
-        TargetValues tv = targetValues.computeIfAbsent(target, t -> new TargetValues(nodeClassIds.length));
-        int i = node.index();
-        if (i >= 0 && tv.byNode[i] != 0) {
-            return tv.byNode[i] - 2;
-        }
-        String v = target.resolve(node.node());
-        int id = v == null ? -1 : tv.ids.computeIfAbsent(v, k -> {
-            tv.names.add(k);
-            return tv.names.size() - 1;
-        });
-        if (i >= 0) {
-            tv.byNode[i] = id + 2; // 0 means "not resolved yet"
-        }
-        return id;
-    }
-
-    public String valueName(NodeTarget target, int valueId) {
-        return targetValues.get(target).names.get(valueId);
-    }
-
-    /** Interned values of one target, and each node's value ID (+2; 0 = unresolved, 1 = none). */
-    private static final class TargetValues {
-        final int[] byNode;
-        final Map<String, Integer> ids = new HashMap<>();
-        final List<String> names = new ArrayList<>();
-
-        TargetValues(int nodes) {
-            byNode = new int[nodes];
-        }
+    public NodeValues values(NodeTarget target) {
+        return targetValues.computeIfAbsent(target, t -> new NodeValues(t, nodeClassIds.length));
     }
 
     /** Ports the node keeps back ({@code ReservedHostPorts}, e.g. "22,80,8000-8080"). */

@@ -9,6 +9,14 @@ public interface NodeScorer {
 
     Bound bind(PlacementRequest request, EvalContext ctx);
 
+    /**
+     * Whether a node's score depends only on the task group and that node with its proposed allocations (not on
+     * the particular placement or on other nodes), so that it can be reused until the node's allocations change.
+     */
+    default boolean nodeLocal() {
+        return false;
+    }
+
     /** A scorer bound to one selection. */
     @FunctionalInterface
     interface Bound {

@@ -43,6 +43,7 @@ public final class PlacementPipeline {
     private final List<FeasibilityCheck> transientChecks = new ArrayList<>();
     private final List<NodeScorer> scorers;
     private final List<String> scorerNames = new ArrayList<>();
+    private final boolean[] nodeLocal;
 
     /** Checks run in list order within their scope: put the cheap ones first. */
     public PlacementPipeline(List<FeasibilityCheck> checks, List<NodeScorer> scorers) {
@@ -63,6 +64,10 @@ public final class PlacementPipeline {
         }
         this.scorers = List.copyOf(scorers);
         scorers.forEach(s -> scorerNames.add(s.name()));
+        nodeLocal = new boolean[scorers.size()];
+        for (int i = 0; i < nodeLocal.length; i++) {
+            nodeLocal[i] = scorers.get(i).nodeLocal();
+        }
     }
 
     /** The built-in checks and scorers, in Nomad's order. */
@@ -123,6 +128,7 @@ public final class PlacementPipeline {
             bound[i] = scorers.get(i).bind(request, ctx);
         }
 
+        RankCache cache = ctx.rankCache(request.group().name());
         Node pinned = request.pinnedNode();
         int total = pinned != null ? 1 : candidates.size();
         int limit = limit(request, baseLimit);
@@ -138,14 +144,12 @@ public final class PlacementPipeline {
             if (!feasible(request, node, index, ctx, metrics, jobEscaped, groupEscaped, transients)) {
                 continue;
             }
-            NodeUsage usage = index >= 0 ? ctx.proposed().usage(index) : ctx.proposed().usage(node.id());
-            RankedNode ranked = new RankedNode(node, index, usage);
-            String exhausted = fit.fit(ranked, ctx);
-            if (exhausted != null) {
-                metrics.exhausted(node, exhausted);
+            RankedNode ranked = rank(node, index, cache, fit, bound, ctx);
+            if (ranked.exhausted() != null) {
+                metrics.exhausted(node, ranked.exhausted());
                 continue;
             }
-            score(ranked, bound);
+            scoreTransient(ranked, bound);
             metrics.scored(ranked);
             if (skipped.size() < MAX_SKIP && ranked.finalScore() <= SKIP_SCORE_THRESHOLD) {
                 skipped.add(ranked);
@@ -186,19 +190,49 @@ public final class PlacementPipeline {
         return best == null || candidate.finalScore() > best.finalScore() ? candidate : best;
     }
 
-    private static void score(RankedNode ranked, NodeScorer.Bound[] bound) {
-        double[] scores = new double[bound.length];
+    /**
+     * The node fitted and scored by the node-local scorers (or marked exhausted), from the cache when its
+     * allocations have not changed since.
+     */
+    private RankedNode rank(Node node, int index, RankCache cache, ResourceFit fit, NodeScorer.Bound[] bound,
+                            EvalContext ctx) {
+        int version = index >= 0 ? ctx.proposed().usageVersion(index) : -1;
+        if (index >= 0 && cache.valid(index, version)) {
+            return cache.ranked(index);
+        }
+        NodeUsage usage = index >= 0 ? ctx.proposed().usage(index) : ctx.proposed().usage(node.id());
+        RankedNode ranked = new RankedNode(node, index, usage);
+        String exhausted = fit.fit(ranked, ctx);
+        ranked.exhausted(exhausted);
+        if (exhausted == null) {
+            double[] scores = ranked.scoreSlots(bound.length);
+            for (int i = 0; i < bound.length; i++) {
+                if (nodeLocal[i]) {
+                    scores[i] = bound[i] == null ? Double.NaN : bound[i].score(ranked);
+                }
+            }
+        }
+        if (index >= 0) {
+            cache.put(index, version, ranked);
+        }
+        return ranked;
+    }
+
+    /** Adds the scores that depend on the placement or on other nodes, and averages those that did not abstain. */
+    private void scoreTransient(RankedNode ranked, NodeScorer.Bound[] bound) {
+        double[] scores = ranked.scoreSlots(bound.length);
         double sum = 0;
         int count = 0;
         for (int i = 0; i < bound.length; i++) {
-            double s = bound[i] == null ? Double.NaN : bound[i].score(ranked);
-            scores[i] = s;
-            if (!Double.isNaN(s)) {
-                sum += s;
+            if (!nodeLocal[i]) {
+                scores[i] = bound[i] == null ? Double.NaN : bound[i].score(ranked);
+            }
+            if (!Double.isNaN(scores[i])) {
+                sum += scores[i];
                 count++;
             }
         }
-        ranked.scored(scores, count == 0 ? 0 : sum / count);
+        ranked.assignFinalScore(count == 0 ? 0 : sum / count);
     }
 
     /** Nomad widens the look to max(count, 100) nodes when affinities or spreads have to be weighed. */

@@ -30,6 +30,8 @@ public final class ProposedState {
     private final List<Node> nodes;
     private final Map<String, Integer> nodeIndex = new HashMap<>();
     private final NodeUsage[] usageByIndex;
+    /** Bumped whenever the plan changes a node's allocations: cached per-node results older than this are stale. */
+    private final int[] usageVersion;
     /** Usage of nodes the snapshot does not list (allocations on nodes that are gone). */
     private final Map<String, NodeUsage> usageElsewhere = new HashMap<>();
     /** Every change to the job's live allocations, in order, so per-property counters can catch up cheaply. */
@@ -49,6 +51,7 @@ public final class ProposedState {
             nodeIndex.put(nodes.get(i).id(), i);
         }
         this.usageByIndex = new NodeUsage[nodes.size()];
+        this.usageVersion = new int[nodes.size()];
     }
 
     /** The snapshot's nodes; {@link #indexOf} numbers them. */
@@ -66,6 +69,7 @@ public final class ProposedState {
         int i = indexOf(nodeId);
         if (i >= 0) {
             usageByIndex[i] = null;
+            usageVersion[i]++;
         } else {
             usageElsewhere.remove(nodeId);
         }
@@ -134,6 +138,11 @@ public final class ProposedState {
             return usage(i);
         }
         return usageElsewhere.computeIfAbsent(nodeId, id -> new NodeUsage(computeProposed(id)));
+    }
+
+    /** How often the plan has changed the allocations of the node at {@code nodeIndex}. */
+    public int usageVersion(int nodeIndex) {
+        return usageVersion[nodeIndex];
     }
 
     /** The same by node index (the hot path of ranking). */

@@ -19,6 +19,7 @@ public final class RankedNode {
     private double memoryCapacity;
     private double[] scores;
     private double finalScore;
+    private String exhausted;
 
     RankedNode(Node node, int index, NodeUsage usage) {
         this.node = node;
@@ -70,9 +71,25 @@ public final class RankedNode {
         return scores;
     }
 
-    void scored(double[] scores, double finalScore) {
-        this.scores = scores;
+    /** The score array, created on first use; node-local entries survive between placements. */
+    double[] scoreSlots(int scorers) {
+        if (scores == null) {
+            scores = new double[scorers];
+        }
+        return scores;
+    }
+
+    void assignFinalScore(double finalScore) {
         this.finalScore = finalScore;
+    }
+
+    /** The dimension the placement did not fit in on this node, or null when it fits. */
+    public String exhausted() {
+        return exhausted;
+    }
+
+    void exhausted(String dimension) {
+        this.exhausted = dimension;
     }
 
     public double finalScore() {

@@ -21,6 +21,11 @@ public final class BinPackScorer implements NodeScorer {
     }
 
     @Override
+    public boolean nodeLocal() {
+        return true;
+    }
+
+    @Override
     public Bound bind(PlacementRequest request, EvalContext ctx) {
         boolean spread = SchedulerConfiguration.SPREAD.equals(ctx.config().schedulerAlgorithm());
         return node -> fitness(node, spread) / MAX_FIT;

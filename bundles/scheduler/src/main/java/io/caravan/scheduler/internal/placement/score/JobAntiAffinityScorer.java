@@ -16,6 +16,11 @@ public final class JobAntiAffinityScorer implements NodeScorer {
     }
 
     @Override
+    public boolean nodeLocal() {
+        return true;
+    }
+
+    @Override
     public Bound bind(PlacementRequest request, EvalContext ctx) {
         String jobId = request.job().id();
         String namespace = request.job().namespace();

@@ -24,6 +24,11 @@ public final class NodeAffinityScorer implements NodeScorer {
     }
 
     @Override
+    public boolean nodeLocal() {
+        return true;
+    }
+
+    @Override
     public Bound bind(PlacementRequest request, EvalContext ctx) {
         List<Affinity> affinities = new ArrayList<>(request.job().affinities());
         affinities.addAll(request.group().affinities());

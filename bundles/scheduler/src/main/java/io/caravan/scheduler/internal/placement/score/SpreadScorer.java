@@ -9,7 +9,7 @@ import java.util.Map;
 import io.caravan.api.model.Spread;
 import io.caravan.scheduler.internal.placement.EvalContext;
 import io.caravan.scheduler.internal.placement.NodeScorer;
-import io.caravan.scheduler.internal.placement.NodeTarget;
+import io.caravan.scheduler.internal.placement.NodeValues;
 import io.caravan.scheduler.internal.placement.PlacementRequest;
 import io.caravan.scheduler.internal.placement.RankedNode;
 
@@ -34,7 +34,7 @@ public final class SpreadScorer implements NodeScorer {
      * value's boost is computed once and looked up by value ID for every node.
      */
     private static final class Bound1 {
-        final NodeTarget attribute;
+        final NodeValues attribute;
         final Map<String, Integer> used;
         final int min;
         final int max;
@@ -42,7 +42,7 @@ public final class SpreadScorer implements NodeScorer {
         final Map<String, Double> desired;
         private double[] boosts = new double[0];
 
-        Bound1(NodeTarget attribute, Map<String, Integer> used, double weightShare, Map<String, Double> desired) {
+        Bound1(NodeValues attribute, Map<String, Integer> used, double weightShare, Map<String, Double> desired) {
             this.attribute = attribute;
             this.used = used;
             this.weightShare = weightShare;
@@ -57,8 +57,8 @@ public final class SpreadScorer implements NodeScorer {
             max = hi;
         }
 
-        double boost(RankedNode node, EvalContext ctx) {
-            int id = ctx.valueId(attribute, node);
+        double boost(RankedNode node) {
+            int id = attribute.id(node);
             if (id < 0) {
                 return -1;
             }
@@ -69,7 +69,7 @@ public final class SpreadScorer implements NodeScorer {
             }
             double b = boosts[id];
             if (Double.isNaN(b)) {
-                b = boost(ctx.valueName(attribute, id));
+                b = boost(attribute.name(id));
                 boosts[id] = b;
             }
             return b;
@@ -99,13 +99,13 @@ public final class SpreadScorer implements NodeScorer {
         for (int i = 0; i < bound.length; i++) {
             Spread s = spreads.get(i);
             Map<String, Integer> used = ctx.propertyCounts(s.attribute(), request.group().name()).current(ctx);
-            bound[i] = new Bound1(ctx.target(s.attribute()), used,
+            bound[i] = new Bound1(ctx.values(ctx.target(s.attribute())), used,
                     sumWeights == 0 ? 0 : (double) weight(s) / sumWeights, desiredCounts(s, count));
         }
         return ranked -> {
             double total = 0;
             for (Bound1 b : bound) {
-                total += b.boost(ranked, ctx);
+                total += b.boost(ranked);
             }
             return total == 0 ? Double.NaN : total;
         };
