@@ -83,7 +83,8 @@ public final class StateStoreBench {
                 Allocation a = store.snapshot().get(NomadTables.ALLOCS, id).orElseThrow();
                 updates.add(a.toBuilder().clientStatus("running").taskStates(Map.of("server", running)).build());
             }
-            check(fsm.apply(index++, new Command.AllocClientUpdate(e.getKey(), updates, 2, List.of())));
+            check(fsm.apply(index++, new Command.AllocClientUpdate(List.of(new Command.NodeAllocs(e.getKey(), updates)), 2,
+                    List.of())));
         }
         double updateSeconds = (System.nanoTime() - start) / 1e9;
         long heapLoaded = usedHeapAfterGc();

@@ -59,32 +59,37 @@ final class AllocApply {
     }
 
     /**
-     * The client's view of its allocations. Only client fields change; {@code AllocModifyIndex} stays, so the client
-     * is not woken by its own update. The node's {@code LastAllocUpdateIndex} records the sync (ARCHITECTURE §5).
+     * Clients' views of their allocations. Only client fields change; {@code AllocModifyIndex} stays, so a client is
+     * not woken by its own update. Each node's {@code LastAllocUpdateIndex} records the sync (ARCHITECTURE §5). A
+     * node that is down or gone by now is skipped: the endpoint refused it before batching, and a miss since then
+     * means its view is stale.
      */
     static Command.Result clientUpdate(Fsm.Txn txn, Command.AllocClientUpdate cmd) {
         StateTxn state = txn.state();
         long index = txn.index();
-        Node node = state.get(NomadTables.NODES, cmd.nodeId()).orElse(null);
-        if (node == null) {
-            return Command.Result.rejected(index, 404, "node not found");
-        }
-        if (Node.STATUS_DOWN.equals(node.status()) || Node.STATUS_DISCONNECTED.equals(node.status())) {
-            return Command.Result.rejected(index, 400, "node " + node.id() + " is " + node.status()
-                    + ": it must heartbeat before updating allocations");
-        }
-        for (Allocation update : cmd.allocs()) {
-            Allocation existing = state.get(NomadTables.ALLOCS, update.id()).orElse(null);
-            if (existing == null || !cmd.nodeId().equals(existing.nodeId())) {
-                continue; // garbage collected, or not this node's: Nomad ignores these too
+        for (Command.NodeAllocs part : cmd.nodes()) {
+            Node node = state.get(NomadTables.NODES, part.nodeId()).orElse(null);
+            if (node == null || !acceptsAllocUpdates(node)) {
+                continue;
             }
-            txn.putAlloc(existing, existing.toBuilder().clientStatus(update.clientStatus())
-                    .clientDescription(update.clientDescription()).taskStates(update.taskStates())
-                    .modifyIndex(index).modifyTime(cmd.updatedAtNanos()).build());
+            for (Allocation update : part.allocs()) {
+                Allocation existing = state.get(NomadTables.ALLOCS, update.id()).orElse(null);
+                if (existing == null || !part.nodeId().equals(existing.nodeId())) {
+                    continue; // garbage collected, or not this node's: Nomad ignores these too
+                }
+                txn.putAlloc(existing, existing.toBuilder().clientStatus(update.clientStatus())
+                        .clientDescription(update.clientDescription()).taskStates(update.taskStates())
+                        .modifyIndex(index).modifyTime(cmd.updatedAtNanos()).build());
+            }
+            state.put(NomadTables.NODES, node.toBuilder().lastAllocUpdateIndex(index).build());
         }
-        state.put(NomadTables.NODES, node.toBuilder().lastAllocUpdateIndex(index).build());
         NodeApply.putEvals(txn, cmd.evals());
         return Command.Result.ok(index);
+    }
+
+    /** A down or disconnected node must heartbeat (becoming initializing) before its allocation updates count. */
+    static boolean acceptsAllocUpdates(Node node) {
+        return !Node.STATUS_DOWN.equals(node.status()) && !Node.STATUS_DISCONNECTED.equals(node.status());
     }
 
     static Command.Result transitionUpdate(Fsm.Txn txn, Command.AllocTransitionUpdate cmd) {

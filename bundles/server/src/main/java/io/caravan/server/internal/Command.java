@@ -46,9 +46,14 @@ sealed interface Command {
     /** Remove a node ({@code node purge}); its allocations are left for the scheduler to mark lost. */
     record NodeDeregister(String nodeId, List<Evaluation> evals) implements Command {}
 
-    /** Nomad's {@code Node.UpdateAlloc}: the client's view (status, description, task states) of its allocations. */
-    record AllocClientUpdate(String nodeId, List<Allocation> allocs, long updatedAtNanos, List<Evaluation> evals)
-            implements Command {}
+    /**
+     * Nomad's {@code Node.UpdateAlloc}: clients' views (status, description, task states) of their allocations,
+     * from every node that sent one within a batching window — one log entry for many clients, as Nomad batches.
+     */
+    record AllocClientUpdate(List<NodeAllocs> nodes, long updatedAtNanos, List<Evaluation> evals) implements Command {}
+
+    /** One node's part of an {@link AllocClientUpdate}. */
+    record NodeAllocs(String nodeId, List<Allocation> allocs) {}
 
     /** Server-requested transitions (alloc stop, drain): migrate or reschedule, with the evaluations that act. */
     record AllocTransitionUpdate(Map<String, DesiredTransition> transitions, List<Evaluation> evals)

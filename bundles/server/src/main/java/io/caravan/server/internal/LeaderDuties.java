@@ -139,9 +139,9 @@ public final class LeaderDuties implements ServerState.AppliedListener {
             }
         } else if (command instanceof Command.NodeEligibilityUpdate c) {
             unblockNode(snapshot, c.nodeId(), index);
-        } else if (command instanceof Command.AllocClientUpdate c
-                && c.allocs().stream().anyMatch(Allocation::terminal)) {
-            unblockNode(snapshot, c.nodeId(), index);
+        } else if (command instanceof Command.AllocClientUpdate c) {
+            c.nodes().stream().filter(n -> n.allocs().stream().anyMatch(Allocation::terminal))
+                    .forEach(n -> unblockNode(snapshot, n.nodeId(), index));
         } else if (command instanceof Command.PlanApply c && !c.stopped().isEmpty()) {
             c.stopped().stream().map(a -> snapshot.get(NomadTables.ALLOCS, a.id()).map(Allocation::nodeId)
                     .orElse(null)).filter(id -> id != null).distinct()

@@ -23,6 +23,7 @@ import io.caravan.state.StateSnapshot;
 import io.caravan.state.StateStore;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
@@ -41,6 +42,7 @@ public final class NodeEndpoints implements NodeEndpoint {
     private final RaftWrites writes;
     private final AgentInfo agent;
     private final Clock clock = Clock.systemUTC();
+    private final AllocUpdateBatcher batcher;
     private volatile LeaderDuties leader;
 
     @Activate
@@ -48,6 +50,12 @@ public final class NodeEndpoints implements NodeEndpoint {
         this.store = state.store();
         this.writes = writes;
         this.agent = agent;
+        this.batcher = new AllocUpdateBatcher(writes, clock);
+    }
+
+    @Deactivate
+    void deactivate() {
+        batcher.close();
     }
 
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
@@ -111,7 +119,11 @@ public final class NodeEndpoints implements NodeEndpoint {
     @Override
     public CompletionStage<Long> updateAllocs(String nodeId, String secretId, List<Allocation> updates) {
         try {
-            authenticate(nodeId, secretId);
+            Node node = authenticate(nodeId, secretId);
+            if (!AllocApply.acceptsAllocUpdates(node)) {
+                throw CaravanException.badRequest("node " + nodeId + " is " + node.status()
+                        + ": it must heartbeat before updating allocations");
+            }
             StateSnapshot snapshot = store.snapshot();
             // A failed allocation is the scheduler's to replace (reschedule policy): one evaluation per job.
             Map<String, Evaluation> evals = new HashMap<>();
@@ -124,8 +136,7 @@ public final class NodeEndpoints implements NodeEndpoint {
                                 k -> Evaluation.forJob(java.util.UUID.randomUUID().toString(), job,
                                         Evaluation.TRIGGER_RETRY_FAILED_ALLOC, nowNanos())));
             }
-            return writes.submit(new Command.AllocClientUpdate(nodeId, updates, nowNanos(),
-                    new ArrayList<>(evals.values()))).thenApply(Command.Result::index);
+            return batcher.add(nodeId, updates, new ArrayList<>(evals.values()));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

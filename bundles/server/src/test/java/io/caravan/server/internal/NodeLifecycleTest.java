@@ -47,16 +47,18 @@ class NodeLifecycleTest {
 
         apply(3, new Command.NodeStatusUpdate("n", "down", 3, List.of()));
         assertEquals("down", status());
-        Command.Result refused = apply(4, new Command.AllocClientUpdate("n", List.of(), 4, List.of()));
-        assertEquals(400, refused.errorCode(), "a down node must heartbeat before updating allocations");
+        apply(4, new Command.AllocClientUpdate(List.of(new Command.NodeAllocs("n", List.of())), 4, List.of()));
+        apply(5, new Command.NodeStatusUpdate("n", "ready", 5, List.of()));
+        assertEquals("initializing", status(), "an update sent while down does not count as the sync");
 
-        apply(5, new Command.NodeRegister(node("n", "ready"), List.of()));
+        apply(6, new Command.NodeRegister(node("n", "ready"), List.of()));
         assertEquals("initializing", status(), "register never makes a reconnecting node ready");
-        apply(6, new Command.NodeStatusUpdate("n", "ready", 6, List.of()));
+        apply(7, new Command.NodeStatusUpdate("n", "ready", 7, List.of()));
         assertEquals("initializing", status(), "ready only after an alloc update since the miss");
 
-        assertEquals(0, apply(7, new Command.AllocClientUpdate("n", List.of(), 7, List.of())).errorCode());
-        apply(8, new Command.NodeStatusUpdate("n", "ready", 8, List.of()));
+        assertEquals(0, apply(8, new Command.AllocClientUpdate(List.of(new Command.NodeAllocs("n", List.of())), 8,
+                List.of())).errorCode());
+        apply(9, new Command.NodeStatusUpdate("n", "ready", 9, List.of()));
         assertEquals("ready", status());
     }
 
@@ -86,7 +88,7 @@ class NodeLifecycleTest {
         assertEquals("running", store.snapshot().get(NomadTables.JOBS, "default\0web").orElseThrow().status());
 
         Allocation update = placed.toBuilder().clientStatus("running").desiredStatus("stop").build();
-        apply(4, new Command.AllocClientUpdate("n", List.of(update), 4, List.of()));
+        apply(4, new Command.AllocClientUpdate(List.of(new Command.NodeAllocs("n", List.of(update))), 4, List.of()));
         Allocation stored = store.snapshot().get(NomadTables.ALLOCS, "a1").orElseThrow();
         assertEquals("running", stored.clientStatus());
         assertEquals("run", stored.desiredStatus(), "the client cannot change what the servers decide");
