@@ -1,5 +1,6 @@
 package io.caravan.driver.executor;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -27,6 +28,12 @@ public interface ProcessExecutor {
 
     /** A host program's absolute path ({@code unshare}, {@code chroot}…), from the usual bin directories. */
     Optional<String> tool(String name);
+
+    /**
+     * {@code command} preceded by what makes it run as {@code user} (name or uid, with that user's groups) — what
+     * {@link LaunchSpec#user()} does, for a driver that runs a command beside its task.
+     */
+    List<String> asUser(String user, List<String> command) throws DriverException;
 
     /** Whether tasks can be isolated and run as other users: the agent is root. */
     boolean runsAsRoot();

@@ -40,12 +40,15 @@ final class ChrootInit {
               fi
             done
             unset IFS
-            mkdir -p "$root/dev" "$root/proc" "$root/tmp" "$root/private" || fail "cannot create directories in $root"
+            [ -d "$root/tmp" ] || { mkdir -p "$root/tmp" && chmod 1777 "$root/tmp"; } || fail "cannot create /tmp"
+            mkdir -p "$root/dev" "$root/proc" "$root/private" || fail "cannot create directories in $root"
             mount -t tmpfs -o mode=755,size=64k tmpfs "$root/dev" || fail "cannot mount /dev"
             for n in null zero full random urandom tty; do
               touch "$root/dev/$n" && mount --bind "/dev/$n" "$root/dev/$n" || fail "cannot mount /dev/$n"
             done
-            ln -s /proc/self/fd "$root/dev/fd"
+            ln -s /proc/self/fd "$root/dev/fd"; ln -s fd/0 "$root/dev/stdin"
+            ln -s fd/1 "$root/dev/stdout"; ln -s fd/2 "$root/dev/stderr"
+            mkdir "$root/dev/shm" && mount -t tmpfs -o mode=1777,size=64m tmpfs "$root/dev/shm" || fail "cannot mount /dev/shm"
             mount -t proc proc "$root/proc" || fail "cannot mount /proc"
             if [ -d "$alloc" ]; then mkdir -p "$root/alloc" && mount --bind "$alloc" "$root/alloc" || fail "cannot mount /alloc"; fi
             mount -t tmpfs -o ro,size=4k tmpfs "$root/private" || fail "cannot hide /private"
@@ -53,6 +56,7 @@ final class ChrootInit {
             if [ -n "$had_path" ]; then PATH=$task_path; else unset PATH; fi
             "$chroot" "$root" /usr/bin/env --chdir="$wd" --default-signal "$@" &
             c=$!
+            [ -z "$early" ] || kill -$early $c   # came between the fork and c=$!
             while :; do wait $c; r=$?; kill -0 $c 2>/dev/null || break; done
             exit $r
             """;

@@ -2,7 +2,11 @@ package io.caravan.driver.exec.internal;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionStage;
 
 import io.caravan.driver.executor.ExecutedTask;
@@ -21,7 +25,6 @@ import io.caravan.plugin.api.driver.TaskDriver;
 import io.caravan.plugin.api.driver.TaskHandle;
 import io.caravan.plugin.api.driver.TaskId;
 import io.caravan.plugin.api.driver.TaskStatus;
-import io.caravan.plugin.api.driver.UnsupportedCapabilityException;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -43,12 +46,20 @@ public final class ExecDriver implements ExecutorBackedDriver {
     static final String NAME = "exec";
     static final String PID = "io.caravan.driver.exec";
     private static final DriverCapabilities CAPABILITIES =
-            new DriverCapabilities(true, false, DriverCapabilities.FS_ISOLATION_CHROOT);
+            new DriverCapabilities(true, true, DriverCapabilities.FS_ISOLATION_CHROOT);
+    private static final String STATE_USER = "exec.user";
+    private static final String STATE_ROOT = "exec.root";
+    private static final long CHROOT_WAIT_NANOS = 10_000_000_000L;
 
     private final ProcessExecutor executor;
     private final ExecConfig config;
     private final HostSupport host;
     private final ChrootInit init;
+    /** Who each task runs as and its chroot, for {@link #exec}; from the handle after a recovery. */
+    private final Map<TaskId, ChrootTask> chroots = new ConcurrentHashMap<>();
+
+    private record ChrootTask(String user, String root) {
+    }
 
     @Activate
     public ExecDriver(@Reference ProcessExecutor executor, ExecConfig config) {
@@ -97,7 +108,16 @@ public final class ExecDriver implements ExecutorBackedDriver {
             cgroups.remove();
             throw e;
         }
-        return new TaskHandle(task.id(), NAME, executed.startedAt(), executed.state());
+        ChrootTask chroot = new ChrootTask(user, task.taskDir().toString());
+        chroots.put(task.id(), chroot);
+        return handle(task.id(), executed, chroot);
+    }
+
+    private static TaskHandle handle(TaskId id, ExecutedTask executed, ChrootTask chroot) {
+        Map<String, String> state = new HashMap<>(executed.state());
+        state.put(STATE_USER, chroot.user());
+        state.put(STATE_ROOT, chroot.root());
+        return new TaskHandle(id, NAME, executed.startedAt(), state);
     }
 
     /** Only what exists on this host: Nomad's default list names directories not every distribution has. */
@@ -113,7 +133,10 @@ public final class ExecDriver implements ExecutorBackedDriver {
     @Override
     public TaskHandle recover(TaskHandle handle) throws DriverException {
         ExecutedTask executed = executor.recover(handle.id(), handle.driverState());
-        return new TaskHandle(handle.id(), NAME, executed.startedAt(), executed.state());
+        ChrootTask chroot = new ChrootTask(handle.driverState().getOrDefault(STATE_USER, config.config_default_user()),
+                handle.driverState().getOrDefault(STATE_ROOT, ""));
+        chroots.put(handle.id(), chroot);
+        return handle(handle.id(), executed, chroot);
     }
 
     /** The executor's exit, plus whether the kernel's OOM killer ended the task. */
@@ -138,11 +161,51 @@ public final class ExecDriver implements ExecutorBackedDriver {
     public void destroy(TaskId id, boolean force) throws DriverException {
         ExecutorBackedDriver.super.destroy(id, force);
         cgroups(id).remove();
+        chroots.remove(id);
     }
 
-    /** Running a command inside the task's namespaces and chroot is not built yet. */
+    /**
+     * Runs {@code argv} where the task runs: in its namespaces (entered through the task's init), chrooted, as its
+     * user, with its environment.
+     */
     @Override
     public ExecResult exec(TaskId id, List<String> argv, java.time.Duration timeout) throws DriverException {
-        throw new UnsupportedCapabilityException("exec");
+        ExecutedTask task = executor.task(id);
+        ChrootTask chroot = chroots.get(id);
+        if (chroot == null || chroot.root().isEmpty()) {
+            throw new DriverException("exec: the chroot of task " + id + " is not known");
+        }
+        awaitChroot(task.pid(), chroot.root());
+        List<String> command = new ArrayList<>(List.of(host.nsenter(), "--target", Long.toString(task.pid()),
+                "--mount", "--uts", "--ipc", "--pid", "--", host.chroot(), chroot.root(), "/usr/bin/env", "--chdir=/"));
+        command.addAll(executor.asUser(chroot.user(), argv));
+        return task.exec(command, timeout);
+    }
+
+    /**
+     * Waits until the init has built the chroot: its last step hides {@code private} (where the executor's pid file
+     * is) under an empty tmpfs, which shows through {@code /proc/<init>/root}, the init's view of its mounts.
+     */
+    private static void awaitChroot(long initPid, String root) throws DriverException {
+        Path hidden = Path.of("/proc/" + initPid + "/root" + root + "/private");
+        long deadline = System.nanoTime() + CHROOT_WAIT_NANOS;
+        while (true) {
+            try (java.util.stream.Stream<Path> files = Files.list(hidden)) {
+                if (files.findAny().isEmpty()) {
+                    return;
+                }
+            } catch (java.io.IOException e) {
+                throw new DriverException("exec: task is not running: " + e.getMessage(), e);
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                throw new DriverException("exec: the task's chroot is not ready");
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new DriverException("interrupted", e);
+            }
+        }
     }
 }

@@ -13,8 +13,8 @@ import io.caravan.plugin.api.driver.DriverHealth;
  * Whether this host can run exec tasks, found out once at activation: Linux, root, the tools, cgroup v1, and an
  * {@code unshare} that is actually allowed (a container may forbid new namespaces).
  */
-record HostSupport(DriverHealth health, String unshare, String shell, String chroot) {
-    private static final List<String> TOOLS = List.of("unshare", "chroot", "setpriv", "env", "mount", "sh");
+record HostSupport(DriverHealth health, String unshare, String shell, String chroot, String nsenter) {
+    private static final List<String> TOOLS = List.of("unshare", "nsenter", "chroot", "setpriv", "env", "mount", "sh");
 
     static HostSupport probe(ProcessExecutor executor, String driverName) {
         if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")) {
@@ -37,7 +37,8 @@ record HostSupport(DriverHealth health, String unshare, String shell, String chr
             return unavailable(unhealthy("exec driver cannot create namespaces here (unshare failed)"));
         }
         return new HostSupport(DriverHealth.healthy(Map.of("driver." + driverName, "1")), unshare,
-                executor.tool("sh").orElseThrow(), executor.tool("chroot").orElseThrow());
+                executor.tool("sh").orElseThrow(), executor.tool("chroot").orElseThrow(),
+                executor.tool("nsenter").orElseThrow());
     }
 
     boolean usable() {
@@ -49,7 +50,7 @@ record HostSupport(DriverHealth health, String unshare, String shell, String chr
     }
 
     private static HostSupport unavailable(DriverHealth health) {
-        return new HostSupport(health, null, null, null);
+        return new HostSupport(health, null, null, null, null);
     }
 
     private static boolean succeeds(String... command) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.annotation.Annotation;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -18,12 +19,12 @@ import java.util.concurrent.TimeUnit;
 import io.caravan.driver.executor.internal.WrapperProcessExecutor;
 import io.caravan.plugin.api.driver.DriverException;
 import io.caravan.plugin.api.driver.DriverHealth;
+import io.caravan.plugin.api.driver.ExecResult;
 import io.caravan.plugin.api.driver.ExitResult;
 import io.caravan.plugin.api.driver.TaskConfig;
 import io.caravan.plugin.api.driver.TaskHandle;
 import io.caravan.plugin.api.driver.TaskId;
 import io.caravan.plugin.api.driver.TaskStatus;
-import io.caravan.plugin.api.driver.UnsupportedCapabilityException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -125,8 +126,7 @@ class ExecDriverTest {
     void healthAndCapabilities() {
         assertEquals(Map.of("driver.exec", "1"), driver.health().attributes());
         assertEquals("chroot", driver.capabilities().fsIsolation());
-        assertFalse(driver.capabilities().exec());
-        assertThrows(UnsupportedCapabilityException.class, () -> driver.exec(ID, List.of("true"), Duration.ZERO));
+        assertTrue(driver.capabilities().exec());
     }
 
     @Test
@@ -204,6 +204,10 @@ class ExecDriverTest {
             ExecDriver recovered = new ExecDriver(next, config());
             recovered.recover(handle);
             assertEquals(TaskStatus.State.RUNNING, recovered.inspect(ID).state());
+            ExecResult exec = recovered.exec(ID, List.of("/bin/sh", "-c", "id -u; pwd; echo $PATH; test -e " + tmp
+                    + " || echo chrooted; tr '\\0' ' ' < /proc/1/cmdline | grep -c caravan-init"), Duration.ofSeconds(10));
+            assertEquals("65534\n/\n/usr/bin:/bin\nchrooted\n1\n", new String(exec.stdout(), StandardCharsets.UTF_8),
+                    new String(exec.stderr(), StandardCharsets.UTF_8));
             recovered.stop(ID, Duration.ofSeconds(10), "SIGINT");
             assertEquals(new ExitResult(130, 2, false, null), exitOf(recovered));
             recovered.destroy(ID, false);

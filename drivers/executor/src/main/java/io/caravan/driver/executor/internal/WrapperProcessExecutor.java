@@ -121,6 +121,11 @@ public final class WrapperProcessExecutor implements ProcessExecutor {
     }
 
     @Override
+    public List<String> asUser(String user, List<String> command) throws DriverException {
+        return userSwitch.wrap(user == null ? "" : user, command);
+    }
+
+    @Override
     public boolean runsAsRoot() {
         return HostTools.runningAsRoot();
     }

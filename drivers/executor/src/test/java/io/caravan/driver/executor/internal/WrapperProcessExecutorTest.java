@@ -295,8 +295,10 @@ class WrapperProcessExecutorTest {
     void aForkingIsolationsChildGetsTheSignals() throws Exception {
         // a stand-in for unshare --fork: a parent that waits for a child that passes TERM on to the command
         Path forwarder = Files.writeString(dir.resolve("forwarder.sh"), """
-                trap 'kill -s TERM $c' TERM
+                c= early=
+                trap 'if [ -n "$c" ]; then kill -s TERM $c; else early=1; fi' TERM
                 "$@" & c=$!
+                [ -z "$early" ] || kill -s TERM $c
                 while :; do wait $c; r=$?; kill -0 $c 2>/dev/null || exit $r; done
                 """);
         Isolation forking = new Isolation(List.of("sh", "-c", "sh \"$0\" \"$@\"; exit $?", forwarder.toString()),
