@@ -100,11 +100,11 @@ public final class WrapperProcessExecutor implements ProcessExecutor {
 
     @Override
     public ExecutedTask recover(TaskId id, Map<String, String> state) throws DriverException {
+        TaskState parsed = TaskState.fromMap(state);
         WrappedTask known = tasks.get(id);
-        if (known != null && known.state().equals(state)) {
+        if (known != null && known.taskState().equals(parsed)) {
             return known; // the driver was recycled, this executor was not
         }
-        TaskState parsed = TaskState.fromMap(state);
         WrappedTask task = new WrappedTask(id, parsed, kill);
         task.checkExit();
         if (task.exited() && !Files.exists(parsed.exitFile())) {

@@ -258,6 +258,14 @@ class WrapperProcessExecutorTest {
     }
 
     @Test
+    void recoveringInTheSameExecutorKeepsTheTask() throws Exception {
+        ExecutedTask task = executor.launch(ID, spec("sleep", "30"));
+        Map<String, String> withDriverKeys = new HashMap<>(task.state());
+        withDriverKeys.put("exec.user", "nobody"); // a driver's own keys ride along
+        assertTrue(task == executor.recover(ID, withDriverKeys), "a recycled driver finds the same task");
+    }
+
+    @Test
     void recoveryRefusesAPidThatIsAnotherProcessNow() throws Exception {
         ExecutedTask first = executor.launch(ID, spec("sleep", "30"));
         Map<String, String> state = new HashMap<>(first.state());
