@@ -40,7 +40,16 @@ final class Heartbeats {
 
     /** Restarts a node's timer with an explicit window (a new leader gives every node the failover TTL). */
     void reset(String nodeId, Duration window) {
-        ScheduledFuture<?> next = timer.schedule(() -> expire(nodeId), window.toMillis(), TimeUnit.MILLISECONDS);
+        // The timer expires the node only if it is still the node's current one: a beat that raced it wins.
+        java.util.concurrent.atomic.AtomicReference<ScheduledFuture<?>> self =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        ScheduledFuture<?> next = timer.schedule(() -> {
+            ScheduledFuture<?> me = self.get();
+            if (me != null && timers.remove(nodeId, me)) {
+                expired.accept(nodeId);
+            }
+        }, Math.max(1, window.toMillis()), TimeUnit.MILLISECONDS);
+        self.set(next);
         ScheduledFuture<?> before = timers.put(nodeId, next);
         if (before != null) {
             before.cancel(false);
@@ -63,11 +72,6 @@ final class Heartbeats {
         long scaledMillis = (long) (nodes / maxPerSecond * 1000);
         long base = Math.max(minTtl.toMillis(), scaledMillis);
         return Duration.ofMillis(base + ThreadLocalRandom.current().nextLong(base + 1));
-    }
-
-    private void expire(String nodeId) {
-        timers.remove(nodeId);
-        expired.accept(nodeId);
     }
 
     void clear() {
