@@ -250,9 +250,11 @@ public final class Client implements ClientAllocs, AutoCloseable {
         registration.nodeChanged();
     }
 
+    /** Where alloc calls go: nowhere until the servers know the node (they would answer "node not found"). */
     private AllocUpdateBatcher.Target target() {
         NodeEndpoint ep = registration.endpoint();
-        return ep == null ? null : new AllocUpdateBatcher.Target(ep, agent.nodeId(), secretId);
+        return ep == null || !registration.registered() ? null
+                : new AllocUpdateBatcher.Target(ep, agent.nodeId(), secretId);
     }
 
     public String secretId() {
