@@ -9,10 +9,13 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -20,7 +23,7 @@ import com.sun.net.httpserver.HttpServer;
 /** A real HTTP server on a free loopback port that answers canned bodies and records every request. */
 final class FakeAgent implements AutoCloseable {
 
-    record Request(String method, String path, String query, String token) {}
+    record Request(String method, String path, String query, String token, String body) {}
 
     private record Reply(int status, String body) {}
 
@@ -28,7 +31,10 @@ final class FakeAgent implements AutoCloseable {
 
     private final HttpServer server;
     private final Map<String, Reply> replies = new ConcurrentHashMap<>();
+    private final Map<String, Deque<Reply>> sequences = new ConcurrentHashMap<>();
     private final List<Request> requests = new CopyOnWriteArrayList<>();
+    /** Sent as X-Nomad-Index; grows with every request, as a busy cluster's would. */
+    private final AtomicLong index = new AtomicLong(100);
 
     FakeAgent() throws IOException {
         server = HttpServer.create(new InetSocketAddress(loopback(), 0), 0);
@@ -42,6 +48,17 @@ final class FakeAgent implements AutoCloseable {
 
     FakeAgent reply(String path, int status, String body) {
         replies.put(path, new Reply(status, body));
+        return this;
+    }
+
+    /** Answers {@code path} with each body in turn, then keeps answering the last one (a state that evolves). */
+    FakeAgent sequence(String path, String... bodies) {
+        Deque<Reply> queue = new ArrayDeque<>();
+        for (String body : bodies) {
+            queue.add(new Reply(200, body));
+        }
+        sequences.put(path, queue);
+        replies.put(path, queue.getLast());
         return this;
     }
 
@@ -69,12 +86,16 @@ final class FakeAgent implements AutoCloseable {
 
     private void handle(HttpExchange exchange) throws IOException {
         URI uri = exchange.getRequestURI();
+        String requestBody = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         requests.add(new Request(exchange.getRequestMethod(), uri.getPath(), uri.getRawQuery(),
-                exchange.getRequestHeaders().getFirst("X-Nomad-Token")));
-        Reply reply = replies.getOrDefault(uri.getPath(), NOT_FOUND);
+                exchange.getRequestHeaders().getFirst("X-Nomad-Token"), requestBody));
+        Deque<Reply> queue = sequences.get(uri.getPath());
+        Reply next = queue == null ? null : queue.poll();
+        Reply reply = next != null ? next : replies.getOrDefault(uri.getPath(), NOT_FOUND);
         byte[] body = reply.body().getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type",
                 reply.status() < 400 ? "application/json" : "text/plain; charset=utf-8");
+        exchange.getResponseHeaders().set("X-Nomad-Index", Long.toString(index.incrementAndGet()));
         exchange.sendResponseHeaders(reply.status(), body.length == 0 ? -1 : body.length);
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(body);

@@ -18,7 +18,7 @@ class JobRunCommandTest extends FakeAgentTest {
         Files.writeString(file, "job \"web\" {}\n");
         agent.json("/v1/jobs/parse", "{\"ID\":\"web\",\"Name\":\"web\"}")
                 .json("/v1/jobs", "{\"EvalID\":\"d8c7ef09-2ebd\",\"EvalCreateIndex\":1,\"JobModifyIndex\":1}");
-        Cli.Result r = Cli.run(Map.of("CARAVAN_ADDR", agent.address()), "job", "run", "-var", "dc=dc2", file.toString());
+        Cli.Result r = Cli.run(Map.of("CARAVAN_ADDR", agent.address()), "job", "run", "-detach", "-var", "dc=dc2", file.toString());
         assertEquals(0, r.code(), r.err());
         assertEquals("Job registration successful\nEvaluation ID: d8c7ef09-2ebd\n", r.out());
         assertEquals(List.of("POST /v1/jobs/parse", "PUT /v1/jobs"),
@@ -30,7 +30,7 @@ class JobRunCommandTest extends FakeAgentTest {
         Path file = tmp.resolve("web.json");
         Files.writeString(file, "{\"Job\": {\"ID\": \"web\"}}");
         agent.json("/v1/jobs", "{\"EvalID\":\"e\"}");
-        Cli.Result r = Cli.run(Map.of("CARAVAN_ADDR", agent.address()), "job", "run", file.toString());
+        Cli.Result r = Cli.run(Map.of("CARAVAN_ADDR", agent.address()), "job", "run", "-detach", file.toString());
         assertEquals(0, r.code(), r.err());
         assertEquals(List.of("PUT /v1/jobs"), agent.requests().stream().map(q -> q.method() + " " + q.path()).toList());
     }

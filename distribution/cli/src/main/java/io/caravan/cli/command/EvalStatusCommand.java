@@ -20,6 +20,12 @@ public final class EvalStatusCommand extends HttpCommand {
     @Option(names = {"-json", "--json"}, description = "Output in JSON format.")
     boolean json;
 
+    @Option(names = {"-monitor", "--monitor"}, description = "Follow the evaluation until it completes.")
+    boolean monitor;
+
+    @Option(names = {"-verbose", "--verbose"}, description = "Show full IDs.")
+    boolean verbose;
+
     public EvalStatusCommand(Context ctx) {
         super(ctx);
     }
@@ -31,13 +37,17 @@ public final class EvalStatusCommand extends HttpCommand {
 
     @Override
     protected int run(ApiClient api) throws ApiException {
-        JsonNode e = api.get("/v1/evaluation/" + Lookup.id(api, "/v1/evaluations", "evaluation", id));
+        String evalId = Lookup.id(api, "/v1/evaluations", "evaluation", id);
+        if (monitor && !json) {
+            return new EvalMonitor(ctx, api, verbose).monitor(evalId);
+        }
+        JsonNode e = api.get("/v1/evaluation/" + evalId);
         if (json) {
             ctx.out().println(Json.indent(e));
             return 0;
         }
         Nomad.keyValues(ctx.out(),
-                "ID", Nomad.shortId(Json.text(e.get("ID"))),
+                "ID", Nomad.id(Json.text(e.get("ID")), verbose),
                 "Create Time", Nomad.date(e.path("CreateTime").asLong(), ctx.zone()),
                 "Modify Time", Nomad.date(e.path("ModifyTime").asLong(), ctx.zone()),
                 "Status", Json.text(e.get("Status")),

@@ -1,5 +1,7 @@
 package io.caravan.cli.command;
 
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -13,11 +15,14 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code caravan job run FILE}: registers the job and prints its evaluation as Nomad's {@code -detach} does.
- * (Monitoring the evaluation until allocations are placed comes with the scheduler.)
+ * {@code caravan job run FILE}: registers the job, then follows its evaluation as Nomad does (see
+ * {@link EvalMonitor}); {@code -detach} prints the evaluation ID instead. Periodic and parameterized jobs have no
+ * evaluation to follow. Exit 0 when everything was placed, 2 on placement failures, 1 on errors.
  */
-@Command(name = "run", description = "Submit a job (HCL or JSON) to the cluster.")
+@Command(name = "run", description = "Submit a job (HCL or JSON) to the cluster and monitor its evaluation.")
 public final class JobRunCommand extends HttpCommand {
+    /** Nomad's check-index conflict, e.g. "(Enforcing job modify index 5: job exists with conflicting index 7)". */
+    private static final Pattern ENFORCE_INDEX = Pattern.compile("\\((Enforcing job modify index.*)\\)");
 
     @Mixin
     JobFileOptions jobFile;
@@ -27,6 +32,9 @@ public final class JobRunCommand extends HttpCommand {
 
     @Option(names = {"-detach", "--detach"}, description = "Return at once with the evaluation ID.")
     boolean detach;
+
+    @Option(names = {"-verbose", "--verbose"}, description = "Show full IDs.")
+    boolean verbose;
 
     public JobRunCommand(Context ctx) {
         super(ctx);
@@ -46,9 +54,38 @@ public final class JobRunCommand extends HttpCommand {
             request.put("EnforceIndex", true);
             request.put("JobModifyIndex", checkIndex);
         }
-        JsonNode response = api.put("/v1/jobs", request);
-        ctx.out().println("Job registration successful");
-        ctx.out().println("Evaluation ID: " + Json.text(response.get("EvalID")));
-        return 0;
+        JsonNode response;
+        try {
+            response = api.put("/v1/jobs", request);
+        } catch (ApiException e) {
+            Matcher conflict = ENFORCE_INDEX.matcher(e.getMessage());
+            if (!conflict.find()) {
+                throw e;
+            }
+            ctx.err().println(conflict.group(1));
+            ctx.err().println("Job not updated");
+            return 1;
+        }
+        String warnings = Json.text(response.get("Warnings"));
+        if (!warnings.isEmpty()) {
+            ctx.out().println("Job Warnings:");
+            ctx.out().println(warnings);
+            ctx.out().println();
+        }
+        String evalId = Json.text(response.get("EvalID"));
+        boolean periodic = present(job.get("Periodic"));
+        boolean parameterized = present(job.get("ParameterizedJob"));
+        if (detach || periodic || parameterized || evalId.isEmpty()) {
+            ctx.out().println("Job registration successful");
+            if (!periodic && !parameterized && !evalId.isEmpty()) {
+                ctx.out().println("Evaluation ID: " + evalId);
+            }
+            return 0;
+        }
+        return new EvalMonitor(ctx, api, verbose).monitor(evalId);
+    }
+
+    private static boolean present(JsonNode node) {
+        return node != null && !node.isNull() && !node.isMissingNode();
     }
 }

@@ -12,8 +12,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code caravan job stop [-purge] ID}: {@code DELETE /v1/job/:id}; prints the evaluation ID. (Monitoring the
- * evaluation as Nomad does without {@code -detach} comes with the scheduler, which makes evaluations progress.)
+ * {@code caravan job stop [-purge] ID}: {@code DELETE /v1/job/:id}, then follows the evaluation that stops the
+ * allocations ({@link EvalMonitor}); {@code -detach} prints only the evaluation ID.
  */
 @Command(name = "stop", description = "Stop a running job (and with -purge, remove it).")
 public final class JobStopCommand extends HttpCommand {
@@ -26,6 +26,9 @@ public final class JobStopCommand extends HttpCommand {
 
     @Option(names = {"-detach", "--detach"}, description = "Return at once with the evaluation ID.")
     boolean detach;
+
+    @Option(names = {"-verbose", "--verbose"}, description = "Show full IDs.")
+    boolean verbose;
 
     public JobStopCommand(Context ctx) {
         super(ctx);
@@ -41,7 +44,10 @@ public final class JobStopCommand extends HttpCommand {
         String jobId = Lookup.id(api, "/v1/jobs", "job", id);
         JsonNode response = api.delete("/v1/job/" + Json.pathSegment(jobId), purge ? Map.of("purge", "true") : Map.of());
         String evalId = Json.text(response.get("EvalID"));
-        ctx.out().println(detach ? evalId : "==> Evaluation ID: " + evalId);
-        return 0;
+        if (detach || evalId.isEmpty()) {
+            ctx.out().println(evalId);
+            return 0;
+        }
+        return new EvalMonitor(ctx, api, verbose).monitor(evalId);
     }
 }

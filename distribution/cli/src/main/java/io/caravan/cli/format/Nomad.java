@@ -16,18 +16,45 @@ public final class Nomad {
     private Nomad() {
     }
 
+    /** Nomad's placeholder for an empty cell or value. */
+    public static final String NONE = "<none>";
+
     /** The first 8 characters, as Nomad prints IDs unless {@code -verbose}. */
     public static String shortId(String id) {
         return id == null ? "" : id.length() > 8 ? id.substring(0, 8) : id;
     }
 
-    /** {@code key = value} lines, the {@code =} aligned. */
+    /** The whole ID with {@code -verbose}, else the short one. */
+    public static String id(String id, boolean full) {
+        return full ? (id == null ? "" : id) : shortId(id);
+    }
+
+    /** {@code key = value} lines, the {@code =} aligned; empty values show as {@code <none>}, as Nomad's formatKV. */
     public static void keyValues(PrintWriter out, String... pairs) {
+        keyValues(out, pairsToRows(pairs));
+    }
+
+    /** As above, for rows built up conditionally ({@code [key, value]} each). */
+    public static void keyValues(PrintWriter out, List<List<String>> pairs) {
         List<List<String>> rows = new ArrayList<>();
-        for (int i = 0; i + 1 < pairs.length; i += 2) {
-            rows.add(List.of(pairs[i], pairs[i + 1] == null ? "<none>" : pairs[i + 1]));
+        for (List<String> pair : pairs) {
+            String value = pair.get(1);
+            rows.add(List.of(pair.get(0), value == null || value.isEmpty() ? NONE : value));
         }
         Table.format(rows, " = ").forEach(out::println);
+    }
+
+    private static List<List<String>> pairsToRows(String... pairs) {
+        List<List<String>> rows = new ArrayList<>();
+        for (int i = 0; i + 1 < pairs.length; i += 2) {
+            rows.add(java.util.Arrays.asList(pairs[i], pairs[i + 1]));
+        }
+        return rows;
+    }
+
+    /** Go's {@code formatTime}: RFC3339 in {@code zone}, as the monitors stamp their lines. */
+    public static String time(Instant instant, ZoneId zone) {
+        return RFC3339.format(instant.atZone(zone));
     }
 
     /** Unix nanoseconds as Go's RFC3339 in {@code zone}; empty for a zero time. */
@@ -55,5 +82,21 @@ public final class Nomad {
             }
         }
         return (out.length() == 0 ? "0s" : out) + " ago";
+    }
+
+    /** Go's {@code %q} for the plain strings the CLI quotes: double quotes, with backslash, quote and controls escaped. */
+    public static String quote(String s) {
+        StringBuilder out = new StringBuilder("\"");
+        for (char c : (s == null ? "" : s).toCharArray()) {
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\t' -> out.append("\\t");
+                case '\r' -> out.append("\\r");
+                default -> out.append(c);
+            }
+        }
+        return out.append('"').toString();
     }
 }

@@ -10,6 +10,7 @@ import java.util.List;
  */
 public final class Table {
     private final List<List<String>> rows = new ArrayList<>();
+    private String placeholder = "";
 
     public Table(String... header) {
         if (header.length > 0) {
@@ -26,9 +27,26 @@ public final class Table {
         return this;
     }
 
+    /** Shows empty cells as {@code text}, as Nomad's lists do with {@code <none>} (keeps columns awk-able). */
+    public Table placeholder(String text) {
+        placeholder = text;
+        return this;
+    }
+
+    public boolean isEmpty() {
+        return rows.size() <= 1;
+    }
+
     /** Table layout: two spaces between columns. */
     public List<String> lines() {
-        return format(rows, "  ");
+        if (placeholder.isEmpty()) {
+            return format(rows, "  ");
+        }
+        List<List<String>> filled = new ArrayList<>(rows.size());
+        for (List<String> row : rows) {
+            filled.add(row.stream().map(c -> c == null || c.isEmpty() ? placeholder : c).toList());
+        }
+        return format(filled, "  ");
     }
 
     public void print(PrintWriter out) {

@@ -8,6 +8,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -19,6 +20,7 @@ import java.util.StringJoiner;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.caravan.api.json.NomadJson;
+import io.caravan.cli.format.GoDuration;
 
 /**
  * The one HTTP client of the CLI: base address, {@code X-Nomad-Token}, {@code ?region=}, and the mapping of
@@ -26,6 +28,10 @@ import io.caravan.api.json.NomadJson;
  */
 public final class ApiClient {
     public static final String TOKEN_HEADER = "X-Nomad-Token";
+    public static final String INDEX_HEADER = "X-Nomad-Index";
+
+    /** A parsed body and the state index it reflects ({@code X-Nomad-Index}; 0 when absent). */
+    public record Response(JsonNode body, long index) {}
 
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
@@ -49,6 +55,15 @@ public final class ApiClient {
     /** GETs {@code path} and parses the JSON body; {@code query} values override the connection's region. */
     public JsonNode get(String path, Map<String, String> query) throws ApiException {
         return send("GET", path, query);
+    }
+
+    /**
+     * A read with its {@code X-Nomad-Index}, for blocking queries: pass {@code index} and {@code wait} in
+     * {@code query}; {@code timeout} bounds the whole request (the server may hold it for up to {@code wait}).
+     */
+    public Response query(String path, Map<String, String> query, Duration timeout) throws ApiException {
+        HttpResponse<String> response = exchange("GET", path, query, null, timeout);
+        return new Response(parse(response), index(response));
     }
 
     /** PUTs to {@code path} with no body (Nomad's writes without a payload, e.g. {@code /v1/agent/reload}). */
@@ -76,6 +91,11 @@ public final class ApiClient {
     }
 
     private JsonNode send(String method, String path, Map<String, String> query, JsonNode body) throws ApiException {
+        return parse(exchange(method, path, query, body, null));
+    }
+
+    private HttpResponse<String> exchange(String method, String path, Map<String, String> query, JsonNode body,
+            Duration timeout) throws ApiException {
         URI uri = uri(path, query);
         HttpRequest.BodyPublisher payload;
         try {
@@ -89,9 +109,15 @@ public final class ApiClient {
         if (connection.token() != null) {
             request.header(TOKEN_HEADER, connection.token());
         }
+        if (timeout != null) {
+            request.timeout(timeout);
+        }
         HttpResponse<String> response;
         try {
             response = http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        } catch (HttpTimeoutException e) {
+            throw new ApiException(connection.address() + ": "
+                    + (e instanceof HttpConnectTimeoutException ? describe(e) : "no response within " + GoDuration.format(timeout)));
         } catch (IOException e) {
             throw new ApiException(connection.address() + ": " + describe(e));
         } catch (InterruptedException e) {
@@ -102,6 +128,10 @@ public final class ApiClient {
             throw new ApiException("Unexpected response code: " + response.statusCode()
                     + " (" + oneLine(response.body()) + ")");
         }
+        return response;
+    }
+
+    private static JsonNode parse(HttpResponse<String> response) throws ApiException {
         if (response.body().isEmpty()) {
             return NomadJson.mapper().nullNode();
         }
@@ -109,6 +139,15 @@ public final class ApiClient {
             return NomadJson.mapper().readTree(response.body());
         } catch (JsonProcessingException e) {
             throw new ApiException("error decoding response: " + e.getOriginalMessage());
+        }
+    }
+
+    /** {@code X-Nomad-Index}, or 0 when the endpoint sends none. */
+    private static long index(HttpResponse<String> response) {
+        try {
+            return response.headers().firstValue(INDEX_HEADER).map(Long::parseLong).orElse(0L);
+        } catch (NumberFormatException e) {
+            return 0;
         }
     }
 
