@@ -9,48 +9,57 @@ import java.util.Map;
 /**
  * Feasibility verdicts per computed node class for one evaluation (Nomad's {@code EvalEligibility}): at job
  * level and per task group, plus whether any constraint escaped class caching. A blocked eval carries the result,
- * so that only capacity changes in relevant classes unblock it. Classes are numbered by the {@link EvalContext}
- * (verdicts sit in arrays: this is consulted for every node of every placement).
+ * so that only capacity changes in relevant classes unblock it. Classes are numbered by the {@link EvalContext}:
+ * verdicts sit in arrays, as they are consulted for every node of every placement.
  */
 public final class ClassEligibility {
-    private static final byte UNKNOWN = 0;
-    private static final byte ELIGIBLE = 1;
-    private static final byte INELIGIBLE = 2;
-
     private final List<String> classNames;
-    private byte[] job = new byte[16];
-    private final Map<String, byte[]> groups = new LinkedHashMap<>();
+    private final Verdicts job = new Verdicts();
+    private final Map<String, Verdicts> groups = new LinkedHashMap<>();
     private boolean jobEscaped;
     private final Map<String, Boolean> groupEscaped = new HashMap<>();
+
+    /** Eligible / ineligible / unknown per class ID. */
+    static final class Verdicts {
+        private static final byte UNKNOWN = 0;
+        private static final byte ELIGIBLE = 1;
+        private static final byte INELIGIBLE = 2;
+
+        private byte[] byClass = new byte[16];
+
+        /** TRUE, FALSE, or null when the class was not judged yet. */
+        Boolean get(int classId) {
+            byte b = classId < byClass.length ? byClass[classId] : UNKNOWN;
+            return b == UNKNOWN ? null : b == ELIGIBLE;
+        }
+
+        void set(int classId, boolean eligible) {
+            if (classId >= byClass.length) {
+                byClass = Arrays.copyOf(byClass, Math.max(classId + 1, byClass.length * 2));
+            }
+            byClass[classId] = eligible ? ELIGIBLE : INELIGIBLE;
+        }
+
+        void forEachJudged(List<String> names, java.util.function.BiConsumer<String, Boolean> action) {
+            for (int id = 0; id < byClass.length; id++) {
+                if (byClass[id] != UNKNOWN) {
+                    action.accept(names.get(id), byClass[id] == ELIGIBLE);
+                }
+            }
+        }
+    }
 
     /** @param classNames class ID → name, filled by the context as it meets classes */
     ClassEligibility(List<String> classNames) {
         this.classNames = classNames;
     }
 
-    Boolean jobVerdict(int classId) {
-        return decode(classId < job.length ? job[classId] : UNKNOWN);
+    Verdicts job() {
+        return job;
     }
 
-    void setJob(int classId, boolean eligible) {
-        job = ensure(job, classId);
-        job[classId] = eligible ? ELIGIBLE : INELIGIBLE;
-    }
-
-    /** The group's verdict array, for {@link #groupVerdict} and {@link #setGroup}. */
-    byte[] group(String group) {
-        return groups.computeIfAbsent(group, g -> new byte[16]);
-    }
-
-    Boolean groupVerdict(String group, int classId) {
-        byte[] g = groups.get(group);
-        return g == null || classId >= g.length ? null : decode(g[classId]);
-    }
-
-    void setGroup(String group, int classId, boolean eligible) {
-        byte[] g = ensure(group(group), classId);
-        groups.put(group, g);
-        g[classId] = eligible ? ELIGIBLE : INELIGIBLE;
+    Verdicts group(String group) {
+        return groups.computeIfAbsent(group, g -> new Verdicts());
     }
 
     void markEscaped(String group, boolean jobLevel, boolean groupLevel) {
@@ -67,28 +76,16 @@ public final class ClassEligibility {
     /** Classes seen eligible (for the job and any group) or ineligible, as Nomad's {@code GetClasses}. */
     public Map<String, Boolean> classes() {
         Map<String, Boolean> out = new LinkedHashMap<>();
-        for (int id = 0; id < job.length; id++) {
-            if (job[id] != UNKNOWN) {
-                out.put(classNames.get(id), job[id] == ELIGIBLE);
-            }
-        }
-        for (byte[] perGroup : groups.values()) {
-            for (int id = 0; id < perGroup.length; id++) {
-                if (perGroup[id] == ELIGIBLE) {
-                    out.put(classNames.get(id), true);
-                } else if (perGroup[id] == INELIGIBLE) {
-                    out.putIfAbsent(classNames.get(id), false);
+        job.forEachJudged(classNames, out::put);
+        for (Verdicts perGroup : groups.values()) {
+            perGroup.forEachJudged(classNames, (cls, eligible) -> {
+                if (eligible) {
+                    out.put(cls, true);
+                } else {
+                    out.putIfAbsent(cls, false);
                 }
-            }
+            });
         }
         return out;
-    }
-
-    private static Boolean decode(byte b) {
-        return b == UNKNOWN ? null : b == ELIGIBLE;
-    }
-
-    private static byte[] ensure(byte[] a, int index) {
-        return index < a.length ? a : Arrays.copyOf(a, Math.max(index + 1, a.length * 2));
     }
 }

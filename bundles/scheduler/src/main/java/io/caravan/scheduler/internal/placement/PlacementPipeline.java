@@ -122,6 +122,9 @@ public final class PlacementPipeline {
                 transients.add(c);
             }
         }
+        ClassEligibility eligibility = ctx.eligibility();
+        Scope scope = new Scope(request, jobEscaped ? null : eligibility.job(),
+                groupEscaped ? null : eligibility.group(request.group().name()), transients);
         ResourceFit fit = new ResourceFit(request.group(), ctx.config().memoryOversubscriptionEnabled());
         NodeScorer.Bound[] bound = new NodeScorer.Bound[scorers.size()];
         for (int i = 0; i < bound.length; i++) {
@@ -141,7 +144,7 @@ public final class PlacementPipeline {
             int index = pinned != null ? ctx.proposed().indexOf(pinned.id()) : candidates.indexAt(i);
             visited++;
             metrics.evaluated();
-            if (!feasible(request, node, index, ctx, metrics, jobEscaped, groupEscaped, transients)) {
+            if (!feasible(node, index, scope, ctx, metrics)) {
                 continue;
             }
             RankedNode ranked = rank(node, index, cache, fit, bound, ctx);
@@ -246,52 +249,53 @@ public final class PlacementPipeline {
         return preferences ? Math.max(request.desiredCount(), AFFINITY_SPREAD_LIMIT) : baseLimit;
     }
 
-    private boolean feasible(PlacementRequest request, Node node, int nodeIndex, EvalContext ctx,
-                             MetricsRecorder metrics, boolean jobEscaped, boolean groupEscaped,
-                             List<FeasibilityCheck> transients) {
+    private boolean feasible(Node node, int nodeIndex, Scope scope, EvalContext ctx, MetricsRecorder metrics) {
         int cls = ctx.classId(nodeIndex, node);
-        ClassEligibility eligibility = ctx.eligibility();
-        String group = request.group().name();
-        if (!jobChecks.isEmpty()) {
-            Boolean cached = jobEscaped ? null : eligibility.jobVerdict(cls);
-            if (Boolean.FALSE.equals(cached)) {
-                metrics.filtered(node, CLASS_INELIGIBLE);
-                return false;
-            }
-            if (cached == null) {
-                Verdict.Reject reject = firstReject(jobChecks, request, node, ctx);
-                if (!jobEscaped && (reject == null || reject.classWide())) {
-                    eligibility.setJob(cls, reject == null);
-                }
-                if (reject != null) {
-                    metrics.filtered(node, reject.reason());
-                    return false;
-                }
-            }
+        return passes(jobChecks, scope.jobVerdicts, cls, node, scope, ctx, metrics)
+                && passes(groupChecks, scope.groupVerdicts, cls, node, scope, ctx, metrics)
+                && passes(scope.transients, null, cls, node, scope, ctx, metrics);
+    }
+
+    /** Runs one list of checks, consulting and filling the class cache unless {@code verdicts} is null (escaped). */
+    private static boolean passes(List<FeasibilityCheck> checks, ClassEligibility.Verdicts verdicts, int cls,
+                                  Node node, Scope scope, EvalContext ctx, MetricsRecorder metrics) {
+        if (checks.isEmpty()) {
+            return true;
         }
-        if (!groupChecks.isEmpty()) {
-            Boolean cached = groupEscaped ? null : eligibility.groupVerdict(group, cls);
-            if (Boolean.FALSE.equals(cached)) {
-                metrics.filtered(node, CLASS_INELIGIBLE);
-                return false;
-            }
-            if (cached == null) {
-                Verdict.Reject reject = firstReject(groupChecks, request, node, ctx);
-                if (!groupEscaped && (reject == null || reject.classWide())) {
-                    eligibility.setGroup(group, cls, reject == null);
-                }
-                if (reject != null) {
-                    metrics.filtered(node, reject.reason());
-                    return false;
-                }
-            }
+        Boolean cached = verdicts == null ? null : verdicts.get(cls);
+        if (Boolean.FALSE.equals(cached)) {
+            metrics.filtered(node, CLASS_INELIGIBLE);
+            return false;
         }
-        Verdict.Reject reject = firstReject(transients, request, node, ctx);
+        if (cached != null) {
+            return true;
+        }
+        Verdict.Reject reject = firstReject(checks, scope.request, node, ctx);
+        if (verdicts != null && (reject == null || reject.classWide())) {
+            verdicts.set(cls, reject == null);
+        }
         if (reject != null) {
             metrics.filtered(node, reject.reason());
             return false;
         }
         return true;
+    }
+
+    /** What one selection needs at hand for every node. */
+    private static final class Scope {
+        final PlacementRequest request;
+        /** Null where constraints escape class caching. */
+        final ClassEligibility.Verdicts jobVerdicts;
+        final ClassEligibility.Verdicts groupVerdicts;
+        final List<FeasibilityCheck> transients;
+
+        Scope(PlacementRequest request, ClassEligibility.Verdicts jobVerdicts, ClassEligibility.Verdicts groupVerdicts,
+              List<FeasibilityCheck> transients) {
+            this.request = request;
+            this.jobVerdicts = jobVerdicts;
+            this.groupVerdicts = groupVerdicts;
+            this.transients = transients;
+        }
     }
 
     private static Verdict.Reject firstReject(List<FeasibilityCheck> checks, PlacementRequest request, Node node,

@@ -15,16 +15,16 @@ class ClassEligibilityTest {
     @Test
     void eligibleForAnyGroupWinsIneligibleOnlyFillsGaps() {
         ClassEligibility e = new ClassEligibility(NAMES);
-        e.setJob(0, true);
-        e.setJob(1, false);
-        e.setGroup("g1", 2, false);
-        e.setGroup("g2", 2, true);
-        e.setGroup("g1", 3, false);
+        e.job().set(0, true);
+        e.job().set(1, false);
+        e.group("g1").set(2, false);
+        e.group("g2").set(2, true);
+        e.group("g1").set(3, false);
         assertEquals(Map.of("a", true, "b", false, "c", true, "d", false), e.classes());
-        assertEquals(true, e.jobVerdict(0));
-        assertNull(e.jobVerdict(3));
-        assertEquals(false, e.groupVerdict("g1", 3));
-        assertNull(e.groupVerdict("g3", 0));
+        assertEquals(true, e.job().get(0));
+        assertNull(e.job().get(3));
+        assertEquals(false, e.group("g1").get(3));
+        assertNull(e.group("g3").get(40));
     }
 
     @Test
