@@ -82,6 +82,7 @@ public final class Client implements ClientAllocs, AutoCloseable {
     private final RunnerServices services;
     private final Map<String, AllocRunner> runners = new ConcurrentHashMap<>();
 
+    private volatile boolean closed;
     private volatile NodeFacts facts = NodeFacts.EMPTY;
     private volatile Map<String, DriverInfo> driverInfos = Map.of();
 
@@ -193,6 +194,7 @@ public final class Client implements ClientAllocs, AutoCloseable {
 
     @Override
     public void close() {
+        closed = true; // DS unbinds after deactivation: those are no-ops now
         registration.stop();
         watcher.stop();
         drivers.stop();
@@ -214,6 +216,9 @@ public final class Client implements ClientAllocs, AutoCloseable {
     // -------------------------------------------------------------------------------------- bindings
 
     public void endpoint(NodeEndpoint endpoint) {
+        if (closed) {
+            return;
+        }
         registration.endpoint(endpoint);
         if (endpoint == null) {
             watcher.stop();
@@ -221,18 +226,30 @@ public final class Client implements ClientAllocs, AutoCloseable {
     }
 
     public void bindFingerprinter(String name, String phase, Fingerprinter fingerprinter) {
+        if (closed) {
+            return;
+        }
         fingerprints.bind(name, phase, fingerprinter);
     }
 
     public void unbindFingerprinter(Fingerprinter fingerprinter) {
+        if (closed) {
+            return;
+        }
         fingerprints.unbind(fingerprinter);
     }
 
     public void bindDriver(String name, TaskDriver driver) {
+        if (closed) {
+            return;
+        }
         drivers.bind(name, driver);
     }
 
     public void unbindDriver(String name, TaskDriver driver) {
+        if (closed) {
+            return;
+        }
         drivers.unbind(name, driver);
     }
 
