@@ -94,14 +94,16 @@ public final class JobRoutes implements ApiRoutes {
                 }))
                 .getAsync("/v1/job/{id}/allocations", r -> reads.query(r, (s, ws) -> {
                     ws.indexKey(NomadTables.ALLOCS.name(), "job", jobKey(r));
-                    return new Indexed<>(s.byIndex(NomadTables.ALLOCS, "job", jobKey(r)).toList(),
+                    return new Indexed<>(s.byIndex(NomadTables.ALLOCS, "job", jobKey(r))
+                            .map(a -> io.caravan.api.model.AllocListStub.of(a, false)).toList(),
                             s.tableIndex(NomadTables.ALLOCS.name()));
                 }))
                 .getAsync("/v1/evaluations", r -> reads.list(r, NomadTables.EVALS, (s, e) -> e))
                 .getAsync("/v1/evaluation/{id}", r -> reads.one(r, NomadTables.EVALS, r.pathParam("id"), "eval not found"))
                 .getAsync("/v1/evaluation/{id}/allocations", r -> reads.query(r, (s, ws) -> {
                     ws.indexKey(NomadTables.ALLOCS.name(), "eval", r.pathParam("id"));
-                    return new Indexed<>(s.byIndex(NomadTables.ALLOCS, "eval", r.pathParam("id")).toList(),
+                    return new Indexed<>(s.byIndex(NomadTables.ALLOCS, "eval", r.pathParam("id"))
+                            .map(a -> io.caravan.api.model.AllocListStub.of(a, false)).toList(),
                             s.tableIndex(NomadTables.ALLOCS.name()));
                 }))
                 // No deployments exist until the deployments issue: Nomad's answers for "none".
