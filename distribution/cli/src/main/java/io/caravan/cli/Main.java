@@ -16,6 +16,7 @@ import io.caravan.cli.command.EvalStatusCommand;
 import io.caravan.cli.command.JobCommand;
 import io.caravan.cli.command.JobHistoryCommand;
 import io.caravan.cli.command.JobInspectCommand;
+import io.caravan.cli.command.JobPlanCommand;
 import io.caravan.cli.command.JobRunCommand;
 import io.caravan.cli.command.JobValidateCommand;
 import io.caravan.cli.command.JobStatusCommand;
@@ -81,6 +82,7 @@ public final class Main {
                         .addSubcommand(new ServerMembersCommand(ctx)))
                 .addSubcommand(new CommandLine(new JobCommand())
                         .addSubcommand(new JobRunCommand(ctx))
+                        .addSubcommand(new JobPlanCommand(ctx))
                         .addSubcommand(new JobValidateCommand(ctx))
                         .addSubcommand(new JobStatusCommand(ctx))
                         .addSubcommand(new JobInspectCommand(ctx))
@@ -109,14 +111,18 @@ public final class Main {
         return cli;
     }
 
-    /** Message, suggestions and usage on stderr; exit 1 as Nomad does (picocli's default is 2). */
+    /**
+     * Message, suggestions and usage on stderr; exit 1 as Nomad does (picocli's default is 2), unless the command
+     * declares its own code ({@code job plan}: 255).
+     */
     private static int usageError(ParameterException ex, String[] args) {
         CommandLine cmd = ex.getCommandLine();
         PrintWriter err = cmd.getErr();
         err.println(ex.getMessage());
         UnmatchedArgumentException.printSuggestions(ex, err);
         cmd.usage(err);
-        return 1;
+        int declared = cmd.getCommandSpec().exitCodeOnInvalidInput();
+        return declared == CommandLine.ExitCode.USAGE ? 1 : declared;
     }
 
     private static int launchAgent(List<String> args) {

@@ -54,7 +54,7 @@ class EvalMonitorTest extends FakeAgentTest {
                 """, untimed(r.out()));
         // The second read of the evaluation is a blocking query on the index the first one returned.
         String query = agent.last("/v1/evaluation/" + EVAL).query();
-        assertEquals(true, query.matches("index=\\d+&wait=\\d+ms"), query);
+        assertEquals(true, query.matches("index=\\d+&wait=\\d+(\\.\\d+)?m?s"), query);
     }
 
     @Test

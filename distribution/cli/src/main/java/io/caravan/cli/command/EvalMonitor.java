@@ -209,8 +209,10 @@ final class EvalMonitor {
         }
         Duration left = Duration.between(Instant.now(), deadline);
         Duration wait = left.compareTo(BLOCKING_WAIT) < 0 ? left : BLOCKING_WAIT;
-        long millis = Math.max(1, wait.toMillis());
-        return Map.of("index", Long.toString(index), "wait", millis + "ms");
+        Map<String, String> query = new LinkedHashMap<>();
+        query.put("index", Long.toString(index));
+        query.put("wait", GoDuration.format(Duration.ofMillis(Math.max(1, wait.toMillis()))));
+        return query;
     }
 
     /** The agent may hold a blocking read for {@code wait} plus jitter (Nomad adds up to wait/16). */

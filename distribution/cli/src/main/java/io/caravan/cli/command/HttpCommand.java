@@ -28,8 +28,13 @@ public abstract class HttpCommand implements Callable<Integer> {
             return run(new ApiClient(connection.resolve(ctx)));
         } catch (ApiException e) {
             ctx.err().println(errorPrefix() + ": " + e.getMessage());
-            return 1;
+            return errorExitCode();
         }
+    }
+
+    /** The exit code of a failed call: 1, as for most Nomad commands ({@code job plan} uses 255). */
+    protected int errorExitCode() {
+        return 1;
     }
 
     /** Nomad's wording for a failed query of this command, e.g. {@code "Error querying agent info"}. */

@@ -73,8 +73,8 @@ public final class JobRunCommand extends HttpCommand {
             ctx.out().println();
         }
         String evalId = Json.text(response.get("EvalID"));
-        boolean periodic = present(job.get("Periodic"));
-        boolean parameterized = present(job.get("ParameterizedJob"));
+        boolean periodic = Json.present(job.get("Periodic"));
+        boolean parameterized = Json.present(job.get("ParameterizedJob"));
         if (detach || periodic || parameterized || evalId.isEmpty()) {
             ctx.out().println("Job registration successful");
             if (!periodic && !parameterized && !evalId.isEmpty()) {
@@ -83,9 +83,5 @@ public final class JobRunCommand extends HttpCommand {
             return 0;
         }
         return new EvalMonitor(ctx, api, verbose).monitor(evalId);
-    }
-
-    private static boolean present(JsonNode node) {
-        return node != null && !node.isNull() && !node.isMissingNode();
     }
 }

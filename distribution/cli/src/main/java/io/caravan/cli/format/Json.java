@@ -46,6 +46,11 @@ public final class Json {
         return node.isValueNode() ? node.asText() : node.toString();
     }
 
+    /** Whether a field is set: neither missing nor JSON null (Nomad's nil pointers). */
+    public static boolean present(JsonNode node) {
+        return node != null && !node.isNull() && !node.isMissingNode();
+    }
+
     /** An object's keys in sorted order (Go prints maps sorted); empty for anything that is not an object. */
     public static List<String> sortedFieldNames(JsonNode node) {
         List<String> names = new ArrayList<>();
