@@ -98,7 +98,7 @@ public final class Client implements ClientAllocs, AutoCloseable {
         this.state = new ClientStateStore(settings.stateDir());
         this.secretId = state.secretFor(agent.nodeId());
         this.logs = new LogRotator(logThread, timing.logCheck());
-        this.fingerprints = new FingerprintManager(fingerprintThread, settings.options(), agent.dataDir(),
+        this.fingerprints = new FingerprintManager(fingerprintThread, settings.fingerprintOptions(), agent.dataDir(),
                 this::factsChanged);
         this.drivers = new DriverManager(scheduler, clock, timing.driverPoll(), new DriverManager.Listener() {
             @Override

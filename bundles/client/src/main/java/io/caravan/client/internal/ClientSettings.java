@@ -29,7 +29,9 @@ public record ClientSettings(
         long diskTotalMb,
         Reserved reserved,
         int nodeMaxAllocs,
-        boolean defaultIneligible) {
+        boolean defaultIneligible,
+        String preferredAddressFamily,
+        int networkSpeed) {
 
     public static final int DEFAULT_MIN_DYNAMIC_PORT = 20000;
     public static final int DEFAULT_MAX_DYNAMIC_PORT = 32000;
@@ -38,6 +40,23 @@ public record ClientSettings(
     public ClientSettings {
         meta = Map.copyOf(meta);
         options = Map.copyOf(options);
+    }
+
+    /**
+     * What fingerprinters read ({@link io.caravan.plugin.api.fingerprint.HostFacts#options()}): the {@code options}
+     * map plus the client settings Nomad hands its fingerprinters directly ({@code network_interface},
+     * {@code preferred_address_family}); an explicit option of the same name wins.
+     */
+    public Map<String, String> fingerprintOptions() {
+        Map<String, String> out = new TreeMap<>();
+        if (!networkInterface.isBlank()) {
+            out.put("network_interface", networkInterface);
+        }
+        if (!preferredAddressFamily.isBlank()) {
+            out.put("preferred_address_family", preferredAddressFamily);
+        }
+        out.putAll(options);
+        return out;
     }
 
     /** {@code reserved { cpu, memory, disk, reserved_ports }}. */
@@ -68,7 +87,9 @@ public record ClientSettings(
                 new Reserved(number(props, "reserved.cpu", 0), number(props, "reserved.memory", 0),
                         number(props, "reserved.disk", 0), string(props, "reserved.reserved.ports", "")),
                 (int) number(props, "node.max.allocs", 0),
-                Boolean.parseBoolean(string(props, "default.ineligible", "false")));
+                Boolean.parseBoolean(string(props, "default.ineligible", "false")),
+                string(props, "preferred.address.family", ""),
+                (int) number(props, "network.speed", 0));
     }
 
     private static Path path(Map<String, ?> props, String key, Path fallback) {

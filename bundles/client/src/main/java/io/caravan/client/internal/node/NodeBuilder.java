@@ -74,9 +74,11 @@ public final class NodeBuilder {
         if (ip == null || ip.isBlank()) {
             return List.of();
         }
-        String device = settings.networkInterface();
+        // The fingerprint SPI reports the address, not the device it chose: the device is known only when configured.
+        String device = settings.networkInterface().isBlank() ? null : settings.networkInterface();
         String cidr = ip + (ip.contains(":") ? "/128" : "/32");
-        return List.of(new NetworkResource(NetworkResource.MODE_HOST, device, cidr, ip, null, DEFAULT_MBITS, null,
+        int mbits = settings.networkSpeed() > 0 ? settings.networkSpeed() : DEFAULT_MBITS;
+        return List.of(new NetworkResource(NetworkResource.MODE_HOST, device, cidr, ip, null, mbits, null,
                 List.of(), List.of(), null));
     }
 
