@@ -6,6 +6,7 @@ import java.util.TreeMap;
 
 import io.caravan.api.model.DriverInfo;
 import io.caravan.api.model.Node;
+import io.caravan.scheduler.internal.NodeKeys;
 
 /**
  * Nomad's computed node class: nodes that agree on everything placement can see (except unique values) share a
@@ -38,14 +39,9 @@ public final class NodeClasses {
         return "v1:" + Long.toUnsignedString(fnv1a(canonical.toString()));
     }
 
-    /** Whether an attribute or meta key names a per-node value ({@code unique.hostname}, {@code a.unique.b}). */
-    public static boolean isUniqueKey(String key) {
-        return key.startsWith("unique.") || key.contains(".unique.");
-    }
-
     private static void appendFiltered(StringBuilder out, String prefix, Map<String, String> values) {
         for (Map.Entry<String, String> e : new TreeMap<>(values).entrySet()) {
-            if (!isUniqueKey(e.getKey())) {
+            if (!NodeKeys.isUnique(e.getKey())) {
                 out.append('\u0000').append(prefix).append(e.getKey()).append('=').append(nullToEmpty(e.getValue()));
             }
         }

@@ -199,6 +199,10 @@ abstract class PlanningScheduler implements Scheduler {
         if (blocked != null) {
             updated.blockedEval(blocked.id());
         }
+        LOG.atDebug().addKeyValue("eval_id", eval.id()).addKeyValue("job_id", eval.jobId())
+                .addKeyValue("namespace", eval.namespace()).addKeyValue("status", finalStatus)
+                .addKeyValue("queued", attempt.queued).addKeyValue("failed_groups", attempt.failed.keySet())
+                .log("evaluation processed");
         if (Evaluation.STATUS_BLOCKED.equals(finalStatus)) {
             ClassEligibility eligibility = attempt.eligibility;
             updated.classEligibility(eligibility.escaped() ? Map.of() : eligibility.classes(), eligibility.escaped());

@@ -1,7 +1,7 @@
 package io.caravan.scheduler.internal.placement;
 
 import io.caravan.api.model.Node;
-import io.caravan.scheduler.NodeClasses;
+import io.caravan.scheduler.internal.NodeKeys;
 
 /**
  * A constraint, affinity or spread target: a literal, or one of Nomad's node interpolations
@@ -79,7 +79,7 @@ public final class NodeTarget {
                 return true;
             case ATTR:
             case META:
-                return NodeClasses.isUniqueKey(key);
+                return NodeKeys.isUnique(key);
             default:
                 return false;
         }
