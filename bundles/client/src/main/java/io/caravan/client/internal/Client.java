@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -34,8 +35,8 @@ import io.caravan.client.internal.fingerprint.NodeFacts;
 import io.caravan.client.internal.hooks.LogRotator;
 import io.caravan.client.internal.node.NodeBuilder;
 import io.caravan.client.internal.node.NodeRegistration;
-import io.caravan.client.internal.state.ClientStateStore;
 import io.caravan.client.internal.state.ClientStateStore.PersistedAlloc;
+import io.caravan.client.internal.state.ClientStateStore;
 import io.caravan.plugin.api.driver.TaskDriver;
 import io.caravan.plugin.api.fingerprint.Fingerprinter;
 import org.slf4j.Logger;
@@ -92,7 +93,7 @@ public final class Client implements ClientAllocs, AutoCloseable {
         Random random = new Random();
         this.scheduler = scheduler("caravan-client");
         this.workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
-                new java.util.concurrent.SynchronousQueue<>(), threads("caravan-client-worker-"));
+                new SynchronousQueue<>(), threads("caravan-client-worker-"));
         this.fingerprintThread = scheduler("caravan-fingerprint");
         this.logThread = scheduler("caravan-log-rotator");
         this.state = new ClientStateStore(settings.stateDir());

@@ -1,9 +1,11 @@
 package io.caravan.client.internal.alloc;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
@@ -26,6 +28,7 @@ import io.caravan.client.internal.state.ClientStateStore.PersistedTask;
 import io.caravan.client.internal.state.ClientStateStore;
 import io.caravan.plugin.api.driver.DriverException;
 import io.caravan.plugin.api.driver.TaskHandle;
+import io.caravan.plugin.api.driver.TaskId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,7 +81,7 @@ public final class AllocRunner {
             for (Task task : group.tasks()) {
                 PersistedTask saved = restored == null ? null : restored.tasks().get(task.name());
                 TaskHandle handle = saved == null || saved.handle() == null ? null
-                        : saved.handle().toHandle(new io.caravan.plugin.api.driver.TaskId(allocId, task.name()));
+                        : saved.handle().toHandle(new TaskId(allocId, task.name()));
                 tasks.put(task.name(), new TaskRunner(this, services, task, taskHooks(), jobType,
                         saved == null ? null : saved.state(), handle));
             }
@@ -168,14 +171,14 @@ public final class AllocRunner {
             stopScheduled = true;
         }
         TaskGroup group = group(alloc);
-        java.time.Duration delay = group == null || group.shutdownDelay() == null ? java.time.Duration.ZERO
+        Duration delay = group == null || group.shutdownDelay() == null ? Duration.ZERO
                 : group.shutdownDelay();
         if (delay.isZero() || delay.isNegative() || noShutdownDelay()) {
             beginStop();
         } else {
             LOG.atDebug().addKeyValue("alloc_id", allocId).addKeyValue("shutdown_delay", delay)
                     .log("waiting for the group's shutdown delay");
-            services.scheduler().schedule(this::beginStop, delay.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+            services.scheduler().schedule(this::beginStop, delay.toNanos(), TimeUnit.NANOSECONDS);
         }
     }
 

@@ -2,8 +2,8 @@ package io.caravan.client.internal.alloc;
 
 import java.util.concurrent.Executor;
 
-import io.caravan.client.internal.state.ClientStateStore;
 import io.caravan.client.internal.state.ClientStateStore.PersistedAlloc;
+import io.caravan.client.internal.state.ClientStateStore;
 
 /**
  * Writes one allocation's state off the scheduler thread (the writes are fsync'd), always the latest snapshot and

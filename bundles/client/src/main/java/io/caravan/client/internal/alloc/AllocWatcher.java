@@ -12,8 +12,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
-import io.caravan.api.endpoint.NodeEndpoint;
 import io.caravan.api.endpoint.NodeEndpoint.ClientAllocs;
+import io.caravan.api.endpoint.NodeEndpoint;
 import io.caravan.api.model.Allocation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

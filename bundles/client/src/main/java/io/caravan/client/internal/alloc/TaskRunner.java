@@ -13,6 +13,7 @@ import io.caravan.api.model.AllocatedResources;
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Task;
 import io.caravan.api.model.TaskEvent;
+import io.caravan.api.model.TaskGroup;
 import io.caravan.api.model.TaskLifecycle;
 import io.caravan.api.model.TaskState;
 import io.caravan.client.internal.hooks.ArtifactHook;
@@ -97,7 +98,7 @@ public final class TaskRunner {
         }
     }
 
-    private Optional<io.caravan.api.model.TaskGroup> group() {
+    private Optional<TaskGroup> group() {
         Allocation alloc = parent.alloc();
         return alloc.job() == null ? Optional.empty() : alloc.job().taskGroups().stream()
                 .filter(g -> g.name().equals(alloc.taskGroup())).findFirst();

@@ -14,8 +14,8 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
-import io.caravan.plugin.api.fingerprint.FingerprintResult;
 import io.caravan.plugin.api.fingerprint.FingerprintResult.HostResources;
+import io.caravan.plugin.api.fingerprint.FingerprintResult;
 import io.caravan.plugin.api.fingerprint.Fingerprinter;
 import io.caravan.plugin.api.fingerprint.HostFacts;
 import org.slf4j.Logger;

@@ -2,6 +2,7 @@ package io.caravan.client.internal.hooks;
 
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -144,7 +145,7 @@ public final class TaskEnvBuilder {
         }
         merged.putAll(task.meta());
         merged.forEach((k, v) -> {
-            env.put("NOMAD_META_" + k.toUpperCase(java.util.Locale.ROOT), v);
+            env.put("NOMAD_META_" + k.toUpperCase(Locale.ROOT), v);
             env.put("NOMAD_META_" + k, v);
         });
     }

@@ -1,6 +1,7 @@
 package io.caravan.client.internal.node;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Random;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -10,8 +11,8 @@ import java.util.function.Supplier;
 
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
-import io.caravan.api.endpoint.NodeEndpoint;
 import io.caravan.api.endpoint.NodeEndpoint.NodeUpdateResponse;
+import io.caravan.api.endpoint.NodeEndpoint;
 import io.caravan.api.model.Node;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -267,6 +268,6 @@ public final class NodeRegistration {
 
     static boolean nodeNotFound(Throwable cause) {
         return cause instanceof CaravanException ce && ce.code() == ErrorCode.NOT_FOUND
-                || String.valueOf(cause.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("node not found");
+                || String.valueOf(cause.getMessage()).toLowerCase(Locale.ROOT).contains("node not found");
     }
 }

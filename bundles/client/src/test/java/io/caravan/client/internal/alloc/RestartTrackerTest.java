@@ -13,9 +13,9 @@ import io.caravan.client.internal.alloc.RestartTracker.Decision;
 import io.caravan.client.internal.alloc.RestartTracker.Outcome;
 import io.caravan.client.internal.testing.Fixtures.MutableClock;
 import io.caravan.plugin.api.driver.ExitResult;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class RestartTrackerTest {
     private static final ExitResult OK = new ExitResult(0, 0, false, null);

@@ -14,8 +14,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.caravan.plugin.api.fingerprint.FingerprintResult;
 import io.caravan.plugin.api.fingerprint.FingerprintResult.HostResources;
+import io.caravan.plugin.api.fingerprint.FingerprintResult;
 import io.caravan.plugin.api.fingerprint.Fingerprinter;
 import io.caravan.plugin.api.fingerprint.HostFacts;
 import org.junit.jupiter.api.AfterEach;
