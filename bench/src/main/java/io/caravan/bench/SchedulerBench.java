@@ -246,11 +246,27 @@ public final class SchedulerBench {
         }
     }
 
+    /** The target cells (5,000 nodes, 1,200 allocations, spread, any rack count) against the target. */
+    static String verdict(List<Result> results) {
+        StringBuilder out = new StringBuilder();
+        boolean any = false;
+        boolean met = true;
+        for (Result r : results) {
+            if (r.nodes() == 5000 && r.size() == 1200 && r.spread()) {
+                out.append(any ? ", " : "").append(String.format(Locale.ROOT, "%.1f ms (%d racks)", r.medianMs(),
+                        r.racks()));
+                met &= r.medianMs() <= TARGET_MS;
+                any = true;
+            }
+        }
+        return any ? out + (met ? " — **met**" : " — **not met**") : "not measured in this run";
+    }
+
     static void append(Path file, List<Result> results, int runs) throws IOException {
         StringBuilder s = new StringBuilder();
-        s.append("\n## Scheduler: one service evaluation → plan (")
+        s.append("\n## ")
                 .append(ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")))
-                .append(")\n\n")
+                .append(" — scheduler: one service evaluation → plan (SchedulerBench)\n\n")
                 .append("Produced by `io.caravan.bench.SchedulerBench` (in-process, no agent): Nomad's matrix of nodes ×")
                 .append(" racks × job size, with and without `spread { attribute = \"${meta.rack}\" }`. Each cell is")
                 .append(" the median (and min) CPU time of the scheduling thread over ").append(runs)
@@ -259,7 +275,8 @@ public final class SchedulerBench {
                 .append(" 100 MB.\n\n")
                 .append("- Machine: ").append(Report.machine()).append(", ").append(System.getProperty("java.vm.name"))
                 .append(' ').append(System.getProperty("java.version")).append('\n')
-                .append("- Target: 5,000 nodes × 1,200 allocations with spread ≤ ").append(TARGET_MS).append(" ms\n\n")
+                .append("- Target: 5,000 nodes × 1,200 allocations with spread ≤ ").append(TARGET_MS).append(" ms: ")
+                .append(verdict(results)).append("\n\n")
                 .append("| nodes | racks | allocs | spread | median ms | min ms | placed |\n")
                 .append("|---:|---:|---:|---|---:|---:|---:|\n");
         for (Result r : results) {
