@@ -89,7 +89,7 @@ class SchedulingE2EIT {
                 {"ID": "racked", "Datacenters": ["dc1"],
                  "Constraints": [{"LTarget": "${meta.rack}", "RTarget": "r1", "Operand": "="}],
                  "TaskGroups": [{"Name": "web", "Tasks": [{"Name": "sleep", "Driver": "raw_exec",
-                   "Config": {"command": "/bin/sleep", "args": ["600"]}}]}]}
+                   "Config": {"command": "/bin/sleep", "args": ["60"]}}]}]}
                 """);
         AgentProcess.await("the evaluation completes with a blocked follow-up", WAIT,
                 () -> json("/v1/evaluation/" + evalId).path("BlockedEval").asText().length() > 0);

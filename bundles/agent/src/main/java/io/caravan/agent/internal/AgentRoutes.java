@@ -103,6 +103,9 @@ public final class AgentRoutes implements ApiRoutes {
         }
         if (wantServer) {
             server = !c.server_enabled() ? new AgentViews.Check(false, "server not enabled")
+                    // Until the server side has started (and can tell), there is no leader to speak of.
+                    : health.stream().noneMatch(h -> h.kind().equals(HealthContributor.SERVER))
+                    ? new AgentViews.Check(false, "No cluster leader")
                     : problem(HealthContributor.SERVER).map(p -> new AgentViews.Check(false, p))
                             .orElse(new AgentViews.Check(true, "ok"));
         }
