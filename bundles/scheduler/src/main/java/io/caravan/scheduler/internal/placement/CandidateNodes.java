@@ -51,12 +51,18 @@ public final class CandidateNodes {
 
     /** Node {@code i} of a pass that starts at the cursor. */
     Node at(int i) {
-        return nodes.get((offset + i) % nodes.size());
+        return nodes.get(position(i));
     }
 
     /** The proposed-state index of node {@code i} of a pass. */
     int indexAt(int i) {
-        return indexes[(offset + i) % nodes.size()];
+        return indexes[position(i)];
+    }
+
+    /** {@code (offset + i) mod size} for {@code 0 <= i < size}, without a division. */
+    private int position(int i) {
+        int p = offset + i;
+        return p >= indexes.length ? p - indexes.length : p;
     }
 
     /** Moves the cursor past the {@code visited} nodes of the last pass. */
