@@ -11,6 +11,7 @@ import io.caravan.api.model.Node;
 import io.caravan.api.model.Task;
 import io.caravan.scheduler.internal.placement.check.ConstraintCheck;
 import io.caravan.scheduler.internal.placement.check.DatacenterCheck;
+import io.caravan.scheduler.internal.placement.check.DeviceCheck;
 import io.caravan.scheduler.internal.placement.check.DistinctHostsCheck;
 import io.caravan.scheduler.internal.placement.check.DistinctPropertyCheck;
 import io.caravan.scheduler.internal.placement.check.DriverCheck;
@@ -75,7 +76,8 @@ public final class PlacementPipeline {
         return new PlacementPipeline(
                 List.of(new NodeReadyCheck(), new DatacenterCheck(), new NodePoolCheck(),
                         ConstraintCheck.forJob(), new DriverCheck(), ConstraintCheck.forTaskGroup(),
-                        new HostVolumeCheck(), new DistinctHostsCheck(), new DistinctPropertyCheck()),
+                        new DeviceCheck(), new HostVolumeCheck(), new DistinctHostsCheck(),
+                        new DistinctPropertyCheck()),
                 List.of(new BinPackScorer(), new JobAntiAffinityScorer(), new ReschedulePenaltyScorer(),
                         new NodeAffinityScorer(), new SpreadScorer()));
     }
