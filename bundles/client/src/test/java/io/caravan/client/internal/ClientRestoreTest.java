@@ -83,6 +83,46 @@ class ClientRestoreTest {
         }
     }
 
+    @Test
+    void aTaskThatCannotBeRecoveredIsStartedAgain() throws Exception {
+        InMemoryNodeEndpoint server = new InMemoryNodeEndpoint();
+        ProcessTestDriver firstDriver = new ProcessTestDriver();
+        Client first = new Client(ClientSettings.defaults(dataDir), Fixtures.agent("node-1", dataDir),
+                Clock.systemUTC(), Fixtures.fastTiming());
+        first.bindDriver("test", firstDriver);
+        first.start();
+        first.endpoint(server);
+        Allocation alloc = Fixtures.alloc("node-1", "web", "service", Map.of(), Fixtures.shTask("web", "sleep 60"));
+        server.place(alloc);
+        await(WAIT, "running", () -> server.reportedStatuses(alloc.id()).contains(Allocation.CLIENT_RUNNING));
+        Path stateFile = dataDir.resolve("client/allocs/" + alloc.id() + ".json");
+        await(WAIT, "persisted handle", () -> readPersisted(stateFile).tasks().get("web").handle() != null);
+        first.close();
+        ProcessHandle process = firstDriver.process(new TaskId(alloc.id(), "web"));
+        process.destroyForcibly(); // the task dies while no client watches it
+        await(WAIT, "process gone", () -> !process.isAlive());
+
+        ProcessTestDriver secondDriver = new ProcessTestDriver();
+        Client second = new Client(ClientSettings.defaults(dataDir), Fixtures.agent("node-1", dataDir),
+                Clock.systemUTC(), Fixtures.fastTiming());
+        try {
+            second.bindDriver("test", secondDriver);
+            second.start();
+            second.endpoint(server);
+            await(WAIT, "started again", () -> secondDriver.started.size() == 1);
+            await(WAIT, "running again", () -> TaskState.STATE_RUNNING.equals(
+                    second.runner(alloc.id()).orElseThrow().states().get("web").state()));
+            List<String> types = second.runner(alloc.id()).orElseThrow().states().get("web").events().stream()
+                    .map(e -> e.type()).toList();
+            assertTrue(types.contains("Failed Restoring Task"), types.toString());
+            assertEquals("Started", types.get(types.size() - 1));
+        } finally {
+            second.close();
+            server.close();
+            secondDriver.process(new TaskId(alloc.id(), "web")).destroyForcibly();
+        }
+    }
+
     private static ClientStateStore.PersistedAlloc readPersisted(Path file) {
         try {
             return io.caravan.api.json.NomadJson.mapper().readValue(file.toFile(), ClientStateStore.PersistedAlloc.class);
