@@ -305,6 +305,50 @@ public class DevFeatureIT {
         throw new AssertionError(path + " did not answer 200 within " + WAIT, last);
     }
 
+    /** Nomad's node as the API shows it, or "" before the client registered. */
+    private String localNode() {
+        try {
+            String nodes = HTTP.send(HttpRequest.newBuilder(URI.create(base() + "/v1/nodes")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            java.util.regex.Matcher id = java.util.regex.Pattern.compile("\"ID\":\"([0-9a-f-]{36})\"").matcher(nodes);
+            if (!id.find()) {
+                return "";
+            }
+            return HTTP.send(HttpRequest.newBuilder(URI.create(base() + "/v1/node/" + id.group(1))).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+        } catch (IOException e) {
+            return "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
+        }
+    }
+
+    private Bundle installed(String symbolicName) {
+        return Arrays.stream(context.getBundles()).filter(b -> b.getSymbolicName().equals(symbolicName)).findFirst()
+                .orElseThrow(() -> new AssertionError(symbolicName + " is not installed"));
+    }
+
+    @Test
+    public void driversAndFingerprintersComeAndGoWithTheirBundles() throws Exception {
+        await("the node registered with raw_exec and cpu attributes",
+                () -> localNode().contains("\"driver.raw_exec\":\"1\"") && localNode().contains("\"cpu.numcores\""));
+
+        Bundle rawExec = installed("io.caravan.driver.rawexec");
+        rawExec.stop();
+        await("raw_exec left the node", () -> !localNode().contains("\"driver.raw_exec\""));
+        assertTrue("the other driver stays", localNode().contains("\"driver.exec\""));
+        rawExec.start();
+        await("raw_exec is back", () -> localNode().contains("\"driver.raw_exec\":\"1\""));
+
+        Bundle cpu = installed("io.caravan.fingerprint.cpu");
+        cpu.stop();
+        await("exactly the cpu attributes left", () -> !localNode().contains("\"cpu.numcores\""));
+        assertTrue("other fingerprinters' attributes stay", localNode().contains("\"memory.totalbytes\""));
+        cpu.start();
+        await("the cpu attributes are back", () -> localNode().contains("\"cpu.numcores\""));
+    }
+
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (System.nanoTime() < deadline) {
