@@ -19,7 +19,9 @@ import io.caravan.http.ApiResponse;
 import io.caravan.http.AsyncHandler;
 import io.caravan.http.ApiRoutes;
 import io.caravan.http.QueryMeta;
+import io.caravan.http.RawBody;
 import io.caravan.http.RouteTable;
+import io.caravan.http.StreamingBody;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.Servlet;
 import jakarta.servlet.http.HttpServlet;
@@ -140,12 +142,15 @@ public final class ApiServlet extends HttpServlet {
         AsyncContext async = request.startAsync();
         async.setTimeout(0);
         answer.whenComplete((ignored, error) -> {
+            boolean streaming = false;
             try {
-                finish(request, response, answer, start);
+                streaming = finish(request, response, answer, start);
             } catch (IOException e) {
                 LOG.atDebug().addKeyValue("path", path).addKeyValue("error", e.toString()).log("client went away");
             } finally {
-                async.complete();
+                if (!streaming) {
+                    async.complete();
+                }
             }
         });
     }
@@ -170,13 +175,18 @@ public final class ApiServlet extends HttpServlet {
         return found.handler().handle(new WireRequest(request, found.params(), current.region(), NomadJson.mapper()));
     }
 
-    /** Writes the answer or the error: a {@link CaravanException} by its code, anything else as a logged 500. */
-    private static void finish(HttpServletRequest request, HttpServletResponse response,
-                               CompletableFuture<ApiResponse> answer, long start) throws IOException {
+    /**
+     * Writes the answer or the error: a {@link CaravanException} by its code, anything else as a logged 500.
+     *
+     * @return true when a {@link StreamingBody} took over the response (it completes the request itself)
+     */
+    private static boolean finish(HttpServletRequest request, HttpServletResponse response,
+                                  CompletableFuture<ApiResponse> answer, long start) throws IOException {
         int status;
+        boolean streaming = false;
         try {
             ApiResponse result = answer.join();
-            write(request, response, result);
+            streaming = write(request, response, result);
             status = result.status();
         } catch (CompletionException | CancellationException wrapped) {
             Throwable e = wrapped.getCause() != null ? wrapped.getCause() : wrapped;
@@ -193,17 +203,30 @@ public final class ApiServlet extends HttpServlet {
         if (LOG.isDebugEnabled()) {
             LOG.atDebug().addKeyValue("method", request.getMethod()).addKeyValue("path", request.getRequestURI())
                     .addKeyValue("status", status).addKeyValue("duration", (System.nanoTime() - start) / 1000 + "µs")
-                    .log("request complete");
+                    .log(streaming ? "stream started" : "request complete");
         }
+        return streaming;
     }
 
-    private static void write(HttpServletRequest request, HttpServletResponse response, ApiResponse answer)
+    /** @return true when the body is a {@link StreamingBody}, which now owns the response */
+    private static boolean write(HttpServletRequest request, HttpServletResponse response, ApiResponse answer)
             throws IOException {
         response.setStatus(answer.status());
         writeMeta(response, answer.meta());
         if (answer.body() == null) {
             response.setContentLength(0);
-            return;
+            return false;
+        }
+        if (answer.body() instanceof RawBody raw) {
+            response.setContentType(raw.contentType());
+            response.setHeader("X-Content-Type-Options", "nosniff");
+            response.setContentLength(raw.bytes().length);
+            response.getOutputStream().write(raw.bytes());
+            return false;
+        }
+        if (answer.body() instanceof StreamingBody body) {
+            StreamingResponse.start(request, response, body);
+            return true;
         }
         response.setContentType("application/json");
         String pretty = WireRequest.parseQuery(request.getQueryString()).getOrDefault("pretty", List.of()).stream()
@@ -217,6 +240,7 @@ public final class ApiServlet extends HttpServlet {
         if (indent) {
             out.write('\n');
         }
+        return false;
     }
 
     /** Go canonicalises header names, so these are the spellings Nomad clients see on the wire. */

@@ -1,0 +1,211 @@
+package io.caravan.http.internal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.annotation.Annotation;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.caravan.http.ApiResponse;
+import io.caravan.http.BodyWriter;
+import io.caravan.http.StreamingBody;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Raw and streaming bodies through the real servlet in Jetty, the container Felix HTTP runs it in. */
+class ApiServletStreamTest {
+    private static final byte[] BIG = new byte[6 * 1024 * 1024];
+    private static Server server;
+    private static ScheduledExecutorService producer;
+    private static URI base;
+    private static final AtomicReference<BodyWriter> follower = new AtomicReference<>();
+    private static final CountDownLatch followerClosed = new CountDownLatch(1);
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @BeforeAll
+    static void start() throws Exception {
+        new Random(7).nextBytes(BIG);
+        producer = Executors.newScheduledThreadPool(1);
+        ApiServlet servlet = new ApiServlet(config());
+        servlet.bindRoutes(routes -> routes
+                .get("/v1/test/raw", r -> ApiResponse.raw("text/plain", "héllo".getBytes(StandardCharsets.UTF_8)))
+                .get("/v1/test/chunks", r -> ApiResponse.stream(body("text/plain", out -> producer.execute(() -> {
+                    try {
+                        for (String s : new String[] {"one ", "two ", "three"}) {
+                            while (!out.write(s.getBytes(StandardCharsets.UTF_8))) {
+                                Thread.sleep(5);
+                            }
+                        }
+                    } catch (IOException | InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                    out.close();
+                }))))
+                .get("/v1/test/big", r -> ApiResponse.stream(body("application/octet-stream",
+                        out -> pump(out, new int[] {0}))))
+                .get("/v1/test/follow", r -> ApiResponse.stream(body("application/json", out -> {
+                    follower.set(out);
+                    watch(out);
+                }))), Map.of());
+        server = new Server();
+        ServerConnector connector = new ServerConnector(server);
+        connector.setHost("127.0.0.1");
+        connector.setPort(0);
+        server.addConnector(connector);
+        ServletContextHandler context = new ServletContextHandler();
+        context.setContextPath("/");
+        ServletHolder holder = new ServletHolder(servlet);
+        holder.setAsyncSupported(true);
+        context.addServlet(holder, "/v1/*");
+        server.setHandler(context);
+        server.start();
+        base = URI.create("http://127.0.0.1:" + connector.getLocalPort());
+    }
+
+    /** Writes BIG in 64 KiB chunks, only while the writer is ready, rescheduling itself: no thread ever blocks. */
+    private static void pump(BodyWriter out, int[] position) {
+        try {
+            while (position[0] < BIG.length && out.ready()) {
+                int n = Math.min(64 * 1024, BIG.length - position[0]);
+                byte[] chunk = java.util.Arrays.copyOfRange(BIG, position[0], position[0] + n);
+                if (!out.write(chunk)) {
+                    break;
+                }
+                position[0] += n;
+            }
+        } catch (IOException e) {
+            return;
+        }
+        if (position[0] >= BIG.length) {
+            out.close();
+        } else {
+            producer.schedule(() -> pump(out, position), 2, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private static void watch(BodyWriter out) {
+        if (out.closed()) {
+            followerClosed.countDown();
+            return;
+        }
+        try {
+            if (out.ready()) {
+                out.write("{}".getBytes(StandardCharsets.UTF_8));
+            }
+        } catch (IOException e) {
+            followerClosed.countDown();
+            return;
+        }
+        producer.schedule(() -> watch(out), 50, TimeUnit.MILLISECONDS);
+    }
+
+    private static StreamingBody body(String type, java.util.function.Consumer<BodyWriter> start) {
+        return new StreamingBody() {
+            @Override
+            public String contentType() {
+                return type;
+            }
+
+            @Override
+            public void start(BodyWriter out) {
+                start.accept(out);
+            }
+        };
+    }
+
+    private static HttpConfig config() {
+        return new HttpConfig() {
+            @Override
+            public Class<? extends Annotation> annotationType() {
+                return HttpConfig.class;
+            }
+
+            @Override
+            public String region() {
+                return "global";
+            }
+
+            @Override
+            public String[] response_headers() {
+                return new String[0];
+            }
+
+            @Override
+            public String console_root() {
+                return "/ui/console";
+            }
+
+            @Override
+            public boolean console_allow_remote() {
+                return false;
+            }
+        };
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        server.stop();
+        producer.shutdownNow();
+    }
+
+    private HttpResponse<byte[]> get(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(20)).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    @Test
+    void rawBodyIsWrittenAsIs() throws Exception {
+        HttpResponse<byte[]> response = get("/v1/test/raw");
+        assertEquals(200, response.statusCode());
+        assertEquals("héllo", new String(response.body(), StandardCharsets.UTF_8));
+        assertEquals("text/plain", response.headers().firstValue("Content-Type").orElseThrow());
+        assertEquals("nosniff", response.headers().firstValue("X-Content-Type-Options").orElseThrow());
+    }
+
+    @Test
+    void streamedChunksArriveInOrderAndTheResponseEnds() throws Exception {
+        HttpResponse<byte[]> response = get("/v1/test/chunks");
+        assertEquals(200, response.statusCode());
+        assertEquals("one two three", new String(response.body(), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aLargeStreamArrivesWholeThroughNonBlockingWrites() throws Exception {
+        HttpResponse<byte[]> response = get("/v1/test/big");
+        assertEquals(200, response.statusCode());
+        assertArrayEquals(BIG, response.body());
+    }
+
+    @Test
+    void aFollowerSeesHeadersAtOnceAndTheProducerLearnsWhenTheClientLeaves() throws Exception {
+        HttpResponse<InputStream> response = http.send(HttpRequest.newBuilder(base.resolve("/v1/test/follow"))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofInputStream());
+        assertEquals(200, response.statusCode());
+        InputStream in = response.body();
+        byte[] two = in.readNBytes(2);
+        assertEquals("{}", new String(two, StandardCharsets.UTF_8));
+        in.close();
+        assertTrue(followerClosed.await(15, TimeUnit.SECONDS), "the producer saw the client go away");
+        assertTrue(follower.get().closed());
+    }
+}
