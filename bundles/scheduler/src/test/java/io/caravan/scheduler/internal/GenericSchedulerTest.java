@@ -506,4 +506,72 @@ class GenericSchedulerTest {
         assertEquals("a0", updated.id());
         assertEquals(v1, updated.job());
     }
+
+    @Test
+    void onlyTheGroupThatCannotBePlacedFails() throws SchedulerException {
+        nodes(2);
+        Job job = TestJobs.job("app")
+                .group(TestJobs.group("web", 2).build())
+                .group(TestJobs.group("gpu", 2).constraint("${node.class}", "=", "gpu").build()).build();
+        h.state.job(job);
+        h.process(job, Evaluation.TRIGGER_JOB_REGISTER);
+        Evaluation done = h.planner.lastUpdate();
+        assertEquals(Set.of("gpu"), done.failedTgAllocs().keySet());
+        assertEquals(Map.of("web", 0, "gpu", 2), done.queuedAllocations());
+        assertEquals(1, done.failedTgAllocs().get("gpu").coalescedFailures());
+        assertEquals(2, h.planner.placedAllocs().size());
+    }
+
+    @Test
+    void blockedEvalThatStillCannotPlaceStaysBlocked() throws SchedulerException {
+        nodes(1);
+        Job job = TestJobs.job("app").constraint("${attr.kernel.name}", "=", "windows")
+                .group(TestJobs.group("web", 1).build()).build();
+        h.state.job(job);
+        Evaluation blocked = EvalBuilder.from(Evaluation.forJob("b1", job, Evaluation.TRIGGER_QUEUED_ALLOCS, 0))
+                .status(Evaluation.STATUS_BLOCKED, "").build();
+        h.scheduler(Job.TYPE_SERVICE).process(blocked);
+        assertEquals(Evaluation.STATUS_BLOCKED, h.planner.lastUpdate().status());
+        assertTrue(h.planner.created.isEmpty(), "no second blocked eval");
+    }
+
+    @Test
+    void drainingNodeAllocMarkedForMigrationMoves() throws SchedulerException {
+        nodes(2);
+        Job job = web(1);
+        h.state.job(job);
+        h.state.node(TestNodes.node("n1").draining().build());
+        h.state.alloc(TestAllocs.alloc(job, "a0", "web", 0, "n1", Allocation.DESIRED_RUN, Allocation.CLIENT_RUNNING,
+                TestAllocs.migrate(), null, null, 0));
+        h.process(job, Evaluation.TRIGGER_NODE_DRAIN);
+        Plan plan = h.planner.lastPlan();
+        assertEquals(AllocStop.MIGRATING, plan.nodeUpdate().get("n1").get(0).desiredDescription());
+        Allocation moved = plan.nodeAllocation().get("n2").get(0);
+        assertEquals("a0", moved.previousAllocation());
+        assertEquals("app.web[0]", moved.name());
+    }
+
+    @Test
+    void datacenterGlobsAndNodePools() throws SchedulerException {
+        h.state.node(TestNodes.node("n1").dc("eu-west").build()).node(TestNodes.node("n2").dc("us-east").build())
+                .node(TestNodes.node("n3").dc("eu-north").pool("gpu").build());
+        Job job = TestJobs.job("app").datacenters("eu-*").group(TestJobs.group("web", 2).build()).build();
+        h.state.job(job);
+        h.process(job, Evaluation.TRIGGER_JOB_REGISTER);
+        assertEquals(Set.of("n1"), h.planner.placedAllocs().stream().map(Allocation::nodeId)
+                .collect(Collectors.toSet()), "n2 is in another DC, n3 in another pool");
+        AllocMetric metric = h.planner.placedAllocs().get(0).metrics();
+        assertEquals(Map.of("eu-west", 1), metric.nodesAvailable());
+        assertEquals(1, metric.nodesInPool());
+        assertEquals("default", metric.nodePool());
+    }
+
+    @Test
+    void batchComparesTwoNodes() throws SchedulerException {
+        nodes(10);
+        Job job = TestJobs.job("b").type(Job.TYPE_BATCH).group(TestJobs.group("web", 1).build()).build();
+        h.state.job(job);
+        h.process(job, Evaluation.TRIGGER_JOB_REGISTER);
+        assertEquals(2, h.planner.placedAllocs().get(0).metrics().nodesEvaluated());
+    }
 }
