@@ -123,7 +123,8 @@ public final class AllocRunner {
     /** Runs the alloc hooks, then lets coordination start the tasks. */
     public void run() {
         if (tasks.isEmpty()) {
-            LOG.atError().addKeyValue("alloc_id", allocId).log("allocation has no task group to run");
+            LOG.atError().addKeyValue("alloc_id", allocId).addKeyValue("task_group", alloc.taskGroup())
+                    .log("allocation's job has no such task group; reporting it failed");
         }
         services.workers().execute(() -> {
             try {
@@ -374,14 +375,14 @@ public final class AllocRunner {
             TaskHandle handle = tr.handle();
             saved.put(name, new PersistedTask(states.get(name), handle == null ? null : PersistedHandle.of(handle)));
         });
-        ClientStatus status = ClientStatus.of(states);
+        ClientStatus status = clientStatus(states);
         Allocation current = alloc.withClientStatus(status.status(), status.description());
         stateWriter.save(new PersistedAlloc(ClientStateStore.VERSION, current, saved));
     }
 
     /** Sends the client's view to the servers when the status or a task state changed. */
     private void report(Map<String, TaskState> states) {
-        ClientStatus status = ClientStatus.of(states);
+        ClientStatus status = clientStatus(states);
         if (status.status().equals(sentStatus) && states.equals(sentStates)) {
             return;
         }
@@ -392,12 +393,20 @@ public final class AllocRunner {
         sentStatus = status.status();
         sentStates = states;
         alloc = alloc.withClientStatus(status.status(), status.description());
-        services.updates().accept(ClientStatus.update(alloc, states));
+        services.updates().accept(ClientStatus.update(alloc, status, states));
+    }
+
+    /** From the task states; an allocation whose job has no such group cannot run at all. */
+    private ClientStatus clientStatus(Map<String, TaskState> states) {
+        return tasks.isEmpty()
+                ? new ClientStatus(Allocation.CLIENT_FAILED, "missing task group \"" + alloc.taskGroup() + "\"")
+                : ClientStatus.of(states);
     }
 
     /** Sends the current client view again (after lost contact with the servers). */
     public void resend() {
-        services.updates().accept(ClientStatus.update(alloc, states()));
+        Map<String, TaskState> states = states();
+        services.updates().accept(ClientStatus.update(alloc, clientStatus(states), states));
     }
 
     private void finishIfDone(Map<String, TaskState> states) {

@@ -46,8 +46,7 @@ public record ClientStatus(String status, String description) {
      * What {@code Node.UpdateAlloc} needs of an allocation: its ID, client status and description, and task states
      * (the job is left out; the server reads only those fields).
      */
-    public static Allocation update(Allocation a, Map<String, TaskState> states) {
-        ClientStatus status = of(states);
+    public static Allocation update(Allocation a, ClientStatus status, Map<String, TaskState> states) {
         return new Allocation(a.id(), a.namespace(), a.evalId(), a.name(), a.nodeId(), a.nodeName(), a.jobId(), null,
                 a.taskGroup(), null, null, a.desiredStatus(), a.desiredDescription(), a.desiredTransition(),
                 status.status(), status.description(), states, a.allocStates(), a.previousAllocation(),

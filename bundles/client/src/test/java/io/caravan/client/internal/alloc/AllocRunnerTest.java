@@ -265,4 +265,14 @@ class AllocRunnerTest {
         assertTrue(runner.states().get("web").events().stream()
                 .anyMatch(e -> TaskEvent.SKIP_SHUTDOWN_DELAY.equals(e.type())));
     }
+
+    @Test
+    void anAllocationWithoutItsGroupIsFailed() {
+        Allocation alloc = Fixtures.alloc("n1", "job", "batch", Map.of(), Fixtures.shTask("t", "true"));
+        Allocation wrongGroup = io.caravan.api.json.NomadJson.mapper().convertValue(Map.of("ID", alloc.id(),
+                "Job", alloc.job(), "TaskGroup", "nope", "DesiredStatus", "run"), Allocation.class);
+        run(wrongGroup);
+        await(WAIT, "failed", () -> Allocation.CLIENT_FAILED.equals(lastStatus()));
+        assertEquals("missing task group \"nope\"", updates.get(updates.size() - 1).clientDescription());
+    }
 }
