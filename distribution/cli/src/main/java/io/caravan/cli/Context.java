@@ -1,18 +1,40 @@
 package io.caravan.cli;
 
+import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.Reader;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.util.Map;
 
 /**
- * What the process hands to every command: its output streams and its environment. Commands never read
- * {@code System.getenv()} or {@code System.out} themselves, so tests can run them in-process.
+ * What the process hands to every command: its output streams, its environment and its input (for the few
+ * confirmation prompts). Commands never read {@code System.getenv()}, {@code System.in} or {@code System.out}
+ * themselves, so tests can run them in-process.
  */
-public record Context(PrintWriter out, PrintWriter err, Map<String, String> env) {
+public record Context(PrintWriter out, PrintWriter err, Map<String, String> env, BufferedReader in) {
 
     public Context {
         env = Map.copyOf(env);
+        in = in == null ? new BufferedReader(Reader.nullReader()) : in;
+    }
+
+    /** A context without input: prompts read end-of-input, i.e. "no". */
+    public Context(PrintWriter out, PrintWriter err, Map<String, String> env) {
+        this(out, err, env, null);
+    }
+
+    /** Prints {@code question} and reads one line of answer; empty at end of input. */
+    public String ask(String question) {
+        out.print(question + " ");
+        out.flush();
+        try {
+            String line = in.readLine();
+            return line == null ? "" : line.strip();
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     /** The first non-blank value among the given environment variables, or {@code null}. */

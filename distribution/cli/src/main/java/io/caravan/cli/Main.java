@@ -1,7 +1,10 @@
 package io.caravan.cli;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +25,8 @@ import io.caravan.cli.command.JobValidateCommand;
 import io.caravan.cli.command.JobStatusCommand;
 import io.caravan.cli.command.JobStopCommand;
 import io.caravan.cli.command.NodeCommand;
+import io.caravan.cli.command.NodeDrainCommand;
+import io.caravan.cli.command.NodeEligibilityCommand;
 import io.caravan.cli.command.NodeStatusCommand;
 import io.caravan.cli.command.AgentInfoCommand;
 import io.caravan.cli.command.ConfigCommand;
@@ -43,7 +48,8 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        System.exit(run(System.out, System.err, System.getenv(), Main::launchAgent, args));
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        System.exit(run(in, System.out, System.err, System.getenv(), Main::launchAgent, args));
     }
 
     /** Runs one command in-process and returns its exit code; never calls {@code System.exit}. */
@@ -54,9 +60,15 @@ public final class Main {
     /** As above, with the step that boots the agent replaceable (tests must not start OSGi). */
     static int run(PrintStream out, PrintStream err, Map<String, String> env,
             Function<List<String>, Integer> agentLauncher, String... args) {
+        return run(null, out, err, env, agentLauncher, args);
+    }
+
+    /** As above, with the input that prompts read ({@code null}: none, every prompt reads "no"). */
+    static int run(BufferedReader in, PrintStream out, PrintStream err, Map<String, String> env,
+            Function<List<String>, Integer> agentLauncher, String... args) {
         PrintWriter o = new PrintWriter(out, true);
         PrintWriter e = new PrintWriter(err, true);
-        Context ctx = new Context(o, e, env);
+        Context ctx = new Context(o, e, env, in);
         AgentCommand agent = new AgentCommand(ctx, agentLauncher);
         try {
             // The agent parses Nomad's agent flags itself (-dev, -config=x, -bind 0.0.0.0, --): hand them over
@@ -94,7 +106,9 @@ public final class Main {
                 .addSubcommand(new CommandLine(new AllocCommand())
                         .addSubcommand(new AllocStatusCommand(ctx)))
                 .addSubcommand(new CommandLine(new NodeCommand())
-                        .addSubcommand(new NodeStatusCommand(ctx)))
+                        .addSubcommand(new NodeStatusCommand(ctx))
+                        .addSubcommand(new NodeEligibilityCommand(ctx))
+                        .addSubcommand(new NodeDrainCommand(ctx)))
                 .addSubcommand(new StatusCommand(ctx))
                 .addSubcommand(new VersionCommand(ctx));
         // Setters after addSubcommand so that they reach every subcommand.

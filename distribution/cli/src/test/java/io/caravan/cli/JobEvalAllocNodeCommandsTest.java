@@ -53,7 +53,7 @@ class JobEvalAllocNodeCommandsTest extends FakeAgentTest {
 
                 Allocations
                 ID        Node ID   Task Group  Version  Desired  Status   Created  Modified
-                8ba85cef  171a583b  cache       0        run      running
+                8ba85cef  171a583b  cache       0        run      running  <none>   <none>
                 """, r.out());
         assertEquals("we", agent.last("/v1/jobs").query().replace("prefix=", ""));
     }
@@ -131,24 +131,6 @@ class JobEvalAllocNodeCommandsTest extends FakeAgentTest {
         assertEquals(0, status.code(), status.err());
         assertTrue(status.out().contains("Status             = blocked\n"), status.out());
         assertTrue(status.out().contains("Placement Failures = true\n"), status.out());
-    }
-
-    @Test
-    void nodeStatusListAndDetail() {
-        agent.json("/v1/nodes", """
-                [{"ID":"171a583b-aaaa","NodePool":"default","Datacenter":"dc1","Name":"vm","NodeClass":"",
-                  "Drain":false,"SchedulingEligibility":"eligible","Status":"ready"}]""")
-                .json("/v1/node/171a583b-aaaa", """
-                {"ID":"171a583b-aaaa","NodePool":"default","Datacenter":"dc1","Name":"vm","NodeClass":"big",
-                 "Drain":true,"SchedulingEligibility":"ineligible","Status":"ready"}""");
-        Cli.Result list = Cli.run(env, "node", "status");
-        assertEquals("""
-                ID        Node Pool  DC   Name  Class  Drain  Eligibility  Status
-                171a583b  default    dc1  vm           false  eligible     ready
-                """, list.out());
-        Cli.Result one = Cli.run(env, "node", "status", "171a");
-        assertTrue(one.out().contains("Drain       = true\n"), one.out());
-        assertTrue(one.out().contains("Class       = big\n"), one.out());
     }
 
     @Test

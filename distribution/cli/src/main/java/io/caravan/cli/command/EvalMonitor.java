@@ -20,42 +20,32 @@ import io.caravan.cli.http.ApiException;
  * {@code alloc stop}: what triggered it, the allocations it creates or modifies, its status changes, and why
  * placements failed. Lines start with {@code ==> } (milestones) or four spaces (details), then a timestamp.
  *
- * <p>Reads are blocking queries ({@code ?index=&wait=}) on the evaluation; when the agent answers at once with an
- * unchanged index (no blocking support) the monitor falls back to Nomad's one-second polling. The whole watch is
- * bounded by {@code CARAVAN_MONITOR_TIMEOUT} (a Go duration, default 10m): Nomad's monitor waits forever, but an
- * evaluation that no scheduler ever picks up should not hang a script.
+ * <p>Reads are blocking queries on the evaluation, paced and bounded by {@link Watch}: Nomad's monitor waits
+ * forever, but an evaluation that no scheduler ever picks up should not hang a script.
  *
  * <p>Exit codes: 0 when the evaluation finished and placed everything; 2 when it finished with placement
  * failures or with status {@code failed}; 1 when it could not be read or the watch timed out.
  */
 final class EvalMonitor {
-    static final String TIMEOUT_ENV = "CARAVAN_MONITOR_TIMEOUT";
-    static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(10);
-
-    /** How long the agent may hold one blocking read. */
-    private static final Duration BLOCKING_WAIT = Duration.ofSeconds(5);
-    /** Polling interval when the agent does not block (Nomad's {@code updateWait}). */
-    private static final Duration POLL_INTERVAL = Duration.ofSeconds(1);
     private static final List<String> TERMINAL = List.of("complete", "failed", "canceled", "cancelled");
 
     private final Context ctx;
     private final ApiClient api;
     private final boolean fullIds;
-    private final Duration timeout;
+    private Watch watch;
 
     EvalMonitor(Context ctx, ApiClient api, boolean fullIds) {
         this.ctx = ctx;
         this.api = api;
         this.fullIds = fullIds;
-        this.timeout = timeout(ctx);
     }
 
     /** Watches {@code evalId} (and the evaluations it chains to) until it ends; returns the exit code. */
     int monitor(String evalId) {
-        Instant deadline = Instant.now().plus(timeout);
+        watch = new Watch(ctx);
         String id = evalId;
         while (true) {
-            Outcome outcome = follow(id, deadline);
+            Outcome outcome = follow(id);
             if (outcome.next == null) {
                 return outcome.code;
             }
@@ -76,7 +66,7 @@ final class EvalMonitor {
         }
     }
 
-    private Outcome follow(String evalId, Instant deadline) {
+    private Outcome follow(String evalId) {
         EvalState seen = EvalState.initial();
         info("Monitoring evaluation " + Nomad.quote(id(evalId)));
         long index = 0;
@@ -87,7 +77,7 @@ final class EvalMonitor {
             long answeredIndex;
             try {
                 ApiClient.Response response = api.query("/v1/evaluation/" + Json.pathSegment(evalId),
-                        blocking(index, deadline), requestTimeout());
+                        watch.blocking(index), watch.requestTimeout());
                 eval = response.body();
                 answeredIndex = response.index();
             } catch (ApiException e) {
@@ -108,24 +98,20 @@ final class EvalMonitor {
 
             String status = Json.text(eval.get("Status"));
             if (TERMINAL.contains(status)) {
-                return finish(eval, deadline);
+                return finish(eval);
             }
-            if (!Instant.now().isBefore(deadline)) {
-                error(stamp("Timed out after " + GoDuration.format(timeout) + " waiting for evaluation "
+            if (watch.expired()) {
+                error(stamp("Timed out after " + GoDuration.format(watch.timeout()) + " waiting for evaluation "
                         + Nomad.quote(id(evalId)) + " (status " + Nomad.quote(status) + "); it goes on without us"));
                 return new Outcome(1, null);
             }
-            boolean news = answeredIndex > index;
-            if (!news && Duration.between(asked, Instant.now()).compareTo(POLL_INTERVAL) < 0) {
-                // The agent answered at once without news: poll like Nomad instead of spinning.
-                sleepUntil(asked.plus(POLL_INTERVAL), deadline);
-            }
+            watch.pace(asked, answeredIndex > index);
             index = Math.max(index, answeredIndex);
         }
     }
 
     /** The end of one evaluation: its result, its failures, and the evaluation it chains to, if any. */
-    private Outcome finish(JsonNode eval, Instant deadline) {
+    private Outcome finish(JsonNode eval) {
         String evalId = Json.text(eval.get("ID"));
         String status = Json.text(eval.get("Status"));
         JsonNode failed = eval.path("FailedTGAllocs");
@@ -154,7 +140,7 @@ final class EvalMonitor {
         Duration wait = Duration.ofNanos(eval.path("Wait").asLong());
         if (!wait.isZero()) {
             info("Monitoring next evaluation " + Nomad.quote(id(next)) + " in " + GoDuration.format(wait));
-            sleepUntil(Instant.now().plus(wait), deadline);
+            watch.sleep(wait);
         }
         return new Outcome(code, next);
     }
@@ -203,42 +189,12 @@ final class EvalMonitor {
         }
     }
 
-    private static Map<String, String> blocking(long index, Instant deadline) {
-        if (index <= 0) {
-            return Map.of();
-        }
-        Duration left = Duration.between(Instant.now(), deadline);
-        Duration wait = left.compareTo(BLOCKING_WAIT) < 0 ? left : BLOCKING_WAIT;
-        Map<String, String> query = new LinkedHashMap<>();
-        query.put("index", Long.toString(index));
-        query.put("wait", GoDuration.format(Duration.ofMillis(Math.max(1, wait.toMillis()))));
-        return query;
-    }
-
-    /** The agent may hold a blocking read for {@code wait} plus jitter (Nomad adds up to wait/16). */
-    private static Duration requestTimeout() {
-        return BLOCKING_WAIT.plusSeconds(10);
-    }
-
-    private static void sleepUntil(Instant until, Instant deadline) {
-        Instant end = until.isBefore(deadline) ? until : deadline;
-        long millis = Duration.between(Instant.now(), end).toMillis();
-        if (millis <= 0) {
-            return;
-        }
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     private String id(String id) {
         return Nomad.id(id, fullIds);
     }
 
     private String stamp(String message) {
-        return Nomad.time(Instant.now(), ctx.zone()) + ": " + message;
+        return watch.stamp(message);
     }
 
     /** A milestone: {@code ==> <time>: message}. */
@@ -255,16 +211,4 @@ final class EvalMonitor {
         ctx.err().println("==> " + message);
     }
 
-    private static Duration timeout(Context ctx) {
-        String configured = ctx.env(TIMEOUT_ENV);
-        if (configured == null) {
-            return DEFAULT_TIMEOUT;
-        }
-        try {
-            Duration d = GoDuration.parse(configured.trim());
-            return d.isNegative() || d.isZero() ? DEFAULT_TIMEOUT : d;
-        } catch (IllegalArgumentException e) {
-            return DEFAULT_TIMEOUT;
-        }
-    }
 }

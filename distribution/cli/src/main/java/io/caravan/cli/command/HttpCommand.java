@@ -5,9 +5,15 @@ import java.util.concurrent.Callable;
 import io.caravan.cli.Context;
 import io.caravan.cli.http.ApiClient;
 import io.caravan.cli.http.ApiException;
+import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
-/** Base of every command that talks to the agent: connection options, and API errors as one line + exit 1. */
+/**
+ * Base of every command that talks to the agent: connection options, API errors as one line + exit 1, and
+ * misused flags as Nomad reports them (the problem, then "For additional help try 'caravan ... -h'").
+ */
 public abstract class HttpCommand implements Callable<Integer> {
 
     @Mixin
@@ -15,6 +21,9 @@ public abstract class HttpCommand implements Callable<Integer> {
 
     @Mixin
     HelpOption help;
+
+    @Spec
+    CommandSpec spec;
 
     protected final Context ctx;
 
@@ -26,19 +35,24 @@ public abstract class HttpCommand implements Callable<Integer> {
     public final Integer call() {
         try {
             return run(new ApiClient(connection.resolve(ctx)));
+        } catch (UsageException e) {
+            ctx.err().println(e.getMessage());
+            ctx.err().println("For additional help try '" + spec.qualifiedName() + " -h'");
+            int declared = spec.exitCodeOnInvalidInput();
+            return declared == CommandLine.ExitCode.USAGE ? 1 : declared;
         } catch (ApiException e) {
             ctx.err().println(errorPrefix() + ": " + e.getMessage());
             return errorExitCode();
         }
     }
 
+    /** Nomad's wording for a failed query of this command, e.g. {@code "Error querying agent info"}. */
+    protected abstract String errorPrefix();
+
     /** The exit code of a failed call: 1, as for most Nomad commands ({@code job plan} uses 255). */
     protected int errorExitCode() {
         return 1;
     }
 
-    /** Nomad's wording for a failed query of this command, e.g. {@code "Error querying agent info"}. */
-    protected abstract String errorPrefix();
-
-    protected abstract int run(ApiClient api) throws ApiException;
+    protected abstract int run(ApiClient api) throws ApiException, UsageException;
 }

@@ -2,8 +2,6 @@ package io.caravan.cli.command;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -120,7 +118,7 @@ public final class JobPlanCommand extends HttpCommand {
                         .append(GoDuration.format(Duration.ofNanos(eval.path("Wait").asLong()))).append(".\n");
             }
         }
-        Instant next = instant(Json.text(plan.get("NextPeriodicLaunch")));
+        Instant next = Nomad.instant(plan.get("NextPeriodicLaunch"));
         if (next != null && !Json.present(job.get("ParameterizedJob"))) {
             Instant now = Instant.now();
             out.append("- If submitted now, next periodic launch would be at ").append(Nomad.time(next, ctx.zone()))
@@ -154,18 +152,5 @@ public final class JobPlanCommand extends HttpCommand {
             }
         }
         return 0;
-    }
-
-    /** An RFC 3339 time, or null for none / Go's zero time. */
-    private static Instant instant(String text) {
-        if (text.isEmpty()) {
-            return null;
-        }
-        try {
-            Instant t = OffsetDateTime.parse(text).toInstant();
-            return t.getEpochSecond() < 1 ? null : t;
-        } catch (DateTimeParseException e) {
-            return null;
-        }
     }
 }

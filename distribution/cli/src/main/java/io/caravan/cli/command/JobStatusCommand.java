@@ -1,6 +1,5 @@
 package io.caravan.cli.command;
 
-import java.time.Instant;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -23,6 +22,9 @@ public final class JobStatusCommand extends HttpCommand {
 
     @Option(names = {"-json", "--json"}, description = "Output in JSON format.")
     boolean json;
+
+    @Option(names = {"-verbose", "--verbose"}, description = "Show full IDs and absolute times.")
+    boolean verbose;
 
     public JobStatusCommand(Context ctx) {
         super(ctx);
@@ -74,19 +76,7 @@ public final class JobStatusCommand extends HttpCommand {
         JsonNode allocs = api.get(path + "/allocations", Map.of());
         ctx.out().println();
         ctx.out().println("Allocations");
-        if (allocs.isEmpty()) {
-            ctx.out().println("No allocations placed");
-            return 0;
-        }
-        Instant now = Instant.now();
-        Table table = new Table("ID", "Node ID", "Task Group", "Version", "Desired", "Status", "Created", "Modified");
-        for (JsonNode a : allocs) {
-            table.row(Nomad.shortId(Json.text(a.get("ID"))), Nomad.shortId(Json.text(a.get("NodeID"))),
-                    Json.text(a.get("TaskGroup")), Json.text(a.get("JobVersion")), Json.text(a.get("DesiredStatus")),
-                    Json.text(a.get("ClientStatus")), Nomad.ago(a.path("CreateTime").asLong(), now),
-                    Nomad.ago(a.path("ModifyTime").asLong(), now));
-        }
-        table.print(ctx.out());
+        AllocTable.lines(allocs, verbose, true, ctx.zone()).forEach(ctx.out()::println);
         return 0;
     }
 

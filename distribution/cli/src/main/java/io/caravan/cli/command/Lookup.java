@@ -31,4 +31,51 @@ final class Lookup {
         }
         throw new ApiException("Prefix matched multiple " + what + "s:" + ids);
     }
+
+    /** A node named on the command line, or this agent's own node with {@code -self}; Nomad's checks first. */
+    static String node(ApiClient api, String prefixOrId, boolean self) throws ApiException {
+        String node = self ? localNodeId(api) : prefixOrId;
+        if (node.length() == 1) {
+            throw new ApiException("Identifier must contain at least two characters.");
+        }
+        return id(api, "/v1/nodes", "node", node);
+    }
+
+    /**
+     * The ID of the node this agent runs as a client. Nomad reads {@code stats.client.node_id} of
+     * {@code /v1/agent/self}; when an agent does not (yet) report it there, the node registered under the agent's
+     * name ({@code config.NodeName}) is taken, provided exactly one node has that name.
+     */
+    static String localNodeId(ApiClient api) throws ApiException {
+        JsonNode self;
+        try {
+            self = api.get("/v1/agent/self");
+        } catch (ApiException e) {
+            throw new ApiException("Error querying agent info: " + e.getMessage());
+        }
+        JsonNode client = self.path("stats").path("client");
+        if (client.isMissingNode()) {
+            throw new ApiException("Agent not running in client mode");
+        }
+        String nodeId = Json.text(client.get("node_id"));
+        if (!nodeId.isEmpty()) {
+            return nodeId;
+        }
+        String name = Json.text(self.path("config").get("NodeName"));
+        if (!name.isEmpty()) {
+            String found = null;
+            for (JsonNode node : api.get("/v1/nodes")) {
+                if (name.equals(Json.text(node.get("Name")))) {
+                    if (found != null) {
+                        throw new ApiException("Failed to determine node ID: several nodes are named \"" + name + "\"");
+                    }
+                    found = Json.text(node.get("ID"));
+                }
+            }
+            if (found != null) {
+                return found;
+            }
+        }
+        throw new ApiException("Failed to determine node ID");
+    }
 }

@@ -3,10 +3,14 @@ package io.caravan.cli.format;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 /** Nomad's small output conventions: short IDs, {@code key = value} blocks, dates, "5m3s ago". */
 public final class Nomad {
@@ -98,5 +102,37 @@ public final class Nomad {
             }
         }
         return out.append('"').toString();
+    }
+
+    /** A Go {@code time.Time} field (RFC 3339 text) as {@link #time}; empty when missing, unparsable or zero. */
+    public static String time(JsonNode goTime, ZoneId zone) {
+        Instant t = instant(goTime);
+        return t == null ? "" : time(t, zone);
+    }
+
+    /** A Go {@code time.Time} field, or null when missing, unparsable or Go's zero time. */
+    public static Instant instant(JsonNode goTime) {
+        String text = Json.text(goTime);
+        if (text.isEmpty()) {
+            return null;
+        }
+        try {
+            Instant t = OffsetDateTime.parse(text).toInstant();
+            return t.getEpochSecond() < 1 ? null : t;
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+
+    /** humanize's {@code IBytes} for a size in MiB: {@code 300 MiB}, {@code 1.0 GiB}, {@code 16 GiB}. */
+    public static String mebibytes(long mib) {
+        double value = mib * 1024.0 * 1024.0;
+        if (value < 10) {
+            return (long) value + " B";
+        }
+        String[] units = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+        int exponent = (int) Math.floor(Math.log(value) / Math.log(1024));
+        double scaled = Math.floor(value / Math.pow(1024, exponent) * 10 + 0.5) / 10;
+        return String.format(java.util.Locale.ROOT, scaled < 10 ? "%.1f %s" : "%.0f %s", scaled, units[exponent]);
     }
 }
