@@ -1,5 +1,13 @@
 /**
- * The schedulers' implementation: the generic (service, batch) and system (system, sysbatch) schedulers, the pure
- * reconcilers ({@code reconcile}) and the placement pipeline ({@code placement}). Nothing here is exported.
+ * The schedulers' implementation: {@link io.caravan.scheduler.internal.GenericScheduler} (service, batch) and
+ * {@link io.caravan.scheduler.internal.SystemScheduler} (system, sysbatch) share the plan/refresh/retry loop and
+ * the eval bookkeeping of {@link io.caravan.scheduler.internal.PlanningScheduler}; the pure reconcilers live in
+ * {@code reconcile}, the placement pipeline in {@code placement}. Nothing here is exported.
+ *
+ * <p>Nomad behaviour not modelled yet: deployments, canaries and rolling-update limits ({@code max_parallel}:
+ * destructive updates all happen in one plan); the {@code disconnect} block and {@code unknown} allocations (a
+ * disconnected node counts as down unless the group has {@code disconnect.lost_after}, in which case its
+ * allocations are left alone); preemption; device instance accounting, device constraints and affinities; sticky
+ * and migrating ephemeral disks (no preferred nodes); CSI volumes; quotas; reconnect reconciliation.
  */
 package io.caravan.scheduler.internal;
