@@ -54,6 +54,7 @@ public final class NodeRegistration {
     private boolean allocsSynced;
     private boolean nodeChangedWhileRegistering;
     private boolean contactLost;
+    private long lastContactNanos; // System.nanoTime() of the last successful heartbeat or registration
     private boolean reregisterDue;
     private String status = Node.STATUS_INITIALIZING;
     private Duration ttl = Duration.ofSeconds(10);
@@ -163,6 +164,7 @@ public final class NodeRegistration {
             return;
         }
         backoff = MIN_BACKOFF;
+        lastContactNanos = System.nanoTime();
         boolean first = !registered;
         registered = true;
         ttl = positive(response.heartbeatTtl());
@@ -218,9 +220,13 @@ public final class NodeRegistration {
             return;
         }
         backoff = MIN_BACKOFF;
-        if (contactLost) {
+        long now = System.nanoTime();
+        // Late without a failure (a long pause): the servers may have missed the TTL and marked the node down too.
+        boolean late = lastContactNanos != 0 && now - lastContactNanos > ttl.toNanos();
+        lastContactNanos = now;
+        if (contactLost || late) {
             contactLost = false;
-            LOG.atInfo().log("heartbeats succeed again; resending allocation states");
+            LOG.atInfo().addKeyValue("late", late).log("heartbeats succeed again; resending allocation states");
             listener.reconnected();
         }
         if (!asked.equals(status)) {
