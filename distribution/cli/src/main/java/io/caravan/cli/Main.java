@@ -13,6 +13,7 @@ import java.util.function.Function;
 import io.caravan.cli.command.AgentCommand;
 import io.caravan.cli.command.AllocCommand;
 import io.caravan.cli.command.AllocStatusCommand;
+import io.caravan.cli.command.AllocStopCommand;
 import io.caravan.cli.command.EvalCommand;
 import io.caravan.cli.command.EvalListCommand;
 import io.caravan.cli.command.EvalStatusCommand;
@@ -104,7 +105,8 @@ public final class Main {
                         .addSubcommand(new EvalListCommand(ctx))
                         .addSubcommand(new EvalStatusCommand(ctx)))
                 .addSubcommand(new CommandLine(new AllocCommand())
-                        .addSubcommand(new AllocStatusCommand(ctx)))
+                        .addSubcommand(new AllocStatusCommand(ctx))
+                        .addSubcommand(new AllocStopCommand(ctx)))
                 .addSubcommand(new CommandLine(new NodeCommand())
                         .addSubcommand(new NodeStatusCommand(ctx))
                         .addSubcommand(new NodeEligibilityCommand(ctx))

@@ -134,18 +134,6 @@ class JobEvalAllocNodeCommandsTest extends FakeAgentTest {
     }
 
     @Test
-    void allocStatusShowsItsFields() {
-        agent.json("/v1/allocations", "[{\"ID\":\"8ba85cef-1111\"}]").json("/v1/allocation/8ba85cef-1111", """
-                {"ID":"8ba85cef-1111","EvalID":"0a3f1234-5678","Name":"web.cache[0]","NodeID":"171a583b-aaaa",
-                 "NodeName":"vm","JobID":"web","Job":{"Version":3},"ClientStatus":"running","ClientDescription":"",
-                 "DesiredStatus":"run","DesiredDescription":"","CreateTime":0,"ModifyTime":0}""");
-        Cli.Result r = Cli.run(env, "alloc", "status", "8ba8");
-        assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().startsWith("ID                  = 8ba85cef\nEval ID             = 0a3f1234\n"), r.out());
-        assertTrue(r.out().contains("Job Version         = 3\n"), r.out());
-    }
-
-    @Test
     void agoUsesTheTwoLargestUnits() {
         Instant now = Instant.ofEpochSecond(1_000_000);
         long nanos = 1_000_000_000L;

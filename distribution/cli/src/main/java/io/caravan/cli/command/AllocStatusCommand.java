@@ -1,18 +1,32 @@
 package io.caravan.cli.command;
 
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.caravan.cli.Context;
+import io.caravan.cli.format.AllocMetrics;
+import io.caravan.cli.format.GoDuration;
 import io.caravan.cli.format.Json;
 import io.caravan.cli.format.Nomad;
+import io.caravan.cli.format.Table;
+import io.caravan.cli.format.TaskEvents;
 import io.caravan.cli.http.ApiClient;
 import io.caravan.cli.http.ApiException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code caravan alloc status ID}: one allocation (its tasks' events come with the client issue). */
+/**
+ * {@code caravan alloc status ID}: one allocation in Nomad's layout: its fields, then per task its state,
+ * allocated resources, task summary and recent events (newest first); {@code -verbose} adds full IDs, absolute
+ * times and the placement metrics. Live resource usage (client stats) is not shown.
+ */
 @Command(name = "status", description = "Display the status of an allocation.")
 public final class AllocStatusCommand extends HttpCommand {
 
@@ -21,6 +35,12 @@ public final class AllocStatusCommand extends HttpCommand {
 
     @Option(names = {"-json", "--json"}, description = "Output in JSON format.")
     boolean json;
+
+    @Option(names = {"-verbose", "--verbose"}, description = "Full IDs, absolute times and placement metrics.")
+    boolean verbose;
+
+    @Option(names = {"-short", "--short"}, description = "Only basic information and the tasks' states.")
+    boolean brief;
 
     public AllocStatusCommand(Context ctx) {
         super(ctx);
@@ -39,20 +59,186 @@ public final class AllocStatusCommand extends HttpCommand {
             return 0;
         }
         Instant now = Instant.now();
-        Nomad.keyValues(ctx.out(),
-                "ID", Nomad.shortId(Json.text(a.get("ID"))),
-                "Eval ID", Nomad.shortId(Json.text(a.get("EvalID"))),
-                "Name", Json.text(a.get("Name")),
-                "Node ID", Nomad.shortId(Json.text(a.get("NodeID"))),
-                "Node Name", Json.text(a.get("NodeName")),
-                "Job ID", Json.text(a.get("JobID")),
-                "Job Version", Json.text(a.path("Job").get("Version")),
-                "Client Status", Json.text(a.get("ClientStatus")),
-                "Client Description", Json.text(a.get("ClientDescription")),
-                "Desired Status", Json.text(a.get("DesiredStatus")),
-                "Desired Description", Json.text(a.get("DesiredDescription")),
-                "Created", Nomad.ago(a.path("CreateTime").asLong(), now),
-                "Modified", Nomad.ago(a.path("ModifyTime").asLong(), now));
+        String created = verbose ? Nomad.date(a.path("CreateTime").asLong(), ctx.zone())
+                : Nomad.ago(a.path("CreateTime").asLong(), now);
+        String modified = verbose ? Nomad.date(a.path("ModifyTime").asLong(), ctx.zone())
+                : Nomad.ago(a.path("ModifyTime").asLong(), now);
+        if (brief) {
+            Nomad.keyValues(ctx.out(), "ID", Json.text(a.get("ID")), "Name", Json.text(a.get("Name")),
+                    "Created", created, "Modified", modified);
+            shortTaskStates(a);
+            return 0;
+        }
+        List<List<String>> basic = new ArrayList<>();
+        add(basic, "ID", Json.text(a.get("ID")));
+        add(basic, "Eval ID", id(a, "EvalID"));
+        add(basic, "Name", Json.text(a.get("Name")));
+        add(basic, "Node ID", id(a, "NodeID"));
+        add(basic, "Node Name", Json.text(a.get("NodeName")));
+        add(basic, "Job ID", Json.text(a.get("JobID")));
+        add(basic, "Job Version", Long.toString(a.path("Job").path("Version").asLong()));
+        add(basic, "Client Status", Json.text(a.get("ClientStatus")));
+        add(basic, "Client Description", Json.text(a.get("ClientDescription")));
+        add(basic, "Desired Status", Json.text(a.get("DesiredStatus")));
+        add(basic, "Desired Description", Json.text(a.get("DesiredDescription")));
+        add(basic, "Created", created);
+        add(basic, "Modified", modified);
+        if (!Json.text(a.get("DeploymentID")).isEmpty()) {
+            add(basic, "Deployment ID", id(a, "DeploymentID"));
+            JsonNode healthy = a.path("DeploymentStatus").get("Healthy");
+            add(basic, "Deployment Health", !Json.present(healthy) ? "unset" : healthy.asBoolean() ? "healthy" : "unhealthy");
+            if (a.path("DeploymentStatus").path("Canary").asBoolean()) {
+                add(basic, "Canary", "true");
+            }
+        }
+        if (!Json.text(a.get("NextAllocation")).isEmpty()) {
+            add(basic, "Replacement Alloc ID", id(a, "NextAllocation"));
+        }
+        JsonNode metrics = a.path("Metrics");
+        if (verbose) {
+            add(basic, "Evaluated Nodes", Long.toString(metrics.path("NodesEvaluated").asLong()));
+            add(basic, "Filtered Nodes", Long.toString(metrics.path("NodesFiltered").asLong()));
+            add(basic, "Exhausted Nodes", Long.toString(metrics.path("NodesExhausted").asLong()));
+            add(basic, "Allocation Time", GoDuration.format(Duration.ofNanos(metrics.path("AllocationTime").asLong())));
+            add(basic, "Failures", Long.toString(metrics.path("CoalescedFailures").asLong()));
+        }
+        Nomad.keyValues(ctx.out(), basic);
+        for (String task : tasks(a)) {
+            JsonNode state = a.path("TaskStates").path(task);
+            ctx.out().println();
+            ctx.out().println("Task " + Nomad.quote(task) + lifecycleSuffix(a, task) + " is "
+                    + Nomad.quote(Json.text(state.get("State"))));
+            resources(a, task);
+            ctx.out().println();
+            taskEvents(state);
+        }
+        if (verbose) {
+            ctx.out().println();
+            ctx.out().println("Placement Metrics");
+            AllocMetrics.lines(metrics, "  ").forEach(ctx.out()::println);
+        }
         return 0;
+    }
+
+    /** {@code -short}: one line per task, Nomad's "Tasks" table. */
+    private void shortTaskStates(JsonNode a) {
+        ctx.out().println();
+        ctx.out().println("Tasks");
+        Table table = new Table("Name", "State", "Last Event", "Time", "Lifecycle").placeholder(Nomad.NONE);
+        for (String task : tasks(a)) {
+            JsonNode state = a.path("TaskStates").path(task);
+            JsonNode events = state.path("Events");
+            JsonNode last = events.isEmpty() ? null : events.get(events.size() - 1);
+            table.row(task, Json.text(state.get("State")), last == null ? "" : Json.text(last.get("Type")),
+                    last == null ? "" : Nomad.date(last.path("Time").asLong(), ctx.zone()), lifecycle(a, task));
+        }
+        table.print(ctx.out());
+    }
+
+    /** Allocated CPU, memory, disk and addresses of one task (Nomad shows live usage here when it has it). */
+    private void resources(JsonNode a, String task) {
+        JsonNode resources = a.path("AllocatedResources").path("Tasks").path(task);
+        if (resources.isMissingNode()) {
+            return;
+        }
+        ctx.out().println("Task Resources:");
+        List<String> addresses = new ArrayList<>();
+        for (JsonNode network : resources.path("Networks")) {
+            for (String kind : new String[] {"DynamicPorts", "ReservedPorts"}) {
+                for (JsonNode port : network.path(kind)) {
+                    addresses.add(Json.text(port.get("Label")) + ": " + Json.text(network.get("IP")) + ":"
+                            + Json.text(port.get("Value")));
+                }
+            }
+        }
+        int cores = resources.path("Cpu").path("ReservedCores").size();
+        long memory = resources.path("Memory").path("MemoryMB").asLong();
+        long memoryMax = resources.path("Memory").path("MemoryMaxMB").asLong();
+        Table table = new Table(cores > 0 ? "CPU (" + cores + " cores)" : "CPU", "Memory", "Disk", "Addresses");
+        table.row(resources.path("Cpu").path("CpuShares").asLong() + " MHz", Nomad.mebibytes(memory),
+                Nomad.mebibytes(a.path("AllocatedResources").path("Shared").path("DiskMB").asLong()),
+                addresses.isEmpty() ? "" : addresses.get(0));
+        String max = memoryMax != 0 && memoryMax != memory ? "Max: " + Nomad.mebibytes(memoryMax) : "";
+        if (!max.isEmpty() || addresses.size() > 1) {
+            table.row("", max, "", addresses.size() > 1 ? addresses.get(1) : "");
+        }
+        for (int i = 2; i < addresses.size(); i++) {
+            table.row("", "", "", addresses.get(i));
+        }
+        table.print(ctx.out());
+    }
+
+    private void taskEvents(JsonNode state) {
+        ctx.out().println("Task Events:");
+        Nomad.keyValues(ctx.out(),
+                "Started At", taskTime(state.get("StartedAt")),
+                "Finished At", taskTime(state.get("FinishedAt")),
+                "Total Restarts", Long.toString(state.path("Restarts").asLong()),
+                "Last Restart", taskTime(state.get("LastRestart")));
+        ctx.out().println();
+        ctx.out().println("Recent Events:");
+        Table table = new Table("Time", "Type", "Description").placeholder(Nomad.NONE);
+        List<JsonNode> events = new ArrayList<>();
+        state.path("Events").forEach(events::add);
+        for (int i = events.size() - 1; i >= 0; i--) {
+            JsonNode e = events.get(i);
+            table.row(Nomad.date(e.path("Time").asLong(), ctx.zone()), Json.text(e.get("Type")), TaskEvents.describe(e));
+        }
+        table.print(ctx.out());
+    }
+
+    private String taskTime(JsonNode goTime) {
+        String text = Nomad.time(goTime, ctx.zone());
+        return text.isEmpty() ? "N/A" : text;
+    }
+
+    /** Task names with a state: sorted by name, then prestart (non-sidecar) before sidecars before the rest. */
+    private static List<String> tasks(JsonNode a) {
+        Map<String, JsonNode> lifecycles = lifecycles(a);
+        List<String> names = Json.sortedFieldNames(a.path("TaskStates"));
+        names.sort(Comparator.comparingInt(name -> {
+            JsonNode lc = lifecycles.get(name);
+            if (!Json.present(lc)) {
+                return 2;
+            }
+            return lc.path("Sidecar").asBoolean() ? 1 : 0;
+        }));
+        return names;
+    }
+
+    private static Map<String, JsonNode> lifecycles(JsonNode a) {
+        Map<String, JsonNode> result = new HashMap<>();
+        for (JsonNode group : a.path("Job").path("TaskGroups")) {
+            if (Json.text(group.get("Name")).equals(Json.text(a.get("TaskGroup")))) {
+                for (JsonNode task : group.path("Tasks")) {
+                    JsonNode lc = task.get("Lifecycle");
+                    if (Json.present(lc) && !Json.text(lc.get("Hook")).isEmpty()) {
+                        result.put(Json.text(task.get("Name")), lc);
+                    }
+                }
+            }
+        }
+        return result;
+    }
+
+    /** Nomad's lifecycleDisplayName: {@code main}, {@code prestart}, {@code poststart sidecar}, ... */
+    private static String lifecycle(JsonNode a, String task) {
+        JsonNode lc = lifecycles(a).get(task);
+        if (lc == null) {
+            return "main";
+        }
+        return Json.text(lc.get("Hook")) + (lc.path("Sidecar").asBoolean() ? " sidecar" : "");
+    }
+
+    private static String lifecycleSuffix(JsonNode a, String task) {
+        return lifecycles(a).containsKey(task) ? " (" + lifecycle(a, task) + ")" : "";
+    }
+
+    private String id(JsonNode a, String field) {
+        return Nomad.id(Json.text(a.get(field)), verbose);
+    }
+
+    private static void add(List<List<String>> rows, String key, String value) {
+        rows.add(List.of(key, value));
     }
 }

@@ -81,6 +81,11 @@ public final class ApiClient {
         return send("PUT", path, Map.of(), body);
     }
 
+    /** PUTs with query parameters and an optional body ({@code null}: none). */
+    public JsonNode put(String path, Map<String, String> query, JsonNode body) throws ApiException {
+        return send("PUT", path, query, body);
+    }
+
     /** DELETEs {@code path}, e.g. {@code /v1/job/web?purge=true}. */
     public JsonNode delete(String path, Map<String, String> query) throws ApiException {
         return send("DELETE", path, query);
