@@ -18,6 +18,7 @@ import io.caravan.client.internal.hooks.AllocDir;
 import io.caravan.client.internal.hooks.AllocDirHook;
 import io.caravan.client.internal.hooks.AllocHook;
 import io.caravan.client.internal.hooks.ArtifactHook;
+import io.caravan.client.internal.hooks.DispatchPayloadHook;
 import io.caravan.client.internal.hooks.LogsHook;
 import io.caravan.client.internal.hooks.TaskDirHook;
 import io.caravan.client.internal.hooks.TaskEnvHook;
@@ -89,9 +90,10 @@ public final class AllocRunner {
         // A restored runner reports once at start: the last update before the restart may not have been delivered.
     }
 
-    /** Nomad's task hook order, reduced to what Caravan has: task dir, logs, env (and config), artifacts. */
+    /** Nomad's task hook order, reduced to what Caravan has: task dir, logs, dispatch payload, env, artifacts. */
     private List<TaskHook> taskHooks() {
-        return List.of(new TaskDirHook(), new LogsHook(services.logs()), new TaskEnvHook(), new ArtifactHook());
+        return List.of(new TaskDirHook(), new LogsHook(services.logs()), new DispatchPayloadHook(), new TaskEnvHook(),
+                new ArtifactHook());
     }
 
     static TaskGroup group(Allocation alloc) {
