@@ -33,6 +33,10 @@ import io.caravan.cli.command.AgentInfoCommand;
 import io.caravan.cli.command.ConfigCommand;
 import io.caravan.cli.command.ConfigReloadCommand;
 import io.caravan.cli.command.ConfigValidateCommand;
+import io.caravan.cli.command.OperatorCommand;
+import io.caravan.cli.command.OperatorSchedulerCommand;
+import io.caravan.cli.command.SchedulerGetConfigCommand;
+import io.caravan.cli.command.SchedulerSetConfigCommand;
 import io.caravan.cli.command.ServerCommand;
 import io.caravan.cli.command.ServerMembersCommand;
 import io.caravan.cli.command.StatusCommand;
@@ -111,6 +115,10 @@ public final class Main {
                         .addSubcommand(new NodeStatusCommand(ctx))
                         .addSubcommand(new NodeEligibilityCommand(ctx))
                         .addSubcommand(new NodeDrainCommand(ctx)))
+                .addSubcommand(new CommandLine(new OperatorCommand())
+                        .addSubcommand(new CommandLine(new OperatorSchedulerCommand())
+                                .addSubcommand(new SchedulerGetConfigCommand(ctx))
+                                .addSubcommand(new SchedulerSetConfigCommand(ctx))))
                 .addSubcommand(new StatusCommand(ctx))
                 .addSubcommand(new VersionCommand(ctx));
         // Setters after addSubcommand so that they reach every subcommand.
