@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -176,6 +177,8 @@ public final class Client implements ClientAllocs, AutoCloseable {
             throw new java.io.UncheckedIOException("cannot create alloc dir " + settings.allocDir(), e);
         }
         restore();
+        long gcMillis = Math.max(1, settings.gcInterval().toMillis());
+        scheduler.scheduleWithFixedDelay(this::collectGarbage, gcMillis, gcMillis, TimeUnit.MILLISECONDS);
         fingerprints.start();
         drivers.start();
         registration.start();
@@ -299,6 +302,24 @@ public final class Client implements ClientAllocs, AutoCloseable {
         LOG.atInfo().addKeyValue("alloc_id", alloc.id()).addKeyValue("job_id", alloc.jobId())
                 .log("allocation received");
         runner.run();
+    }
+
+    /**
+     * Nomad's client GC, by count only: when more than {@code gc_max_allocs} allocations are kept, the oldest finished
+     * ones are destroyed (directory and state). The servers may still list them; a terminal allocation is never run
+     * again (see {@link #upsert}). Disk and inode thresholds are not implemented.
+     */
+    void collectGarbage() {
+        int excess = runners.size() - settings.gcMaxAllocs();
+        if (excess <= 0) {
+            return;
+        }
+        runners.values().stream().filter(AllocRunner::terminal).filter(r -> r.finishedAt() != null)
+                .sorted(Comparator.comparing(AllocRunner::finishedAt)).limit(excess)
+                .forEach(r -> {
+                    LOG.atInfo().addKeyValue("alloc_id", r.allocId()).log("garbage collecting allocation");
+                    r.destroy();
+                });
     }
 
     private void forget(String allocId) {

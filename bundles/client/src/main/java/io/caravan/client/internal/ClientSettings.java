@@ -31,11 +31,15 @@ public record ClientSettings(
         int nodeMaxAllocs,
         boolean defaultIneligible,
         String preferredAddressFamily,
-        int networkSpeed) {
+        int networkSpeed,
+        int gcMaxAllocs,
+        Duration gcInterval) {
 
     public static final int DEFAULT_MIN_DYNAMIC_PORT = 20000;
     public static final int DEFAULT_MAX_DYNAMIC_PORT = 32000;
     public static final Duration DEFAULT_MAX_KILL_TIMEOUT = Duration.ofSeconds(30);
+    public static final int DEFAULT_GC_MAX_ALLOCS = 50;
+    public static final Duration DEFAULT_GC_INTERVAL = Duration.ofMinutes(1);
 
     public ClientSettings {
         meta = Map.copyOf(meta);
@@ -89,7 +93,9 @@ public record ClientSettings(
                 (int) number(props, "node.max.allocs", 0),
                 Boolean.parseBoolean(string(props, "default.ineligible", "false")),
                 string(props, "preferred.address.family", ""),
-                (int) number(props, "network.speed", 0));
+                (int) number(props, "network.speed", 0),
+                (int) number(props, "gc.max.allocs", DEFAULT_GC_MAX_ALLOCS),
+                duration(props, "gc.interval", DEFAULT_GC_INTERVAL));
     }
 
     private static Path path(Map<String, ?> props, String key, Path fallback) {

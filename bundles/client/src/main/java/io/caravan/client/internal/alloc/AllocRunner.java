@@ -1,6 +1,7 @@
 package io.caravan.client.internal.alloc;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -212,6 +213,23 @@ public final class AllocRunner {
 
     public synchronized boolean isDestroyed() {
         return destroyed;
+    }
+
+    /** Every task is dead: the allocation may be garbage-collected on this client. */
+    public boolean terminal() {
+        return tasks.values().stream().allMatch(TaskRunner::dead);
+    }
+
+    /** When the last task finished (for garbage collection order); null while any runs. */
+    public Instant finishedAt() {
+        Instant last = null;
+        for (TaskState s : states().values()) {
+            if (s.finishedAt() == null) {
+                return null;
+            }
+            last = last == null || s.finishedAt().isAfter(last) ? s.finishedAt() : last;
+        }
+        return last == null ? Instant.EPOCH : last;
     }
 
     /** Park the tasks of a driver that left. */
