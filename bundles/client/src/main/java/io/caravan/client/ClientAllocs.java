@@ -40,4 +40,13 @@ public interface ClientAllocs {
      * @throws IllegalStateException    when the task's driver cannot send signals
      */
     void signal(String allocId, String taskName, String signal);
+
+    /**
+     * Garbage-collects a finished allocation on this client ({@code /v1/client/allocation/:id/gc}): its directory and
+     * state are removed.
+     *
+     * @return false if a task of it still runs (nothing is done)
+     * @throws IllegalArgumentException for an unknown allocation
+     */
+    boolean gc(String allocId);
 }

@@ -361,6 +361,17 @@ public final class Client implements ClientAllocs, AutoCloseable {
     }
 
     @Override
+    public boolean gc(String allocId) {
+        AllocRunner runner = runner(allocId)
+                .orElseThrow(() -> new IllegalArgumentException("Unknown allocation \"" + allocId + "\""));
+        if (!runner.terminal()) {
+            return false;
+        }
+        runner.destroy();
+        return true;
+    }
+
+    @Override
     public void signal(String allocId, String taskName, String signal) {
         runner(allocId).orElseThrow(() -> new IllegalArgumentException("Unknown allocation \"" + allocId + "\""))
                 .signal(taskName, signal);

@@ -118,6 +118,11 @@ public final class ClientAgent implements ClientAllocs {
     }
 
     @Override
+    public boolean gc(String allocId) {
+        return client.gc(allocId);
+    }
+
+    @Override
     public void signal(String allocId, String taskName, String signal) {
         client.signal(allocId, taskName, signal);
     }

@@ -48,8 +48,13 @@ class ClientGarbageCollectionTest {
             server.place(server.alloc(older.id()));
             Thread.sleep(300); // a poll answer and a fetch, at most
             assertEquals(Set.of(newer.id()), client.allocIds());
+            await(WAIT, "newer running", () -> server.reportedStatuses(newer.id()).contains(Allocation.CLIENT_RUNNING));
+            assertEquals(false, client.gc(newer.id()), "a running allocation is not collected");
             server.stopAlloc(newer.id());
             await(WAIT, "newer complete", () -> server.reportedStatuses(newer.id()).contains(Allocation.CLIENT_COMPLETE));
+            await(WAIT, "terminal", () -> client.runner(newer.id()).orElseThrow().terminal());
+            assertTrue(client.gc(newer.id()));
+            await(WAIT, "collected on request", () -> client.allocIds().isEmpty());
         } finally {
             client.close();
             server.close();
