@@ -31,6 +31,8 @@ public final class AllocBuilder {
     private String nextAllocation;
     private RescheduleTracker rescheduleTracker;
     private String followupEvalId;
+    private List<String> preemptedAllocations;
+    private String preemptedByAllocation;
     private long modifyTime;
 
     private AllocBuilder(Allocation base) {
@@ -51,6 +53,8 @@ public final class AllocBuilder {
         nextAllocation = base.nextAllocation();
         rescheduleTracker = base.rescheduleTracker();
         followupEvalId = base.followupEvalId();
+        preemptedAllocations = base.preemptedAllocations();
+        preemptedByAllocation = base.preemptedByAllocation();
         modifyTime = base.modifyTime();
     }
 
@@ -110,6 +114,18 @@ public final class AllocBuilder {
         return this;
     }
 
+    /** The allocations this one evicts to fit. */
+    public AllocBuilder preemptedAllocations(List<String> ids) {
+        this.preemptedAllocations = ids;
+        return this;
+    }
+
+    /** The allocation that evicts this one. */
+    public AllocBuilder preemptedBy(String allocId) {
+        this.preemptedByAllocation = allocId;
+        return this;
+    }
+
     public AllocBuilder modifyTime(long modifyTime) {
         this.modifyTime = modifyTime;
         return this;
@@ -120,7 +136,7 @@ public final class AllocBuilder {
                 base.taskGroup(), resources, metrics, desiredStatus, desiredDescription, base.desiredTransition(),
                 clientStatus, base.clientDescription(), base.taskStates(), allocStates, previousAllocation,
                 nextAllocation, base.deploymentId(), base.deploymentStatus(), rescheduleTracker, base.networkStatus(),
-                followupEvalId, base.preemptedAllocations(), base.preemptedByAllocation(), base.signingKeyId(),
+                followupEvalId, preemptedAllocations, preemptedByAllocation, base.signingKeyId(),
                 base.createIndex(), base.modifyIndex(), base.allocModifyIndex(), base.createTime(), modifyTime);
     }
 }

@@ -1,9 +1,11 @@
 package io.caravan.scheduler.internal;
 
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Evaluation;
@@ -27,8 +29,9 @@ import io.caravan.scheduler.internal.reconcile.SystemReconciler;
 /**
  * The scheduler of {@code system} and {@code sysbatch} jobs: one allocation per group on every ready node of the
  * job's datacenters and pool, each placement checked on its own node. A node whose constraints rule the job out
- * is simply skipped; a node that is too full counts as a failed placement. No blocked evals: node updates
- * re-evaluate system jobs.
+ * is simply skipped; on a node that is too full, allocations of jobs at least 10 priority points lower are evicted
+ * if the scheduler configuration enables preemption for the type ({@link Preemption}), otherwise the placement
+ * fails. No blocked evals: node updates re-evaluate system jobs.
  */
 public final class SystemScheduler extends PlanningScheduler {
     private final boolean sysbatch;
@@ -82,6 +85,33 @@ public final class SystemScheduler extends PlanningScheduler {
         return attempt;
     }
 
+    private boolean preemptionEnabled() {
+        return sysbatch ? state.configuration().preemptSysBatch() : state.configuration().preemptSystem();
+    }
+
+    /**
+     * Evicts lower-priority allocations on the node, one at a time, until the placement fits; if it never does,
+     * nothing is evicted and the original failure stands.
+     */
+    private Selection preempting(PlacementRequest request, CandidateNodes candidates, EvalContext ctx,
+                                 String allocId, List<Allocation> evicted, Selection failure) {
+        Node node = request.pinnedNode();
+        for (Allocation victim : Preemption.candidates(ctx.proposed().usage(node.id()).allocs(), request.job())) {
+            Allocation eviction = AllocBuilder.from(victim)
+                    .desired(Allocation.DESIRED_EVICT, Preemption.description(allocId))
+                    .preemptedBy(allocId).modifyTime(now()).build();
+            ctx.proposed().stop(eviction);
+            evicted.add(eviction);
+            Selection retry = pipeline.select(request, candidates, ctx, 1);
+            if (retry.found()) {
+                return retry;
+            }
+        }
+        evicted.forEach(ctx.proposed()::undoStop);
+        evicted.clear();
+        return failure;
+    }
+
     private void place(Placement p, Attempt attempt, CandidateNodes candidates, EvalContext ctx, Evaluation eval,
                        long now) {
         String group = p.group().name();
@@ -91,8 +121,13 @@ public final class SystemScheduler extends PlanningScheduler {
             attempt.proposed.stop(stopPrevious);
         }
         Node node = ctx.node(p.nodeId());
-        Selection selection = pipeline.select(PlacementRequest.of(attempt.job, p.group(), p.name(), Set.of(), node),
-                candidates, ctx, 1);
+        PlacementRequest request = PlacementRequest.of(attempt.job, p.group(), p.name(), Set.of(), node);
+        Selection selection = pipeline.select(request, candidates, ctx, 1);
+        String allocId = ids.get();
+        List<Allocation> evicted = new ArrayList<>();
+        if (!selection.found() && selection.metric().nodesFiltered() == 0 && preemptionEnabled()) {
+            selection = preempting(request, candidates, ctx, allocId, evicted, selection);
+        }
         if (!selection.found()) {
             if (stopPrevious != null) {
                 attempt.proposed.undoStop(stopPrevious);
@@ -105,9 +140,13 @@ public final class SystemScheduler extends PlanningScheduler {
             return;
         }
         Job job = attempt.job;
-        Allocation alloc = AllocBuilder.create(ids.get(), job.namespace(), eval.id(), p.name(), node.id(),
+        Allocation alloc = AllocBuilder.create(allocId, job.namespace(), eval.id(), p.name(), node.id(),
                 node.name(), job, group, selection.chosen().resources(), selection.metric(),
                 p.previous() == null ? null : p.previous().id(), null, now);
+        if (!evicted.isEmpty()) {
+            alloc = AllocBuilder.from(alloc).preemptedAllocations(
+                    evicted.stream().map(Allocation::id).collect(Collectors.toList())).build();
+        }
         attempt.proposed.place(alloc);
         attempt.placedIds.add(alloc.id());
         if (stopPrevious != null) {

@@ -132,4 +132,64 @@ class SystemSchedulerTest {
         List<Allocation> stops = h.planner.lastPlan().nodeUpdate().get("n1");
         assertEquals(Allocation.DESIRED_STOP, stops.get(0).desiredStatus());
     }
+
+    /** A node nearly full with a job of the given priority (3,800 of 4,000 MHz). */
+    private Job fillNode(String nodeId, int priority) {
+        Job low = new TestJobs.Shim(TestJobs.job("batchy").group(TestJobs.group("work", 1)
+                .task(TestJobs.task("t", "raw_exec", 3800, 256)).build()).build()).priority(priority);
+        h.state.job(low);
+        Allocation a = TestAllocs.alloc(low, "low-" + nodeId, "work", 0, nodeId, Allocation.DESIRED_RUN,
+                Allocation.CLIENT_RUNNING, null, null, null, 0);
+        h.state.alloc(withCpu(a, 3800));
+        return low;
+    }
+
+    private static Allocation withCpu(Allocation a, long cpu) {
+        var r = new io.caravan.api.model.AllocatedResources(Map.of("t",
+                new io.caravan.api.model.AllocatedResources.TaskResources(
+                        new io.caravan.api.model.AllocatedResources.Cpu(cpu, null),
+                        new io.caravan.api.model.AllocatedResources.Memory(256, 0), null, null)),
+                null, new io.caravan.api.model.AllocatedResources.Shared(null, 300, null));
+        return new Allocation(a.id(), a.namespace(), a.evalId(), a.name(), a.nodeId(), a.nodeName(), a.jobId(),
+                a.job(), a.taskGroup(), r, null, a.desiredStatus(), "", null, a.clientStatus(), "", null, null, "",
+                "", "", null, null, null, "", null, "", "", 10, 10, 10, 0, 0);
+    }
+
+    @Test
+    void systemJobPreemptsMuchLowerPriorityWork() throws SchedulerException {
+        h.state.node(TestNodes.node("n1").build());
+        fillNode("n1", 20);
+        Job job = system(Job.TYPE_SYSTEM);
+        h.state.job(job);
+        h.process(job, Evaluation.TRIGGER_JOB_REGISTER);
+        Allocation placed = h.planner.lastPlan().nodeAllocation().get("n1").get(0);
+        Allocation evicted = h.planner.lastPlan().nodeUpdate().get("n1").get(0);
+        assertEquals("low-n1", evicted.id());
+        assertEquals(Allocation.DESIRED_EVICT, evicted.desiredStatus());
+        assertEquals("Preempted by alloc ID " + placed.id(), evicted.desiredDescription());
+        assertEquals(placed.id(), evicted.preemptedByAllocation());
+        assertEquals(List.of("low-n1"), placed.preemptedAllocations());
+        assertTrue(h.planner.lastUpdate().failedTgAllocs().isEmpty());
+    }
+
+    @Test
+    void noPreemptionWithinTenPriorityPoints() throws SchedulerException {
+        h.state.node(TestNodes.node("n1").build());
+        fillNode("n1", 45);
+        Job job = system(Job.TYPE_SYSTEM);
+        h.state.job(job);
+        h.process(job, Evaluation.TRIGGER_JOB_REGISTER);
+        assertTrue(h.planner.plans.isEmpty());
+        assertEquals(1, h.planner.lastUpdate().failedTgAllocs().get("web").dimensionExhausted().get("cpu"));
+    }
+
+    @Test
+    void sysbatchDoesNotPreemptByDefault() throws SchedulerException {
+        h.state.node(TestNodes.node("n1").build());
+        fillNode("n1", 20);
+        Job job = system(Job.TYPE_SYSBATCH);
+        h.state.job(job);
+        h.process(job, Evaluation.TRIGGER_JOB_REGISTER);
+        assertTrue(h.planner.plans.isEmpty());
+    }
 }

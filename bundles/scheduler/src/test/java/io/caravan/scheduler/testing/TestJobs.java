@@ -194,4 +194,24 @@ public final class TestJobs {
                     null, null, null);
         }
     }
+
+    /** Changes a built job's priority (the api record has no wither for it). */
+    public static final class Shim {
+        private final Job job;
+
+        public Shim(Job job) {
+            this.job = job;
+        }
+
+        public Job priority(int priority) {
+            Job j = job;
+            return new Job(j.region(), j.namespace(), j.id(), j.parentId(), j.name(), j.type(), priority,
+                    j.allAtOnce(), j.datacenters(), j.nodePool(), j.constraints(), j.affinities(), j.spreads(),
+                    j.taskGroups(), j.update(), j.multiregion(), j.periodic(), j.parameterizedJob(), j.reschedule(),
+                    j.migrate(), j.dispatched(), j.dispatchIdempotencyToken(), j.payload(), j.meta(), j.consulToken(),
+                    j.consulNamespace(), j.vaultToken(), j.vaultNamespace(), j.nomadTokenId(), j.status(),
+                    j.statusDescription(), j.stable(), j.version(), j.submitTime(), j.createIndex(), j.modifyIndex(),
+                    j.jobModifyIndex(), j.stop(), j.ui(), j.versionTag());
+        }
+    }
 }
