@@ -28,6 +28,11 @@ class JobEvalAllocNodeCommandsTest extends FakeAgentTest {
                 .json("/v1/job/web/summary", """
                         {"JobID":"web","Summary":{"cache":{"Queued":1,"Starting":0,"Running":2,"Failed":0,
                          "Complete":0,"Lost":0,"Unknown":0}}}""")
+                .json("/v1/job/web/evaluations", """
+                        [{"ID":"0a3f1234-5678","Priority":50,"TriggeredBy":"job-register","Status":"complete",
+                          "CreateIndex":9,"FailedTGAllocs":{"cache":{"NodesEvaluated":1,"DimensionExhausted":{"cpu":1}}}},
+                         {"ID":"77777777-5678","Priority":50,"TriggeredBy":"queued-allocs","Status":"blocked",
+                          "CreateIndex":10,"FailedTGAllocs":null}]""")
                 .json("/v1/job/web/allocations", """
                         [{"ID":"8ba85cef-1111-2222-3333-444444444444","NodeID":"171a583b-aaaa-bbbb-cccc-dddddddddddd",
                           "TaskGroup":"cache","JobVersion":0,"DesiredStatus":"run","ClientStatus":"running",
@@ -51,11 +56,22 @@ class JobEvalAllocNodeCommandsTest extends FakeAgentTest {
                 Task Group  Queued  Starting  Running  Failed  Complete  Lost  Unknown
                 cache       1       0         2        0       0         0     0
 
+                Placement Failure
+                Task Group "cache":
+                  * Dimension "cpu" exhausted on 1 nodes
+
                 Allocations
                 ID        Node ID   Task Group  Version  Desired  Status   Created  Modified
                 8ba85cef  171a583b  cache       0        run      running  <none>   <none>
                 """, r.out());
         assertEquals("we", agent.last("/v1/jobs").query().replace("prefix=", ""));
+        Cli.Result withEvals = Cli.run(env, "job", "status", "-evals", "web");
+        assertTrue(withEvals.out().contains("""
+                Evaluations
+                ID        Priority  Triggered By   Status    Placement Failures
+                0a3f1234  50        job-register   complete  true
+                77777777  50        queued-allocs  blocked   N/A - In Progress
+                """), withEvals.out());
     }
 
     @Test
@@ -119,18 +135,36 @@ class JobEvalAllocNodeCommandsTest extends FakeAgentTest {
                   "ModifyTime":1704207845000000000,"Type":"service","StatusDescription":""}]""")
                 .json("/v1/evaluation/0a3f1234-5678", """
                 {"ID":"0a3f1234-5678","Priority":50,"TriggeredBy":"job-register","JobID":"web","Namespace":"default",
-                 "Status":"blocked","FailedTGAllocs":{"cache":{}},"CreateTime":1704207845000000000,
+                 "Status":"blocked","FailedTGAllocs":{"cache":{"NodesEvaluated":1}},"CreateTime":1704207845000000000,
                  "ModifyTime":1704207845000000000,"Type":"service","StatusDescription":"created to place remaining allocations"}""");
         Cli.Result list = Cli.run(env, "eval", "list");
         assertEquals(0, list.code(), list.err());
         assertEquals("""
                 ID        Priority  Triggered By  Job ID  Namespace  Node ID  Status    Placement Failures
-                0a3f1234  50        job-register  web     default             complete  false
+                0a3f1234  50        job-register  web     default    <none>   complete  false
                 """, list.out());
-        Cli.Result status = Cli.run(env, "eval", "status", "0a3f");
+        agent.json("/v1/evaluation/0a3f1234-5678/allocations", "[]");
+        Cli.Result status = Cli.run(env, "eval", "status", "-verbose", "0a3f");
         assertEquals(0, status.code(), status.err());
-        assertTrue(status.out().contains("Status             = blocked\n"), status.out());
-        assertTrue(status.out().contains("Placement Failures = true\n"), status.out());
+        assertEquals("""
+                ID                 = 0a3f1234-5678
+                Create Time        = 2024-01-02T15:04:05Z
+                Modify Time        = 2024-01-02T15:04:05Z
+                Status             = blocked
+                Status Description = created to place remaining allocations
+                Type               = service
+                TriggeredBy        = job-register
+                Job ID             = web
+                Namespace          = default
+                Priority           = 50
+                Placement Failures = N/A - In Progress
+                Previous Eval      = <none>
+                Next Eval          = <none>
+                Blocked Eval       = <none>
+
+                Failed Placements
+                Task Group "cache" (failed to place 1 allocation):
+                """, status.out());
     }
 
     @Test

@@ -38,12 +38,12 @@ public final class EvalListCommand extends HttpCommand {
             return 0;
         }
         Table table = new Table("ID", "Priority", "Triggered By", "Job ID", "Namespace", "Node ID", "Status",
-                "Placement Failures");
+                "Placement Failures").placeholder(Nomad.NONE);
         for (JsonNode e : evals) {
             table.row(Nomad.shortId(Json.text(e.get("ID"))), Json.text(e.get("Priority")),
                     Json.text(e.get("TriggeredBy")), Json.text(e.get("JobID")), Json.text(e.get("Namespace")),
                     Nomad.shortId(Json.text(e.get("NodeID"))), Json.text(e.get("Status")),
-                    Boolean.toString(e.path("FailedTGAllocs").size() > 0));
+                    EvalStatusCommand.placementFailures(e));
         }
         table.print(ctx.out());
         return 0;

@@ -1,9 +1,11 @@
 package io.caravan.cli.command;
 
+import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.caravan.cli.Context;
+import io.caravan.cli.format.AllocMetrics;
 import io.caravan.cli.format.Json;
 import io.caravan.cli.format.Nomad;
 import io.caravan.cli.format.Table;
@@ -23,8 +25,13 @@ public final class JobStatusCommand extends HttpCommand {
     @Option(names = {"-json", "--json"}, description = "Output in JSON format.")
     boolean json;
 
-    @Option(names = {"-verbose", "--verbose"}, description = "Show full IDs and absolute times.")
+    @Option(names = {"-verbose", "--verbose"}, description = "Show full IDs, absolute times and evaluations.")
     boolean verbose;
+
+    @Option(names = {"-evals", "--evals"}, description = "Show the job's evaluations.")
+    boolean evals;
+
+    private static final int MAX_FAILED_GROUPS = 5;
 
     public JobStatusCommand(Context ctx) {
         super(ctx);
@@ -57,9 +64,8 @@ public final class JobStatusCommand extends HttpCommand {
                 "Namespace", Json.text(job.get("Namespace")),
                 "Node Pool", Json.text(job.get("NodePool")),
                 "Status", Json.text(job.get("Status")) + (job.path("Stop").asBoolean() ? " (stopped)" : ""),
-                "Periodic", Boolean.toString(!job.path("Periodic").isMissingNode() && !job.path("Periodic").isNull()),
-                "Parameterized", Boolean.toString(!job.path("ParameterizedJob").isMissingNode()
-                        && !job.path("ParameterizedJob").isNull()));
+                "Periodic", Boolean.toString(Json.present(job.get("Periodic"))),
+                "Parameterized", Boolean.toString(Json.present(job.get("ParameterizedJob"))));
 
         JsonNode summary = api.get(path + "/summary").path("Summary");
         ctx.out().println();
@@ -73,11 +79,57 @@ public final class JobStatusCommand extends HttpCommand {
         }
         groups.print(ctx.out());
 
+        evaluations(api.get(path + "/evaluations"));
+
         JsonNode allocs = api.get(path + "/allocations", Map.of());
         ctx.out().println();
         ctx.out().println("Allocations");
         AllocTable.lines(allocs, verbose, true, ctx.zone()).forEach(ctx.out()::println);
         return 0;
+    }
+
+    /**
+     * The job's evaluations (with {@code -evals} or {@code -verbose}), and while one is blocked, why the latest
+     * failed evaluation could not place everything (at most five groups, as Nomad).
+     */
+    private void evaluations(JsonNode jobEvals) {
+        Table table = new Table("ID", "Priority", "Triggered By", "Status", "Placement Failures")
+                .placeholder(Nomad.NONE);
+        boolean blocked = false;
+        JsonNode latestFailed = null;
+        for (JsonNode e : jobEvals) {
+            table.row(Nomad.id(Json.text(e.get("ID")), verbose), Json.text(e.get("Priority")),
+                    Json.text(e.get("TriggeredBy")), Json.text(e.get("Status")), EvalStatusCommand.placementFailures(e));
+            blocked |= "blocked".equals(Json.text(e.get("Status")));
+            if (EvalStatusCommand.hasFailures(e) && (latestFailed == null
+                    || latestFailed.path("CreateIndex").asLong() < e.path("CreateIndex").asLong())) {
+                latestFailed = e;
+            }
+        }
+        if (verbose || evals) {
+            ctx.out().println();
+            ctx.out().println("Evaluations");
+            table.print(ctx.out());
+        }
+        if (!blocked || latestFailed == null) {
+            return;
+        }
+        ctx.out().println();
+        ctx.out().println("Placement Failure");
+        JsonNode failed = latestFailed.path("FailedTGAllocs");
+        List<String> groups = Json.sortedFieldNames(failed);
+        for (int i = 0; i < groups.size() && i < MAX_FAILED_GROUPS; i++) {
+            if (i > 0) {
+                ctx.out().println();
+            }
+            ctx.out().println("Task Group " + Nomad.quote(groups.get(i)) + ":");
+            AllocMetrics.lines(failed.get(groups.get(i)), "  ").forEach(ctx.out()::println);
+        }
+        if (groups.size() > MAX_FAILED_GROUPS) {
+            ctx.out().println();
+            ctx.out().println("Placement failures truncated. To see remainder run:");
+            ctx.out().println("caravan eval status " + Json.text(latestFailed.get("ID")));
+        }
     }
 
     private static String n(JsonNode group, String field) {
