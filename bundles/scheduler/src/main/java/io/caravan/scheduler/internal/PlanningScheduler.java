@@ -1,7 +1,9 @@
 package io.caravan.scheduler.internal;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -241,7 +243,7 @@ abstract class PlanningScheduler implements Scheduler {
     }
 
     protected long now() {
-        java.time.Instant t = clock.instant();
+        Instant t = clock.instant();
         return t.getEpochSecond() * 1_000_000_000L + t.getNano();
     }
 
@@ -257,7 +259,7 @@ abstract class PlanningScheduler implements Scheduler {
 
     /** The nodes the allocations are on, as far as they still exist. */
     protected Map<String, Node> nodesOf(List<Allocation> allocs) {
-        Map<String, Node> nodes = new java.util.HashMap<>();
+        Map<String, Node> nodes = new HashMap<>();
         for (Allocation a : allocs) {
             if (!nodes.containsKey(a.nodeId())) {
                 state.node(a.nodeId()).ifPresent(n -> nodes.put(n.id(), n));

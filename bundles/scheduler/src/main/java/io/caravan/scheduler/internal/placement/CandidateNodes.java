@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 
 import io.caravan.api.model.Node;
@@ -74,7 +75,7 @@ public final class CandidateNodes {
 
     static List<Node> shuffled(List<Node> nodes, long seed) {
         List<Node> copy = new ArrayList<>(nodes);
-        Collections.shuffle(copy, new java.util.Random(seed));
+        Collections.shuffle(copy, new Random(seed));
         return copy;
     }
 }

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
  * Feasibility verdicts per computed node class for one evaluation (Nomad's {@code EvalEligibility}): at job
@@ -40,7 +41,7 @@ public final class ClassEligibility {
             byClass[classId] = eligible ? ELIGIBLE : INELIGIBLE;
         }
 
-        void forEachJudged(List<String> names, java.util.function.BiConsumer<String, Boolean> action) {
+        void forEachJudged(List<String> names, BiConsumer<String, Boolean> action) {
             for (int id = 0; id < byClass.length; id++) {
                 if (byClass[id] != UNKNOWN) {
                     action.accept(names.get(id), byClass[id] == ELIGIBLE);

@@ -1,5 +1,6 @@
 package io.caravan.scheduler.internal.reconcile;
 
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -66,11 +67,11 @@ final class Allocs {
         Map<String, List<Allocation>> groups = new LinkedHashMap<>();
         if (job != null) {
             for (TaskGroup tg : job.taskGroups()) {
-                groups.put(tg.name(), new java.util.ArrayList<>());
+                groups.put(tg.name(), new ArrayList<>());
             }
         }
         allocs.stream().sorted(Comparator.comparing(Allocation::taskGroup).thenComparing(BY_NAME))
-                .forEach(a -> groups.computeIfAbsent(a.taskGroup(), g -> new java.util.ArrayList<>()).add(a));
+                .forEach(a -> groups.computeIfAbsent(a.taskGroup(), g -> new ArrayList<>()).add(a));
         return groups;
     }
 }
