@@ -25,8 +25,8 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 
 /**
- * Nomad's client-side allocation endpoints: {@code restart} and {@code signal} (handed to {@link ClientAllocs}),
- * and {@code stats}. Resource usage is not measured yet: {@code stats} answers Nomad's shape with zeros and an
+ * Nomad's client-side allocation endpoints: {@code restart}, {@code signal} and {@code gc} (handed to
+ * {@link ClientAllocs}), and {@code stats}. Resource usage is not measured yet: {@code stats} answers Nomad's shape with zeros and an
  * empty {@code Measured} list, which is how a Nomad client says "nothing measured" (the CLI and UI then show no
  * figures instead of failing, as they would on an error status).
  */
@@ -51,7 +51,8 @@ public final class ClientAllocRoutes implements ApiRoutes {
         routes.write("/v1/client/allocation/{alloc}/restart", this::restart)
                 .get("/v1/client/allocation/{alloc}/restart", this::restart)
                 .write("/v1/client/allocation/{alloc}/signal", this::signal)
-                .get("/v1/client/allocation/{alloc}/stats", this::stats);
+                .get("/v1/client/allocation/{alloc}/stats", this::stats)
+                .get("/v1/client/allocation/{alloc}/gc", this::gc);
     }
 
     /** Body of {@code restart}; missing fields (or no body at all) mean every running task. */
@@ -92,6 +93,23 @@ public final class ClientAllocRoutes implements ApiRoutes {
             throw new CaravanException(ErrorCode.INTERNAL, e.getMessage());
         }
         return ApiResponse.ok(new GenericResponse(0));
+    }
+
+    /** Nomad answers an empty body; an allocation with a task still running is refused with Nomad's text. */
+    ApiResponse gc(ApiRequest request) {
+        String allocId = request.pathParam("alloc");
+        known(allocId);
+        boolean collected;
+        try {
+            collected = allocs.gc(allocId);
+        } catch (IllegalArgumentException e) {
+            throw refused(allocId, e);
+        }
+        if (!collected) {
+            throw new CaravanException(ErrorCode.INTERNAL,
+                    "No such allocation on client, or allocation not eligible for GC");
+        }
+        return ApiResponse.empty();
     }
 
     ApiResponse stats(ApiRequest request) throws IOException {

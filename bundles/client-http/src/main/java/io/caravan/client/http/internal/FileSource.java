@@ -23,6 +23,8 @@ final class FileSource implements StreamSource {
     private SeekableByteChannel channel;
     private boolean atEnd;
     private boolean deleted;
+    /** Whether the position was ever within the file; only then does a smaller file mean it was truncated. */
+    private boolean anchored;
 
     /** @param limit bytes to read at most, 0 for no limit */
     FileSource(AllocFs fs, Path real, long offset, long limit, boolean follow) {
@@ -43,6 +45,13 @@ final class FileSource implements StreamSource {
             channel = fs.open(real);
         }
         long size = channel.size();
+        if (!anchored) {
+            if (size < position) {
+                atEnd = true; // an offset past the end: nothing until the file grows that far
+                return null;
+            }
+            anchored = true;
+        }
         if (size < position) {
             position = 0;
             return new Piece(name, 0, new byte[0], StreamFrame.TRUNCATED);

@@ -1,0 +1,55 @@
+package io.caravan.client.http.internal;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.caravan.client.ClientAllocs;
+
+/** A client with allocation directories in a temp dir, recording lifecycle calls. */
+final class TestAllocs implements ClientAllocs {
+    final Map<String, Path> dirs = new ConcurrentHashMap<>();
+    static final String RUNNING = "still-running";
+    final List<String> calls = new ArrayList<>();
+
+    @Override
+    public String nodeId() {
+        return "node-1";
+    }
+
+    @Override
+    public Set<String> allocIds() {
+        return dirs.keySet();
+    }
+
+    @Override
+    public Optional<Path> allocDir(String allocId) {
+        return Optional.ofNullable(dirs.get(allocId));
+    }
+
+    @Override
+    public synchronized void restart(String allocId, String taskName) {
+        if (taskName != null && !taskName.equals("web")) {
+            throw new IllegalArgumentException("Unknown task \"" + taskName + "\"");
+        }
+        calls.add("restart " + allocId + " " + taskName);
+    }
+
+    @Override
+    public synchronized boolean gc(String allocId) {
+        calls.add("gc " + allocId);
+        return !allocId.equals(RUNNING);
+    }
+
+    @Override
+    public synchronized void signal(String allocId, String taskName, String signal) {
+        if ("SIGNOPE".equals(signal)) {
+            throw new IllegalStateException("driver cannot send signals");
+        }
+        calls.add("signal " + allocId + " " + taskName + " " + signal);
+    }
+}
