@@ -162,6 +162,7 @@ class ClientEndToEndTest {
                 "Started"), types);
         assertEquals(1, state.restarts());
         assertFalse(state.failed());
+        assertEquals("User requested task to restart", state.events().get(3).displayMessage());
         org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> client.restart(alloc.id(), "nope"));
         org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
@@ -201,8 +202,8 @@ class ClientEndToEndTest {
         await(WAIT, "signal handled", () -> Files.exists(local.resolve("signals")));
         assertEquals("got-usr1\n", Files.readString(local.resolve("signals")));
         TaskState state = client.runner(alloc.id()).orElseThrow().states().get("web");
-        assertEquals("Task being sent signal SIGUSR1: User requested signal",
-                state.events().get(state.events().size() - 1).displayMessage());
+        assertEquals("Task being sent a signal", state.events().get(state.events().size() - 1).displayMessage());
+        assertEquals("SIGUSR1", state.events().get(state.events().size() - 1).details().get("signal"));
         server.stopAlloc(alloc.id());
         await(WAIT, "complete", () -> server.reportedStatuses(alloc.id()).contains(Allocation.CLIENT_COMPLETE));
     }

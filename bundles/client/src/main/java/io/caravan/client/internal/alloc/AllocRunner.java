@@ -244,8 +244,11 @@ public final class AllocRunner {
 
     /** {@code alloc restart}: one task, or every running task when {@code taskName} is null. */
     public void restart(String taskName) {
+        // Nomad's reasons (client.RestartAllocation)
+        String reason = taskName == null || taskName.isEmpty() ? "User requested running tasks to restart"
+                : "User requested task to restart";
         for (TaskRunner tr : select(taskName)) {
-            tr.restart();
+            tr.restart(reason);
         }
     }
 

@@ -150,16 +150,11 @@ public final class TaskEvents {
         return b.display(reason == null || reason.isEmpty() ? "Task signaled to restart" : reason).build();
     }
 
-    public TaskEvent signaling(String signal, String reason) {
+    /** {@code alloc signal}: Nomad records the signal in the details only, so the text is the generic one. */
+    public TaskEvent signaling(String signal) {
         Builder b = event(TaskEvent.SIGNALING);
-        b.taskSignal = signal;
-        b.details.put("task_signal", signal);
-        if (reason != null && !reason.isEmpty()) {
-            b.taskSignalReason = reason;
-            b.details.put("task_signal_reason", reason);
-            return b.display("Task being sent signal " + signal + ": " + reason).build();
-        }
-        return b.display("Task being sent signal " + signal).build();
+        b.details.put("signal", signal);
+        return b.display("Task being sent a signal").build();
     }
 
     public TaskEvent restoreFailed(String error) {
@@ -191,8 +186,6 @@ public final class TaskEvents {
         long startDelay;
         String downloadError = "";
         String failedSibling = "";
-        String taskSignalReason = "";
-        String taskSignal = "";
 
         Builder(String type, Instant at) {
             this.type = type;
@@ -226,7 +219,7 @@ public final class TaskEvents {
         TaskEvent build() {
             return new TaskEvent(type, time, message, display, details, failsTask, restartReason, setupError,
                     driverError, exitCode, signal, killTimeout, killError, "", startDelay, downloadError, "", 0,
-                    failedSibling, "", taskSignalReason, taskSignal, "", "");
+                    failedSibling, "", "", "", "", "");
         }
     }
 }

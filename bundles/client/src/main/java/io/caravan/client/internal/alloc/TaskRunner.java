@@ -561,14 +561,14 @@ public final class TaskRunner {
     // ----------------------------------------------------------------------------- user restart and signal
 
     /** {@code alloc restart}: stop the running task and start it again at once; not counted by the policy. */
-    boolean restart() {
+    boolean restart(String reason) {
         synchronized (this) {
             if (handle == null || parked || killing || dead()) {
                 return false;
             }
             restartRequested = true;
         }
-        emit(events.restartSignal("User requested restart"));
+        emit(events.restartSignal(reason));
         services.drivers().apply(task.driver()).ifPresent(d -> services.workers().execute(() -> stopTask(d)));
         return true;
     }
@@ -583,7 +583,7 @@ public final class TaskRunner {
             driver = services.drivers().apply(task.driver())
                     .orElseThrow(() -> new IllegalStateException("driver " + task.driver() + " is not available"));
         }
-        emit(events.signaling(signal, "User requested signal"));
+        emit(events.signaling(signal));
         driver.signal(id, signal);
     }
 

@@ -32,8 +32,10 @@ class TaskEventsTest {
         assertEquals("Task's sibling \"web\" failed", events.siblingFailed("web").displayMessage());
         assertEquals("Leader Task in Group dead", events.leaderDead().displayMessage());
         assertEquals("Main tasks in the group died", events.mainDead().displayMessage());
-        assertEquals("Task being sent signal SIGHUP: User requested signal",
-                events.signaling("SIGHUP", "User requested signal").displayMessage());
+        assertEquals("Task being sent a signal", events.signaling("SIGHUP").displayMessage());
+        assertEquals("SIGHUP", events.signaling("SIGHUP").details().get("signal"));
+        assertEquals("User requested task to restart",
+                events.restartSignal("User requested task to restart").displayMessage());
     }
 
     @Test
