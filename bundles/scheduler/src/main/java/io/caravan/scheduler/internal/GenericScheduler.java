@@ -109,8 +109,7 @@ public final class GenericScheduler extends PlanningScheduler {
             if (stopPrevious != null) {
                 attempt.proposed.stop(stopPrevious); // frees the old allocation's resources for its replacement
             }
-            Selection selection = pipeline.select(
-                    PlacementRequest.of(job, p.group(), p.name(), penaltyNodes(p), null), candidates, ctx, limit);
+            Selection selection = select(job, p, candidates, ctx, limit);
             if (!selection.found()) {
                 if (stopPrevious != null) {
                     attempt.proposed.undoStop(stopPrevious);
@@ -128,6 +127,32 @@ public final class GenericScheduler extends PlanningScheduler {
             linkPrevious(attempt.proposed, p, alloc, stopPrevious != null ? stopPrevious : stoppedById.get(
                     p.previous() == null ? "" : p.previous().id()));
         }
+    }
+
+    /**
+     * With a sticky ephemeral disk a replacement first tries the node its predecessor ran on (Nomad's preferred
+     * node), then any node.
+     */
+    private Selection select(Job job, Placement p, CandidateNodes candidates, EvalContext ctx, int limit) {
+        Node preferred = preferredNode(p, ctx);
+        if (preferred != null) {
+            Selection onPrevious = pipeline.select(
+                    PlacementRequest.of(job, p.group(), p.name(), penaltyNodes(p), preferred), candidates, ctx, 1);
+            if (onPrevious.found()) {
+                return onPrevious;
+            }
+        }
+        return pipeline.select(PlacementRequest.of(job, p.group(), p.name(), penaltyNodes(p), null), candidates,
+                ctx, limit);
+    }
+
+    private static Node preferredNode(Placement p, EvalContext ctx) {
+        boolean sticky = p.group().ephemeralDisk() != null && Boolean.TRUE.equals(p.group().ephemeralDisk().sticky());
+        if (!sticky || p.previous() == null) {
+            return null;
+        }
+        Node node = ctx.node(p.previous().nodeId());
+        return node != null && node.ready() ? node : null;
     }
 
     private static Allocation byId(List<Allocation> allocs, String id) {

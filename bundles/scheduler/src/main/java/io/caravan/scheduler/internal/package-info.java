@@ -7,8 +7,9 @@
  * <p>Nomad behaviour not modelled yet: deployments, canaries and rolling-update limits ({@code max_parallel}:
  * destructive updates all happen in one plan); the {@code disconnect} block and {@code unknown} allocations (a
  * disconnected node counts as down unless the group has {@code disconnect.lost_after}, in which case its
- * allocations are left alone); preemption for service and batch jobs, and Nomad's closest-fit choice of
- * what to preempt (system jobs evict the lowest-priority, largest allocations first); device instance accounting, device constraints and affinities; sticky
- * and migrating ephemeral disks (no preferred nodes); CSI volumes; quotas; reconnect reconciliation.
+ * allocations are left alone); preemption for service and batch jobs, and Nomad's closest-fit choice of what to
+ * preempt (system jobs evict the lowest-priority, largest allocations first); device instance accounting, device
+ * constraints and affinities; migrating ephemeral disk data (sticky disks do prefer the previous node); CSI
+ * volumes; quotas; reconnect reconciliation.
  */
 package io.caravan.scheduler.internal;

@@ -574,4 +574,20 @@ class GenericSchedulerTest {
         h.process(job, Evaluation.TRIGGER_JOB_REGISTER);
         assertEquals(2, h.planner.placedAllocs().get(0).metrics().nodesEvaluated());
     }
+
+    @Test
+    void stickyDiskKeepsTheReplacementOnItsNode() throws SchedulerException {
+        nodes(5);
+        Job v0 = TestJobs.job("app").group(TestJobs.group("web", 1).stickyDisk().build()).build();
+        h.state.job(v0);
+        h.state.alloc(running(v0, "a0", 0, "n3"));
+        Job v1 = TestJobs.job("app").version(1).group(TestJobs.group("web", 1).stickyDisk()
+                .task(TestJobs.task("server", "raw_exec", 600, 256)).build()).build();
+        h.state.job(v1);
+        h.process(v1, Evaluation.TRIGGER_JOB_REGISTER);
+        Allocation replacement = h.planner.lastPlan().nodeAllocation().values().stream().flatMap(List::stream)
+                .findFirst().orElseThrow();
+        assertEquals("n3", replacement.nodeId());
+        assertEquals("a0", replacement.previousAllocation());
+    }
 }

@@ -135,6 +135,7 @@ public final class TestJobs {
         private ReschedulePolicy reschedule = TestJobs.reschedule(0, Duration.ZERO, Duration.ofSeconds(30),
                 ReschedulePolicy.DELAY_EXPONENTIAL, Duration.ofHours(1), true);
         private int diskMb = 300;
+        private boolean sticky;
 
         GroupBuilder(String name, int count) {
             this.name = name;
@@ -182,6 +183,11 @@ public final class TestJobs {
             return this;
         }
 
+        public GroupBuilder stickyDisk() {
+            this.sticky = true;
+            return this;
+        }
+
         public GroupBuilder disk(int mb) {
             this.diskMb = mb;
             return this;
@@ -190,7 +196,7 @@ public final class TestJobs {
         public TaskGroup build() {
             List<Task> ts = tasks.isEmpty() ? List.of(TestJobs.task("server", "raw_exec", 500, 256)) : tasks;
             return new TaskGroup(name, count, constraints, affinities, ts, spreads, volumes, null, null, reschedule,
-                    new EphemeralDisk(false, false, diskMb), null, null, networks, meta, null, null, null, null, null,
+                    new EphemeralDisk(sticky, false, diskMb), null, null, networks, meta, null, null, null, null, null,
                     null, null, null);
         }
     }
