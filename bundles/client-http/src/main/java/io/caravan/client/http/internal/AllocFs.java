@@ -3,7 +3,6 @@ package io.caravan.client.http.internal;
 import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -161,7 +160,7 @@ final class AllocFs {
                     Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS));
         } catch (NoSuchFileException e) {
             throw e;
-        } catch (FileSystemException e) {
+        } catch (IOException e) {
             throw refusedIfLinked(rel, e);
         } finally {
             current.close();
@@ -169,7 +168,7 @@ final class AllocFs {
     }
 
     /** A component that is (now) a symlink made the no-follow open fail: that is a refusal, not an I/O error. */
-    private IOException refusedIfLinked(Path rel, FileSystemException e) {
+    private IOException refusedIfLinked(Path rel, IOException e) {
         for (int i = 1; i <= rel.getNameCount(); i++) {
             if (Files.isSymbolicLink(root.resolve(rel.subpath(0, i)))) {
                 throw new CaravanException(ErrorCode.PERMISSION_DENIED, ESCAPES);
@@ -205,7 +204,7 @@ final class AllocFs {
             return result;
         } catch (NoSuchFileException e) {
             throw e;
-        } catch (FileSystemException e) {
+        } catch (IOException e) {
             throw refusedIfLinked(rel, e);
         } finally {
             if (current != null) {
