@@ -75,7 +75,7 @@ class ClientRestoreTest {
             await(WAIT, "process gone", () -> !process.isAlive());
             List<String> types = second.runner(alloc.id()).orElseThrow().states().get("web").events().stream()
                     .map(e -> e.type()).toList();
-            assertTrue(types.containsAll(List.of("Started", "Killing", "Killed")), types.toString());
+            assertTrue(types.containsAll(List.of("Started", "Killing", "Terminated")), types.toString());
         } finally {
             second.close();
             server.close();

@@ -297,7 +297,8 @@ public final class TaskRunner {
                 .addKeyValue("exit_code", exit.exitCode()).log("task exited");
         emit(events.terminated(exit));
         if (wasKilled) {
-            finish(events.killed(null));
+            // Current Nomad records a normal kill as Killing then Terminated, with no "Killed" event.
+            finish(null);
         } else if (userRestart) {
             outcome(gen, new RestartTracker.Outcome(RestartTracker.Decision.RESTART, Duration.ZERO, ""));
         } else {
@@ -340,7 +341,7 @@ public final class TaskRunner {
                     }
                 }
                 if (killedMeanwhile) {
-                    finish(events.killed(null)); // a kill that raced with the exit: do not restart
+                    finish(null); // a kill that raced with the exit: do not restart
                 }
             }
             case NOT_RESTARTING -> {
@@ -442,6 +443,7 @@ public final class TaskRunner {
             try {
                 driver.destroy(id, true);
             } catch (DriverException | RuntimeException e2) {
+                // Nomad only logs a failed kill; Caravan also records it, as a "Killed" event with the error.
                 finish(events.killed(e2.getMessage()));
             }
         }

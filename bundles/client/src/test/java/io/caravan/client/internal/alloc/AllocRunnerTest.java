@@ -154,7 +154,7 @@ class AllocRunnerTest {
         List<String> types = types(sleeperState);
         assertTrue(types.contains(TaskEvent.SIBLING_FAILED), types.toString());
         assertTrue(types.contains(TaskEvent.KILLING), types.toString());
-        assertEquals(TaskEvent.KILLED, types.get(types.size() - 1));
+        assertEquals(TaskEvent.TERMINATED, types.get(types.size() - 1));
         assertFalse(sleeperState.failed());
         assertEquals("Task's sibling \"bad\" failed", sleeperState.events().stream()
                 .filter(e -> TaskEvent.SIBLING_FAILED.equals(e.type())).findFirst().orElseThrow().displayMessage());
@@ -168,7 +168,7 @@ class AllocRunnerTest {
         runner.update(runner.alloc().withDesiredStatus(Allocation.DESIRED_STOP, "alloc not needed"));
         await(WAIT, "complete", () -> Allocation.CLIENT_COMPLETE.equals(lastStatus()));
         List<String> types = types(runner.states().get("web"));
-        assertEquals(List.of("Received", "Task Setup", "Started", "Killing", "Terminated", "Killed"), types);
+        assertEquals(List.of("Received", "Task Setup", "Started", "Killing", "Terminated"), types);
         assertFalse(driver.process(new io.caravan.plugin.api.driver.TaskId(runner.allocId(), "web")) != null
                 && driver.process(new io.caravan.plugin.api.driver.TaskId(runner.allocId(), "web")).isAlive());
     }
@@ -194,7 +194,7 @@ class AllocRunnerTest {
         await(WAIT, "complete", () -> Allocation.CLIENT_COMPLETE.equals(lastStatus()));
         List<String> types = types(runner.states().get("helper"));
         assertTrue(types.contains(TaskEvent.LEADER_DEAD), types.toString());
-        assertEquals(TaskEvent.KILLED, types.get(types.size() - 1));
+        assertEquals(TaskEvent.TERMINATED, types.get(types.size() - 1));
     }
 
     @Test
@@ -209,7 +209,7 @@ class AllocRunnerTest {
         await(WAIT, "complete", () -> Allocation.CLIENT_COMPLETE.equals(lastStatus()));
         TaskState leaderState = runner.states().get("leader");
         TaskState otherState = runner.states().get("other");
-        long leaderKilled = leaderState.events().stream().filter(e -> TaskEvent.KILLED.equals(e.type()))
+        long leaderKilled = leaderState.events().stream().filter(e -> TaskEvent.TERMINATED.equals(e.type()))
                 .findFirst().orElseThrow().time();
         long otherKilling = otherState.events().stream().filter(e -> TaskEvent.KILLING.equals(e.type()))
                 .findFirst().orElseThrow().time();
@@ -245,7 +245,7 @@ class AllocRunnerTest {
         List<TaskEvent> events = runner.states().get("web").events();
         List<String> types = events.stream().map(TaskEvent::type).toList();
         assertEquals(List.of("Received", "Task Setup", "Started", "Waiting for shutdown delay", "Killing",
-                "Terminated", "Killed"), types);
+                "Terminated"), types);
         assertEquals("Waiting for shutdown_delay of 300ms before killing the task.", events.get(3).displayMessage());
         assertTrue(events.get(4).time() - events.get(3).time() >= Duration.ofMillis(300).toNanos());
     }
