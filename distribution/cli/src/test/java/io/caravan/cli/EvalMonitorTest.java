@@ -115,7 +115,7 @@ class EvalMonitorTest extends FakeAgentTest {
         Cli.Result r = Cli.run(impatient, "job", "run", jobFile.toString());
         assertEquals(1, r.code());
         assertEquals("==> <t>: Timed out after 300ms waiting for evaluation \"d8c7ef09\" (status \"pending\"); "
-                + "it goes on without us\n", untimed(r.err()));
+                + "it carries on, see 'caravan eval status " + EVAL + "'\n", untimed(r.err()));
     }
 
     @Test

@@ -32,17 +32,18 @@ final class EvalMonitor {
     private final Context ctx;
     private final ApiClient api;
     private final boolean fullIds;
-    private Watch watch;
+    private final Watch watch;
 
+    /** A monitor for one watch: its time bound starts now. */
     EvalMonitor(Context ctx, ApiClient api, boolean fullIds) {
         this.ctx = ctx;
         this.api = api;
         this.fullIds = fullIds;
+        this.watch = new Watch(ctx);
     }
 
     /** Watches {@code evalId} (and the evaluations it chains to) until it ends; returns the exit code. */
     int monitor(String evalId) {
-        watch = new Watch(ctx);
         String id = evalId;
         while (true) {
             Outcome outcome = follow(id);
@@ -102,7 +103,8 @@ final class EvalMonitor {
             }
             if (watch.expired()) {
                 error(stamp("Timed out after " + GoDuration.format(watch.timeout()) + " waiting for evaluation "
-                        + Nomad.quote(id(evalId)) + " (status " + Nomad.quote(status) + "); it goes on without us"));
+                        + Nomad.quote(id(evalId)) + " (status " + Nomad.quote(status) + "); it carries on, see "
+                        + "'caravan eval status " + evalId + "'"));
                 return new Outcome(1, null);
             }
             watch.pace(asked, answeredIndex > index);
@@ -115,7 +117,7 @@ final class EvalMonitor {
         String evalId = Json.text(eval.get("ID"));
         String status = Json.text(eval.get("Status"));
         JsonNode failed = eval.path("FailedTGAllocs");
-        boolean placementFailures = failed.isObject() && !failed.isEmpty();
+        boolean placementFailures = EvalStatusCommand.hasFailures(eval);
         if (!placementFailures) {
             info("Evaluation " + Nomad.quote(id(evalId)) + " finished with status " + Nomad.quote(status));
         } else {

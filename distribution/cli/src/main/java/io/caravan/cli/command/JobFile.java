@@ -1,7 +1,9 @@
 package io.caravan.cli.command;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -24,7 +26,7 @@ final class JobFile {
         try {
             text = Files.readString(file);
         } catch (IOException e) {
-            throw new ApiException("Error reading job file " + file + ": " + e.getMessage());
+            throw new ApiException("Error reading job file " + file + ": " + reason(e));
         }
         if (file.toString().endsWith(".json") || text.stripLeading().startsWith("{")) {
             try {
@@ -39,7 +41,7 @@ final class JobFile {
             try {
                 variables.append(Files.readString(varFile)).append('\n');
             } catch (IOException e) {
-                throw new ApiException("Error reading var file " + varFile + ": " + e.getMessage());
+                throw new ApiException("Error reading var file " + varFile + ": " + reason(e));
             }
         }
         for (String pair : vars) {
@@ -55,5 +57,16 @@ final class JobFile {
         request.put("Canonicalize", true);
         request.put("Variables", variables.toString());
         return api.post("/v1/jobs/parse", request);
+    }
+
+    /** Go's wording for the usual file errors; the JDK's message is often only the path. */
+    private static String reason(IOException e) {
+        if (e instanceof NoSuchFileException) {
+            return "no such file or directory";
+        }
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        return e.getMessage();
     }
 }
