@@ -23,9 +23,7 @@ import io.caravan.client.ClientAllocs;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.ApiRoutes;
-import io.caravan.http.BodyWriter;
 import io.caravan.http.RouteTable;
-import io.caravan.http.StreamingBody;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -43,7 +41,8 @@ public final class ClientFsRoutes implements ApiRoutes {
     private final ClientAllocs allocs;
     private final ScheduledExecutorService scheduler;
     private final LongSupplier millis;
-    private final Set<BodyWriter> open = ConcurrentHashMap.newKeySet();
+    /** Streams handed out and not yet ended, so deactivation can end them. */
+    private final Set<FileStream> open = ConcurrentHashMap.newKeySet();
 
     @Activate
     public ClientFsRoutes(@Reference ClientAllocs allocs) {
@@ -72,7 +71,7 @@ public final class ClientFsRoutes implements ApiRoutes {
     void deactivate() throws InterruptedException {
         scheduler.shutdownNow();
         scheduler.awaitTermination(2, TimeUnit.SECONDS);
-        open.forEach(BodyWriter::close);
+        open.forEach(FileStream::abort);
         open.clear();
     }
 
@@ -160,50 +159,9 @@ public final class ClientFsRoutes implements ApiRoutes {
     }
 
     private ApiResponse stream(AllocFs fs, StreamSource source, boolean plain) {
-        FileStream stream = new FileStream(fs.allocId(), source, plain, scheduler, millis);
-        return ApiResponse.stream(new StreamingBody() {
-            @Override
-            public String contentType() {
-                return stream.contentType();
-            }
-
-            @Override
-            public void start(BodyWriter out) {
-                BodyWriter tracked = new TrackedWriter(out);
-                open.add(tracked);
-                stream.start(tracked);
-            }
-        });
-    }
-
-    /** Forgets the writer when it closes, so {@link #deactivate} only closes streams still open. */
-    private final class TrackedWriter implements BodyWriter {
-        private final BodyWriter out;
-
-        TrackedWriter(BodyWriter out) {
-            this.out = out;
-        }
-
-        @Override
-        public boolean ready() {
-            return out.ready();
-        }
-
-        @Override
-        public boolean write(byte[] bytes) throws IOException {
-            return out.write(bytes);
-        }
-
-        @Override
-        public void close() {
-            open.remove(this);
-            out.close();
-        }
-
-        @Override
-        public boolean closed() {
-            return out.closed();
-        }
+        FileStream stream = new FileStream(fs.allocId(), source, plain, scheduler, millis, open::remove);
+        open.add(stream);
+        return ApiResponse.stream(stream);
     }
 
     /** Resolves a file to read: not a directory, not in a task's {@code secrets} or {@code private} directory. */

@@ -5,6 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -39,12 +41,17 @@ final class FileStream implements StreamingBody {
     private final LongSupplier clock;
     private final String allocId;
 
-    private BodyWriter out;
+    private volatile BodyWriter out;
+    private final AtomicBoolean ended = new AtomicBoolean();
     private byte[] pending;
     private long lastWrite;
 
+    private final Consumer<FileStream> onEnd;
+
+    /** @param onEnd told once when the stream ends, however it ends */
     FileStream(String allocId, StreamSource source, boolean plain, ScheduledExecutorService scheduler,
-               LongSupplier millis) {
+               LongSupplier millis, Consumer<FileStream> onEnd) {
+        this.onEnd = onEnd;
         this.allocId = allocId;
         this.source = source;
         this.plain = plain;
@@ -67,7 +74,7 @@ final class FileStream implements StreamingBody {
     /** One turn; runs on the scheduler only, never concurrently with itself. */
     void pump() {
         if (out.closed()) {
-            source.close();
+            finish();
             return;
         }
         try {
@@ -119,8 +126,23 @@ final class FileStream implements StreamingBody {
     }
 
     private void finish() {
-        source.close();
-        out.close();
+        if (ended.compareAndSet(false, true)) {
+            source.close();
+            out.close();
+            onEnd.accept(this);
+        }
+    }
+
+    /** Ends the stream from outside (the component is going away); a turn in progress may still write once. */
+    void abort() {
+        BodyWriter writer = out;
+        if (writer != null) {
+            writer.close();
+        }
+        if (ended.compareAndSet(false, true)) {
+            source.close();
+            onEnd.accept(this);
+        }
     }
 
     private void schedule(long delayMillis) {
