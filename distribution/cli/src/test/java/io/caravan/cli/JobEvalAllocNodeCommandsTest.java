@@ -102,6 +102,18 @@ class JobEvalAllocNodeCommandsTest extends FakeAgentTest {
     }
 
     @Test
+    void jobStopOfAPrefixAsksFirst() {
+        agent.json("/v1/jobs", "[{\"ID\":\"web\"}]").json("/v1/job/web", "{\"EvalID\":\"e-1\"}");
+        Cli.Result r = Cli.run(env, "job", "stop", "-detach", "we");
+        assertEquals(0, r.code(), r.err());
+        assertEquals("Are you sure you want to stop job \"web\"? [y/N] Cancelling job stop\n", r.out());
+        assertEquals(0, agent.requests().stream().filter(q -> q.method().equals("DELETE")).count());
+
+        Cli.Result yes = Cli.run(env, "job", "stop", "-detach", "-yes", "we");
+        assertEquals("e-1\n", yes.out());
+    }
+
+    @Test
     void jobHistoryListsVersionsNewestFirst() {
         agent.json("/v1/jobs", "[{\"ID\":\"web\"}]").json("/v1/job/web/versions", """
                 {"Versions":[{"ID":"web","Version":1,"Stable":false,"SubmitTime":1704207845000000000},

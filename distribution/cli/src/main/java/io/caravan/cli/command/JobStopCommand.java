@@ -1,10 +1,12 @@
 package io.caravan.cli.command;
 
 import java.util.Map;
+import java.util.OptionalInt;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.caravan.cli.Context;
 import io.caravan.cli.format.Json;
+import io.caravan.cli.format.Nomad;
 import io.caravan.cli.http.ApiClient;
 import io.caravan.cli.http.ApiException;
 import picocli.CommandLine.Command;
@@ -30,6 +32,9 @@ public final class JobStopCommand extends HttpCommand {
     @Option(names = {"-verbose", "--verbose"}, description = "Show full IDs.")
     boolean verbose;
 
+    @Option(names = {"-yes", "--yes"}, description = "Do not ask for confirmation when ID is a prefix.")
+    boolean yes;
+
     public JobStopCommand(Context ctx) {
         super(ctx);
     }
@@ -42,9 +47,19 @@ public final class JobStopCommand extends HttpCommand {
     @Override
     protected int run(ApiClient api) throws ApiException {
         String jobId = Lookup.id(api, "/v1/jobs", "job", id);
+        if (!jobId.equals(id) && !yes) {
+            OptionalInt declined = Confirmation.declined(ctx,
+                    "Are you sure you want to stop job " + Nomad.quote(jobId) + "? [y/N]", "Cancelling job stop");
+            if (declined.isPresent()) {
+                return declined.getAsInt();
+            }
+        }
         JsonNode response = api.delete("/v1/job/" + Json.pathSegment(jobId), purge ? Map.of("purge", "true") : Map.of());
         String evalId = Json.text(response.get("EvalID"));
-        if (detach || evalId.isEmpty()) {
+        if (evalId.isEmpty()) {
+            return 0; // a periodic or parameterized job: nothing to evaluate
+        }
+        if (detach) {
             ctx.out().println(evalId);
             return 0;
         }

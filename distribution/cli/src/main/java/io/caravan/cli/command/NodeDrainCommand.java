@@ -84,7 +84,9 @@ public final class NodeDrainCommand extends HttpCommand {
         String nodeId = Lookup.node(api, id, self);
         JsonNode node = api.get("/v1/node/" + Json.pathSegment(nodeId));
         if (!self && !nodeId.equals(id) && !yes) {
-            OptionalInt declined = declined(nodeId);
+            OptionalInt declined = Confirmation.declined(ctx, "Are you sure you want to "
+                    + (enable ? "enable" : "disable") + " drain mode for node " + Nomad.quote(nodeId) + "? [y/N]",
+                    "Canceling drain toggle");
             if (declined.isPresent()) {
                 return declined.getAsInt();
             }
@@ -145,25 +147,6 @@ public final class NodeDrainCommand extends HttpCommand {
             throw new UsageException("A positive drain duration must be given");
         }
         return d;
-    }
-
-    /** Nomad's prompt for a node named by prefix: empty when the answer is an exact "y", else the exit code. */
-    private OptionalInt declined(String nodeId) {
-        String answer = ctx.ask("Are you sure you want to " + (enable ? "enable" : "disable")
-                + " drain mode for node " + Nomad.quote(nodeId) + "? [y/N]");
-        if (answer.equals("y")) {
-            return OptionalInt.empty();
-        }
-        if (answer.isEmpty() || Character.toLowerCase(answer.charAt(0)) == 'n') {
-            ctx.out().println("Canceling drain toggle");
-            return OptionalInt.of(0);
-        }
-        if (Character.toLowerCase(answer.charAt(0)) == 'y') {
-            ctx.out().println("For confirmation, an exact ‘y’ is required.");
-            return OptionalInt.of(0);
-        }
-        ctx.out().println("No confirmation detected. For confirmation, an exact 'y' is required.");
-        return OptionalInt.of(1);
     }
 
     /** The drain's metadata: a cancel keeps the last drain's, plus {@code -m} and {@code -meta}. */
