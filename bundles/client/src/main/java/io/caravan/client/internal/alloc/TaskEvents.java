@@ -118,6 +118,10 @@ public final class TaskEvents {
         return b.display(error == null || error.isEmpty() ? "Task setup failed" : error).build();
     }
 
+    public TaskEvent hookFailed(String message) {
+        return event(TaskEvent.HOOK_FAILED).message(message).display(message).build();
+    }
+
     public TaskEvent downloadingArtifacts() {
         return event(TaskEvent.DOWNLOADING_ARTIFACTS).display("Client is downloading artifacts").build();
     }

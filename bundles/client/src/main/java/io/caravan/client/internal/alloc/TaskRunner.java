@@ -189,9 +189,11 @@ public final class TaskRunner {
                     this::emit);
             lastContext = ctx;
         }
+        String current = "";
         try {
             for (TaskHook hook : hooks) {
                 if (hook instanceof TaskHook.Prestart prestart) {
+                    current = hook.name();
                     prestart.prestart(ctx);
                 }
             }
@@ -200,8 +202,10 @@ public final class TaskRunner {
             return;
         } catch (Exception e) {
             LOG.atError().addKeyValue("alloc_id", id.allocId()).addKeyValue("task", id.taskName())
-                    .addKeyValue("error", e.toString()).log("prestart failed");
-            startFailed(gen, events.setupFailure(e.getMessage() == null ? e.toString() : e.getMessage()), true);
+                    .addKeyValue("hook", current).addKeyValue("error", e.toString()).log("prestart failed");
+            // Nomad's emitHookError: "Task hook failed" with "<hook>: <error>"
+            startFailed(gen, events.hookFailed(current + ": " + (e.getMessage() == null ? e : e.getMessage())),
+                    true);
             return;
         }
         boolean killedDuringSetup;

@@ -19,7 +19,7 @@ public final class DispatchPayloadHook implements TaskHook.Prestart {
     }
 
     @Override
-    public void prestart(TaskHookContext ctx) throws IOException, ArtifactHook.ArtifactException {
+    public void prestart(TaskHookContext ctx) throws IOException {
         Task task = ctx.task();
         Job job = ctx.alloc().job();
         if (task.dispatchPayload() == null || task.dispatchPayload().file() == null
@@ -28,7 +28,13 @@ public final class DispatchPayloadHook implements TaskHook.Prestart {
             return;
         }
         Path local = ctx.allocDir().taskLocal(task.name());
-        Path target = ArtifactHook.confine(local, task.dispatchPayload().file());
+        Path target;
+        try {
+            target = ArtifactHook.confine(local, task.dispatchPayload().file());
+        } catch (ArtifactHook.ArtifactException e) {
+            throw new IOException("dispatch payload file escapes the task's local directory: "
+                    + task.dispatchPayload().file());
+        }
         byte[] stored = job.decodePayload();
         byte[] payload = Snappy.decodeOrNull(stored);
         Files.createDirectories(target.getParent());

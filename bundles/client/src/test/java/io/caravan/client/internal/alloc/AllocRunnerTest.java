@@ -275,4 +275,24 @@ class AllocRunnerTest {
         await(WAIT, "failed", () -> Allocation.CLIENT_FAILED.equals(lastStatus()));
         assertEquals("missing task group \"nope\"", updates.get(updates.size() - 1).clientDescription());
     }
+
+    @Test
+    void aFailingHookIsATaskHookFailedEvent() {
+        Map<String, Object> task = Fixtures.shTask("t", "true");
+        task.put("DispatchPayload", Map.of("File", "../../../outside"));
+        task.put("RestartPolicy", Fixtures.restart(0, Duration.ofMillis(10), Duration.ofMinutes(5), "fail"));
+        Allocation alloc = Fixtures.alloc("n1", "job", "batch", Map.of(), task);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> json = io.caravan.api.json.NomadJson.mapper().convertValue(alloc, java.util.LinkedHashMap.class);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> job = (Map<String, Object>) json.get("Job");
+        job.put("Payload", java.util.Base64.getEncoder().encodeToString("x".getBytes()));
+        AllocRunner runner = run(io.caravan.api.json.NomadJson.mapper().convertValue(json, Allocation.class));
+        await(WAIT, "failed", () -> Allocation.CLIENT_FAILED.equals(lastStatus()));
+        TaskEvent hookFailed = runner.states().get("t").events().stream()
+                .filter(e -> TaskEvent.HOOK_FAILED.equals(e.type())).findFirst().orElseThrow();
+        assertTrue(hookFailed.displayMessage().startsWith("dispatch_payload: dispatch payload file escapes"),
+                hookFailed.displayMessage());
+        assertTrue(driver.started.isEmpty());
+    }
 }
