@@ -63,6 +63,21 @@ class ApiServletStreamTest {
                 }))))
                 .get("/v1/test/big", r -> ApiResponse.stream(body("application/octet-stream",
                         out -> pump(out, new int[] {0}))))
+                .getAsync("/v1/test/later", r -> {
+                    // A stream that is decided after service() returned (a blocking query's path).
+                    java.util.concurrent.CompletableFuture<ApiResponse> later =
+                            new java.util.concurrent.CompletableFuture<>();
+                    producer.schedule(() -> later.complete(ApiResponse.stream(body("text/plain",
+                            out -> producer.execute(() -> {
+                                try {
+                                    out.write("late".getBytes(StandardCharsets.UTF_8));
+                                } catch (IOException e) {
+                                    throw new IllegalStateException(e);
+                                }
+                                out.close();
+                            })))), 50, TimeUnit.MILLISECONDS);
+                    return later;
+                })
                 .get("/v1/test/follow", r -> ApiResponse.stream(body("application/json", out -> {
                     follower.set(out);
                     watch(out);
@@ -187,6 +202,13 @@ class ApiServletStreamTest {
         HttpResponse<byte[]> response = get("/v1/test/chunks");
         assertEquals(200, response.statusCode());
         assertEquals("one two three", new String(response.body(), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aStreamDecidedAfterServiceReturnedWorksToo() throws Exception {
+        HttpResponse<byte[]> response = get("/v1/test/later");
+        assertEquals(200, response.statusCode());
+        assertEquals("late", new String(response.body(), StandardCharsets.UTF_8));
     }
 
     @Test

@@ -41,7 +41,7 @@ public final class ClientFsRoutes implements ApiRoutes {
     private final ClientAllocs allocs;
     private final ScheduledExecutorService scheduler;
     private final LongSupplier millis;
-    /** Streams handed out and not yet ended, so deactivation can end them. */
+    /** Streams started and not yet ended, so deactivation can end them. */
     private final Set<FileStream> open = ConcurrentHashMap.newKeySet();
 
     @Activate
@@ -159,9 +159,7 @@ public final class ClientFsRoutes implements ApiRoutes {
     }
 
     private ApiResponse stream(AllocFs fs, StreamSource source, boolean plain) {
-        FileStream stream = new FileStream(fs.allocId(), source, plain, scheduler, millis, open::remove);
-        open.add(stream);
-        return ApiResponse.stream(stream);
+        return ApiResponse.stream(new FileStream(fs.allocId(), source, plain, scheduler, millis, open));
     }
 
     /** Resolves a file to read: not a directory, not in a task's {@code secrets} or {@code private} directory. */

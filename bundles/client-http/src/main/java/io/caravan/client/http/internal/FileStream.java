@@ -2,11 +2,11 @@ package io.caravan.client.http.internal;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -46,12 +46,12 @@ final class FileStream implements StreamingBody {
     private byte[] pending;
     private long lastWrite;
 
-    private final Consumer<FileStream> onEnd;
+    private final Set<FileStream> running;
 
-    /** @param onEnd told once when the stream ends, however it ends */
+    /** @param running where the stream is while it runs (added when it starts, removed however it ends) */
     FileStream(String allocId, StreamSource source, boolean plain, ScheduledExecutorService scheduler,
-               LongSupplier millis, Consumer<FileStream> onEnd) {
-        this.onEnd = onEnd;
+               LongSupplier millis, Set<FileStream> running) {
+        this.running = running;
         this.allocId = allocId;
         this.source = source;
         this.plain = plain;
@@ -68,6 +68,7 @@ final class FileStream implements StreamingBody {
     public void start(BodyWriter writer) {
         this.out = writer;
         this.lastWrite = clock.getAsLong();
+        running.add(this);
         schedule(0);
     }
 
@@ -129,7 +130,7 @@ final class FileStream implements StreamingBody {
         if (ended.compareAndSet(false, true)) {
             source.close();
             out.close();
-            onEnd.accept(this);
+            running.remove(this);
         }
     }
 
@@ -141,7 +142,7 @@ final class FileStream implements StreamingBody {
         }
         if (ended.compareAndSet(false, true)) {
             source.close();
-            onEnd.accept(this);
+            running.remove(this);
         }
     }
 
