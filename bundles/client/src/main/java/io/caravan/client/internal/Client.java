@@ -92,13 +92,14 @@ public final class Client implements ClientAllocs, AutoCloseable {
         this.settings = settings;
         this.agent = agent;
         Random random = new Random();
+        // State first: if the state dir is unusable, fail before any thread exists.
+        this.state = new ClientStateStore(settings.stateDir());
+        this.secretId = state.secretFor(agent.nodeId());
         this.scheduler = scheduler("caravan-client");
         this.workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
                 new SynchronousQueue<>(), threads("caravan-client-worker-"));
         this.fingerprintThread = scheduler("caravan-fingerprint");
         this.logThread = scheduler("caravan-log-rotator");
-        this.state = new ClientStateStore(settings.stateDir());
-        this.secretId = state.secretFor(agent.nodeId());
         this.logs = new LogRotator(logThread, timing.logCheck());
         this.fingerprints = new FingerprintManager(fingerprintThread, settings.fingerprintOptions(), agent.dataDir(),
                 this::factsChanged);
