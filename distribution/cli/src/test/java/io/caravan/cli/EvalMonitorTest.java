@@ -84,6 +84,21 @@ class EvalMonitorTest extends FakeAgentTest {
     }
 
     @Test
+    void anAgentThatDoesNotBlockIsPolledOnceASecond() {
+        agent.frozenIndex().sequence("/v1/evaluation/" + EVAL, PENDING, PENDING, COMPLETE)
+                .json("/v1/evaluation/" + EVAL + "/allocations", "[]");
+        long start = System.nanoTime();
+
+        Cli.Result r = Cli.run(env, "job", "run", jobFile.toString());
+
+        assertEquals(0, r.code(), r.err());
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        // First read at once, the second answers at once with the same index: a one-second pause before the third.
+        assertEquals(true, millis >= 900, "took " + millis + "ms");
+        assertEquals(3, agent.requests().stream().filter(q -> q.path().equals("/v1/evaluation/" + EVAL)).count());
+    }
+
+    @Test
     void aFailedEvaluationExitsTwo() {
         agent.json("/v1/evaluation/" + EVAL, COMPLETE.replace("complete", "failed"))
                 .json("/v1/evaluation/" + EVAL + "/allocations", "[]");

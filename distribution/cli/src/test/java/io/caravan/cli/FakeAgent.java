@@ -33,8 +33,9 @@ final class FakeAgent implements AutoCloseable {
     private final Map<String, Reply> replies = new ConcurrentHashMap<>();
     private final Map<String, Deque<Reply>> sequences = new ConcurrentHashMap<>();
     private final List<Request> requests = new CopyOnWriteArrayList<>();
-    /** Sent as X-Nomad-Index; grows with every request, as a busy cluster's would. */
+    /** Sent as X-Nomad-Index; grows with every request, as a busy cluster's would, unless frozen. */
     private final AtomicLong index = new AtomicLong(100);
+    private volatile boolean frozenIndex;
 
     FakeAgent() throws IOException {
         server = HttpServer.create(new InetSocketAddress(loopback(), 0), 0);
@@ -59,6 +60,12 @@ final class FakeAgent implements AutoCloseable {
         }
         sequences.put(path, queue);
         replies.put(path, queue.getLast());
+        return this;
+    }
+
+    /** Answers every request with the same X-Nomad-Index, as an agent that ignores blocking queries would. */
+    FakeAgent frozenIndex() {
+        frozenIndex = true;
         return this;
     }
 
@@ -95,7 +102,7 @@ final class FakeAgent implements AutoCloseable {
         byte[] body = reply.body().getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type",
                 reply.status() < 400 ? "application/json" : "text/plain; charset=utf-8");
-        exchange.getResponseHeaders().set("X-Nomad-Index", Long.toString(index.incrementAndGet()));
+        exchange.getResponseHeaders().set("X-Nomad-Index", Long.toString(frozenIndex ? index.get() : index.incrementAndGet()));
         exchange.sendResponseHeaders(reply.status(), body.length == 0 ? -1 : body.length);
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(body);
