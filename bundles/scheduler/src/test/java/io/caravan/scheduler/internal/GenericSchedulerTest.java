@@ -590,4 +590,29 @@ class GenericSchedulerTest {
         assertEquals("n3", replacement.nodeId());
         assertEquals("a0", replacement.previousAllocation());
     }
+
+    @Test
+    void disconnectedNodeAllocBecomesUnknownAndIsReplaced() throws SchedulerException {
+        nodes(2);
+        h.state.node(TestNodes.node("n9").status(Node.STATUS_DISCONNECTED).build());
+        Job job = TestJobs.job("app").group(TestJobs.group("web", 1).disconnect(Duration.ofMinutes(30), true)
+                .build()).build();
+        h.state.job(job);
+        h.state.alloc(running(job, "a0", 0, "n9"));
+        h.process(job, Evaluation.TRIGGER_NODE_UPDATE);
+
+        Plan plan = h.planner.lastPlan();
+        Allocation unknown = plan.nodeAllocation().get("n9").get(0);
+        assertEquals("a0", unknown.id());
+        assertEquals(Allocation.CLIENT_UNKNOWN, unknown.clientStatus());
+        assertEquals(Allocation.DESIRED_RUN, unknown.desiredStatus());
+        Evaluation timeout = h.planner.created.get(0);
+        assertEquals(Evaluation.TRIGGER_MAX_DISCONNECT_TIMEOUT, timeout.triggeredBy());
+        assertEquals(Harness.NOW.plusSeconds(1800), timeout.waitUntil());
+        assertEquals(timeout.id(), unknown.followupEvalId());
+        Allocation replacement = h.planner.placedAllocs().stream().filter(a -> !a.id().equals("a0")).findFirst()
+                .orElseThrow();
+        assertEquals("a0", replacement.previousAllocation());
+        assertNotEquals("n9", replacement.nodeId());
+    }
 }

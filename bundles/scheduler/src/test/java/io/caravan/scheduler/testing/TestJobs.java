@@ -8,6 +8,7 @@ import java.util.Map;
 
 import io.caravan.api.model.Affinity;
 import io.caravan.api.model.Constraint;
+import io.caravan.api.model.DisconnectStrategy;
 import io.caravan.api.model.EphemeralDisk;
 import io.caravan.api.model.Job;
 import io.caravan.api.model.NetworkResource;
@@ -136,6 +137,7 @@ public final class TestJobs {
                 ReschedulePolicy.DELAY_EXPONENTIAL, Duration.ofHours(1), true);
         private int diskMb = 300;
         private boolean sticky;
+        private DisconnectStrategy disconnect;
 
         GroupBuilder(String name, int count) {
             this.name = name;
@@ -183,6 +185,11 @@ public final class TestJobs {
             return this;
         }
 
+        public GroupBuilder disconnect(Duration lostAfter, boolean replace) {
+            this.disconnect = new DisconnectStrategy(lostAfter, replace, null, null);
+            return this;
+        }
+
         public GroupBuilder stickyDisk() {
             this.sticky = true;
             return this;
@@ -195,7 +202,7 @@ public final class TestJobs {
 
         public TaskGroup build() {
             List<Task> ts = tasks.isEmpty() ? List.of(TestJobs.task("server", "raw_exec", 500, 256)) : tasks;
-            return new TaskGroup(name, count, constraints, affinities, ts, spreads, volumes, null, null, reschedule,
+            return new TaskGroup(name, count, constraints, affinities, ts, spreads, volumes, null, disconnect, reschedule,
                     new EphemeralDisk(sticky, false, diskMb), null, null, networks, meta, null, null, null, null, null,
                     null, null, null);
         }

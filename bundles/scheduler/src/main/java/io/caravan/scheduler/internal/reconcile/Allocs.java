@@ -1,5 +1,6 @@
 package io.caravan.scheduler.internal.reconcile;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -47,19 +48,33 @@ final class Allocs {
 
     /**
      * Whether the allocation's node is gone or down: its allocations are lost. A disconnected node counts as down
-     * unless the group has a {@code disconnect.lost_after} window (allocations then wait, Nomad's "unknown";
-     * reconnect handling is not modelled).
+     * when the group has no {@code disconnect.lost_after} window (with one, see the reconciler's disconnect rules).
      */
     static boolean onLostNode(Allocation alloc, Node node, TaskGroup group) {
         if (node == null || Node.STATUS_DOWN.equals(node.status())) {
             return true;
         }
-        if (Node.STATUS_DISCONNECTED.equals(node.status())) {
-            boolean waits = group != null && group.disconnect() != null && group.disconnect().lostAfter() != null
-                    && !group.disconnect().lostAfter().isZero();
-            return !waits;
+        return Node.STATUS_DISCONNECTED.equals(node.status()) && lostAfter(group) == null;
+    }
+
+    /** The group's {@code disconnect.lost_after}, or null when it has none. */
+    static Duration lostAfter(TaskGroup group) {
+        if (group == null || group.disconnect() == null || group.disconnect().lostAfter() == null
+                || group.disconnect().lostAfter().isZero()) {
+            return null;
         }
-        return false;
+        return group.disconnect().lostAfter();
+    }
+
+    /** When the allocation last became {@code unknown} (its recorded state change), or {@code fallback}. */
+    static long lastUnknownNanos(Allocation alloc, long fallback) {
+        long last = -1;
+        for (Allocation.AllocState s : alloc.allocStates()) {
+            if ("ClientStatus".equals(s.field()) && Allocation.CLIENT_UNKNOWN.equals(s.value()) && s.time() != null) {
+                last = Math.max(last, s.time().getEpochSecond() * 1_000_000_000L + s.time().getNano());
+            }
+        }
+        return last < 0 ? fallback : last;
     }
 
     /** The job's groups first (in job order), then groups only allocations still name. */

@@ -5,9 +5,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Evaluation;
@@ -19,12 +21,14 @@ import io.caravan.scheduler.internal.AllocBuilder;
 import io.caravan.scheduler.internal.EvalBuilder;
 
 /**
- * The reconciler of service and batch jobs (Nomad's cluster reconciler without deployments, canaries and
- * disconnect handling). Per task group it sorts allocations into buckets, trims the surplus, and asks for
+ * The reconciler of service and batch jobs (Nomad's cluster reconciler without deployments and canaries). Per task group it sorts allocations into buckets, trims the surplus, and asks for
  * replacements and new placements:
  * <ul>
  * <li>allocations of a stopped or purged job, of a removed group, or of a group scaled to 0 are stopped;</li>
  * <li>allocations on down or gone nodes are stopped as {@code lost} and replaced under the same name;</li>
+ * <li>allocations on disconnected nodes of a group with {@code disconnect.lost_after} turn {@code unknown} (with a
+ *     follow-up eval at the window's end) and are replaced unless {@code replace = false}; past the window they are
+ *     lost; when the node is back the original is kept and its replacement stopped;</li>
  * <li>allocations marked {@code DesiredTransition.Migrate} are stopped and replaced;</li>
  * <li>failed allocations are rescheduled now, later (a follow-up eval with {@code WaitUntil}), or not at all, by
  *     their group's reschedule policy; a failed allocation that may not be rescheduled still holds its slot;</li>
@@ -40,6 +44,7 @@ public final class ClusterReconciler {
     /** Nomad's {@code batchedFailedAllocWindowSize}: failures this close share one follow-up eval. */
     static final Duration FOLLOW_UP_BATCH_WINDOW = Duration.ofSeconds(5);
     static final String FOLLOW_UP_DESCRIPTION = "created for delayed rescheduling";
+    static final String DISCONNECT_FOLLOW_UP_DESCRIPTION = "created for delayed disconnect timeout";
 
     private final ReconcileInput in;
     private final List<Placement> placements = new ArrayList<>();
@@ -60,13 +65,17 @@ public final class ClusterReconciler {
     /** Where an allocation stands before the count is applied. */
     private enum Bucket {
         // Declared in the order surplus is removed: lost first, live last.
-        LOST, RESCHEDULE_NOW, HOLDS_SLOT, MIGRATE, LIVE
+        LOST, DISCONNECTED, RESCHEDULE_NOW, HOLDS_SLOT, MIGRATE, LIVE
     }
 
     private record Slot(Allocation alloc, Bucket bucket, long rescheduleAt) {
         int index() {
             return AllocNames.index(alloc.name());
         }
+    }
+
+    /** An allocation waiting for a point in time (a delayed reschedule, the end of a disconnect window). */
+    private record Waiting(Allocation alloc, long atNanos) {
     }
 
     private ReconcileResult compute() {
@@ -97,31 +106,102 @@ public final class ClusterReconciler {
     }
 
     private void computeGroup(TaskGroup tg, List<Allocation> allocs, GroupUpdates counts) {
+        Disconnects disconnects = new Disconnects(tg, allocs);
         List<Slot> slots = new ArrayList<>();
         for (Allocation alloc : allocs) {
-            Slot slot = classify(alloc, tg, counts);
+            Slot slot = classify(alloc, tg, counts, disconnects);
             if (slot != null) {
                 slots.add(slot);
             }
         }
         List<Slot> kept = trimSurplus(slots, tg.count(), counts);
-        List<Slot> later = new ArrayList<>();
+        List<Waiting> later = new ArrayList<>();
         for (Slot slot : kept) {
             act(slot, tg, counts, later);
         }
         placeMissing(tg, kept, counts);
-        createFollowUps(later);
+        createFollowUps(later, Evaluation.TRIGGER_RETRY_FAILED_ALLOC, FOLLOW_UP_DESCRIPTION, false);
+        createFollowUps(disconnects.newlyUnknown, Evaluation.TRIGGER_MAX_DISCONNECT_TIMEOUT,
+                DISCONNECT_FOLLOW_UP_DESCRIPTION, true);
+    }
+
+    /**
+     * The group's allocations on disconnected nodes (Nomad's {@code disconnect} block, when the group sets
+     * {@code lost_after}): within the window they become {@code unknown} and, unless {@code replace = false}, get a
+     * replacement; past it they are lost. When their node is back, the original is kept and its replacement
+     * stopped (the {@code keep_original} outcome, whatever {@code reconcile} says).
+     */
+    private final class Disconnects {
+        final Duration window;
+        final boolean replace;
+        /** IDs of allocations that live replacements point back to. */
+        final Set<String> replaced = new HashSet<>();
+        /** IDs of unknown allocations whose node is back. */
+        final Set<String> reconnected = new HashSet<>();
+        final List<Waiting> newlyUnknown = new ArrayList<>();
+
+        Disconnects(TaskGroup tg, List<Allocation> allocs) {
+            window = Allocs.lostAfter(tg);
+            replace = tg.disconnect() == null || !Boolean.FALSE.equals(tg.disconnect().replace());
+            for (Allocation a : allocs) {
+                if (a.terminal()) {
+                    continue;
+                }
+                if (a.previousAllocation() != null && !a.previousAllocation().isEmpty()) {
+                    replaced.add(a.previousAllocation());
+                }
+                Node node = in.nodes().get(a.nodeId());
+                if (window != null && Allocation.CLIENT_UNKNOWN.equals(a.clientStatus()) && node != null
+                        && !Node.STATUS_DISCONNECTED.equals(node.status()) && !Node.STATUS_DOWN.equals(node.status())) {
+                    reconnected.add(a.id());
+                }
+            }
+        }
+
+        boolean applies(Node node) {
+            return window != null && node != null && Node.STATUS_DISCONNECTED.equals(node.status());
+        }
+
+        /** The bucket of an allocation on a disconnected node, or null when its replacement holds the slot. */
+        Slot classify(Allocation alloc, GroupUpdates counts) {
+            boolean unknown = Allocation.CLIENT_UNKNOWN.equals(alloc.clientStatus());
+            long since = unknown ? Allocs.lastUnknownNanos(alloc, in.nowNanos()) : in.nowNanos();
+            long expiry = since + window.toNanos();
+            if (in.nowNanos() >= expiry) {
+                return new Slot(alloc, Bucket.LOST, 0);
+            }
+            if (!unknown) {
+                newlyUnknown.add(new Waiting(alloc, expiry));
+                counts.disconnect++;
+            }
+            if (!replace) {
+                counts.ignore++;
+                return new Slot(alloc, Bucket.HOLDS_SLOT, 0);
+            }
+            return replaced.contains(alloc.id()) ? null : new Slot(alloc, Bucket.DISCONNECTED, 0);
+        }
     }
 
     /** Puts an allocation in its bucket, or returns null when it no longer matters. */
-    private Slot classify(Allocation alloc, TaskGroup tg, GroupUpdates counts) {
+    private Slot classify(Allocation alloc, TaskGroup tg, GroupUpdates counts, Disconnects disconnects) {
         if (alloc.terminal() && alloc.nextAllocation() != null && !alloc.nextAllocation().isEmpty()) {
             return null; // already replaced
         }
         if (!alloc.terminal()) {
             Node node = in.nodes().get(alloc.nodeId());
+            if (disconnects.applies(node)) {
+                return disconnects.classify(alloc, counts);
+            }
             if (Allocs.onLostNode(alloc, node, tg)) {
                 return new Slot(alloc, Bucket.LOST, 0);
+            }
+            if (disconnects.reconnected.contains(alloc.previousAllocation())) {
+                stops.add(AllocStop.notNeeded(alloc)); // its original is back
+                counts.stop++;
+                return null;
+            }
+            if (disconnects.reconnected.contains(alloc.id())) {
+                counts.reconnect++;
             }
             return new Slot(alloc, Allocs.migrateRequested(alloc) ? Bucket.MIGRATE : Bucket.LIVE, 0);
         }
@@ -183,6 +263,8 @@ public final class ClusterReconciler {
                     stops.add(AllocStop.lost(slot.alloc()));
                     counts.stop++;
                     break;
+                case DISCONNECTED:
+                    break; // stays unknown, simply not replaced
                 case MIGRATE:
                 case LIVE:
                     stops.add(AllocStop.notNeeded(slot.alloc()));
@@ -201,13 +283,17 @@ public final class ClusterReconciler {
         return bucket == Bucket.LIVE ? Bucket.MIGRATE.ordinal() : bucket.ordinal();
     }
 
-    private void act(Slot slot, TaskGroup tg, GroupUpdates counts, List<Slot> later) {
+    private void act(Slot slot, TaskGroup tg, GroupUpdates counts, List<Waiting> later) {
         Allocation alloc = slot.alloc();
         switch (slot.bucket()) {
             case LOST:
                 stops.add(AllocStop.lost(alloc));
                 counts.stop++;
                 placements.add(replacement(alloc, tg, Placement.Kind.LOST, null));
+                counts.place++;
+                break;
+            case DISCONNECTED:
+                placements.add(replacement(alloc, tg, Placement.Kind.DISCONNECTED, null));
                 counts.place++;
                 break;
             case MIGRATE:
@@ -229,7 +315,7 @@ public final class ClusterReconciler {
                 } else {
                     counts.ignore++;
                     if (slot.rescheduleAt() > 0) {
-                        later.add(slot);
+                        later.add(new Waiting(alloc, slot.rescheduleAt()));
                         counts.rescheduleLater++;
                     }
                 }
@@ -283,22 +369,27 @@ public final class ClusterReconciler {
         }
     }
 
-    /** One delayed eval per window of reschedule times; each waiting allocation records its eval's ID. */
-    private void createFollowUps(List<Slot> later) {
-        later.sort(Comparator.comparingLong(Slot::rescheduleAt));
+    /**
+     * One delayed eval per window of waiting times ({@code WaitUntil} = the window's first time); each waiting
+     * allocation records its eval's ID and, for a disconnect, its new {@code unknown} client status.
+     */
+    private void createFollowUps(List<Waiting> waiting, String trigger, String description, boolean markUnknown) {
+        waiting.sort(Comparator.comparingLong(Waiting::atNanos));
         Evaluation current = null;
         long windowStart = 0;
-        for (Slot slot : later) {
-            if (current == null || slot.rescheduleAt() - windowStart >= FOLLOW_UP_BATCH_WINDOW.toNanos()) {
-                windowStart = slot.rescheduleAt();
-                current = EvalBuilder.followUp(in.eval(), in.job(), in.ids().get(),
-                                Evaluation.TRIGGER_RETRY_FAILED_ALLOC, Evaluation.STATUS_PENDING,
-                                FOLLOW_UP_DESCRIPTION, in.nowNanos())
+        for (Waiting w : waiting) {
+            if (current == null || w.atNanos() - windowStart >= FOLLOW_UP_BATCH_WINDOW.toNanos()) {
+                windowStart = w.atNanos();
+                current = EvalBuilder.followUp(in.eval(), in.job(), in.ids().get(), trigger,
+                                Evaluation.STATUS_PENDING, description, in.nowNanos())
                         .waitUntil(Instant.ofEpochSecond(0, windowStart)).build();
                 followUps.add(current);
             }
-            attributeUpdates.add(AllocBuilder.from(slot.alloc()).followupEvalId(current.id())
-                    .modifyTime(in.nowNanos()).build());
+            AllocBuilder update = AllocBuilder.from(w.alloc()).followupEvalId(current.id()).modifyTime(in.nowNanos());
+            if (markUnknown) {
+                update.serverClientStatus(Allocation.CLIENT_UNKNOWN, in.nowNanos());
+            }
+            attributeUpdates.add(update.build());
         }
     }
 

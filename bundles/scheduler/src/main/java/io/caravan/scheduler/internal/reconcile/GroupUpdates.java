@@ -12,9 +12,11 @@ final class GroupUpdates {
     long destructiveUpdate;
     long rescheduleNow;
     long rescheduleLater;
+    long disconnect;
+    long reconnect;
 
     DesiredUpdates toDesiredUpdates() {
-        return new DesiredUpdates(ignore, place, migrate, stop, inPlaceUpdate, destructiveUpdate, 0, 0, 0,
-                rescheduleNow, rescheduleLater, 0);
+        return new DesiredUpdates(ignore, place, migrate, stop, inPlaceUpdate, destructiveUpdate, 0, 0, reconnect,
+                rescheduleNow, rescheduleLater, disconnect);
     }
 }

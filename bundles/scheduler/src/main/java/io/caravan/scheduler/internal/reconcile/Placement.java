@@ -12,7 +12,7 @@ import io.caravan.api.model.TaskGroup;
 public record Placement(String name, TaskGroup group, Kind kind, Allocation previous, AllocStop stopPrevious,
                         String nodeId) {
 
-    public enum Kind { NEW, LOST, MIGRATE, RESCHEDULE, DESTRUCTIVE }
+    public enum Kind { NEW, LOST, DISCONNECTED, MIGRATE, RESCHEDULE, DESTRUCTIVE }
 
     public static Placement fresh(String name, TaskGroup group) {
         return new Placement(name, group, Kind.NEW, null, null, null);

@@ -37,6 +37,7 @@ class ClusterReconcilerTest {
     private static final Node UP = TestNodes.node("n1").build();
     private static final Node UP2 = TestNodes.node("n2").build();
     private static final Node DOWN = TestNodes.node("n3").status(Node.STATUS_DOWN).build();
+    private static final Node DISCONNECTED = TestNodes.node("n4").status(Node.STATUS_DISCONNECTED).build();
 
     private static Job web(int count) {
         return TestJobs.job("app").group(TestJobs.group("web", count).build()).build();
@@ -129,10 +130,42 @@ class ClusterReconcilerTest {
                 "place=app.web[0]/DESTRUCTIVE+stop:" + AllocStop.UPDATING + ",app.web[1]/NEW,app.web[2]/NEW"));
         rows.add(row("group removed: stopped", TestJobs.job("app").group(TestJobs.group("api", 0).build()).build(),
                 List.of(running(v1, "a0", 0, "n1")), "stop=a0:" + AllocStop.NOT_NEEDED));
+        Job lostAfterHour = TestJobs.job("app").group(TestJobs.group("web", 1)
+                .disconnect(Duration.ofHours(1), true).build()).build();
+        Job noReplace = TestJobs.job("app").group(TestJobs.group("web", 1)
+                .disconnect(Duration.ofHours(1), false).build()).build();
+        rows.add(row("disconnected: unknown, replaced, timeout eval", lostAfterHour,
+                List.of(running(lostAfterHour, "d0", 0, "n4")),
+                "place=app.web[0]/DISCONNECTED;followup=" + NOW.plusSeconds(3600) + ";annotate=d0:eval-1"));
+        rows.add(row("disconnected without replace: unknown only", noReplace,
+                List.of(running(noReplace, "d0", 0, "n4")),
+                "followup=" + NOW.plusSeconds(3600) + ";annotate=d0:eval-1"));
+        rows.add(row("unknown with its replacement: nothing to do", lostAfterHour,
+                List.of(unknownSince(lostAfterHour, "d0", "n4", NOW.minusSeconds(600)),
+                        replacementOf(lostAfterHour, "r0", "n1", "d0")), ""));
+        rows.add(row("unknown past lost_after: lost", lostAfterHour,
+                List.of(unknownSince(lostAfterHour, "d0", "n4", NOW.minusSeconds(7200)),
+                        replacementOf(lostAfterHour, "r0", "n1", "d0")), "stop=d0:" + AllocStop.LOST + "/lost"));
+        rows.add(row("reconnected: the original stays, the replacement stops", lostAfterHour,
+                List.of(unknownSince(lostAfterHour, "d0", "n2", NOW.minusSeconds(600)),
+                        replacementOf(lostAfterHour, "r0", "n1", "d0")), "stop=r0:" + AllocStop.NOT_NEEDED));
         rows.add(row("terminal allocations are ignored", web(1), List.of(running(v1, "a0", 0, "n1"),
                 alloc(v1, "s1", "web", 1, "n1", Allocation.DESIRED_STOP, Allocation.CLIENT_COMPLETE, null, null,
                         null, 0)), ""));
         return rows;
+    }
+
+    private static Allocation unknownSince(Job job, String id, String node, Instant since) {
+        Allocation a = running(job, id, 0, node);
+        return AllocBuilder.from(a).serverClientStatus(Allocation.CLIENT_UNKNOWN,
+                since.getEpochSecond() * 1_000_000_000L).build();
+    }
+
+    private static Allocation replacementOf(Job job, String id, String node, String previous) {
+        Allocation a = running(job, id, 0, node);
+        return new Allocation(a.id(), a.namespace(), a.evalId(), a.name(), a.nodeId(), a.nodeName(), a.jobId(),
+                a.job(), a.taskGroup(), a.allocatedResources(), null, a.desiredStatus(), "", null, a.clientStatus(),
+                "", null, null, previous, "", "", null, null, null, "", null, "", "", 10, 10, 10, 0, 0);
     }
 
     @TestFactory
@@ -141,7 +174,7 @@ class ClusterReconcilerTest {
             AtomicInteger ids = new AtomicInteger();
             Evaluation eval = TestAllocs.eval("eval-0", r.job() == null ? web(1) : r.job(), "job-register");
             ReconcileResult result = ClusterReconciler.reconcile(new ReconcileInput(r.job(), r.batch(), r.allocs(),
-                    Map.of("n1", UP, "n2", UP2, "n3", DOWN), eval, NOW_NANOS,
+                    Map.of("n1", UP, "n2", UP2, "n3", DOWN, "n4", DISCONNECTED), eval, NOW_NANOS,
                     () -> "eval-" + ids.incrementAndGet()));
             assertEquals(r.expected(), summary(result));
         }));
