@@ -31,21 +31,26 @@ final class DrainMonitor {
         this.ignoreSystemJobs = ignoreSystemJobs;
     }
 
-    /** 0 once the drain is over (or the watch timed out, which does not cancel the drain); 1 on read errors. */
+    /**
+     * 0 once the drain is over (or the watch timed out, which does not cancel the drain); 1 on read errors. While
+     * the drain strategy is set, reads block on the node; after that, on the node's allocations.
+     */
     int monitor() {
         Watch watch = new Watch(ctx);
         String path = "/v1/node/" + Json.pathSegment(nodeId);
         Map<String, JsonNode> seen = new HashMap<>();
         boolean nodeDone = false;
         boolean allocsDone = false;
-        long index = 0;
+        long nodeIndex = 0;
+        long allocIndex = 0;
         while (true) {
             Instant asked = Instant.now();
-            long answered = index;
+            boolean news = false;
             try {
                 if (!nodeDone) {
-                    ApiClient.Response node = api.query(path, watch.blocking(index), watch.requestTimeout());
-                    answered = node.index();
+                    ApiClient.Response node = api.query(path, watch.blocking(nodeIndex), watch.requestTimeout());
+                    news = node.index() > nodeIndex;
+                    nodeIndex = Math.max(nodeIndex, node.index());
                     nodeDone = !Json.present(node.body().get("DrainStrategy"));
                     if (nodeDone) {
                         print("Drain complete for node " + nodeId);
@@ -53,11 +58,13 @@ final class DrainMonitor {
                         ctx.err().println(watch.stamp("Node " + Nomad.quote(nodeId) + " down"));
                     }
                 }
-                if (!allocsDone) {
-                    allocsDone = allocations(api.get(path + "/allocations"), seen);
-                    if (allocsDone) {
-                        print("All allocations on node " + Nomad.quote(nodeId) + " have stopped");
-                    }
+                ApiClient.Response allocs = api.query(path + "/allocations",
+                        nodeDone ? watch.blocking(allocIndex) : Map.of(), watch.requestTimeout());
+                news = nodeDone ? allocs.index() > allocIndex : news;
+                allocIndex = Math.max(allocIndex, allocs.index());
+                if (!allocsDone && allocations(allocs.body(), seen)) {
+                    allocsDone = true;
+                    print("All allocations on node " + Nomad.quote(nodeId) + " have stopped");
                 }
             } catch (ApiException e) {
                 ctx.err().println(watch.stamp("Error monitoring node: " + e.getMessage()));
@@ -71,8 +78,7 @@ final class DrainMonitor {
                         + "; the drain goes on"));
                 return 0;
             }
-            watch.pace(asked, answered > index);
-            index = Math.max(index, answered);
+            watch.pace(asked, news);
         }
     }
 
