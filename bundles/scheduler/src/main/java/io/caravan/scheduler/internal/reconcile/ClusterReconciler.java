@@ -64,8 +64,8 @@ public final class ClusterReconciler {
 
     /** Where an allocation stands before the count is applied. */
     private enum Bucket {
-        // Declared in the order surplus is removed: lost first, live last.
-        LOST, DISCONNECTED, RESCHEDULE_NOW, HOLDS_SLOT, MIGRATE, LIVE
+        // Declared in the order surplus is removed: lost first (then the unreachable), live last.
+        LOST, DISCONNECTED, UNKNOWN, RESCHEDULE_NOW, HOLDS_SLOT, MIGRATE, LIVE
     }
 
     private record Slot(Allocation alloc, Bucket bucket, long rescheduleAt) {
@@ -175,8 +175,7 @@ public final class ClusterReconciler {
                 counts.disconnect++;
             }
             if (!replace) {
-                counts.ignore++;
-                return new Slot(alloc, Bucket.HOLDS_SLOT, 0);
+                return new Slot(alloc, Bucket.UNKNOWN, 0); // waits for its node, holding its slot
             }
             return replaced.contains(alloc.id()) ? null : new Slot(alloc, Bucket.DISCONNECTED, 0);
         }
@@ -264,7 +263,7 @@ public final class ClusterReconciler {
                     counts.stop++;
                     break;
                 case DISCONNECTED:
-                    break; // stays unknown, simply not replaced
+                case UNKNOWN:
                 case MIGRATE:
                 case LIVE:
                     stops.add(AllocStop.notNeeded(slot.alloc()));
@@ -295,6 +294,9 @@ public final class ClusterReconciler {
             case DISCONNECTED:
                 placements.add(replacement(alloc, tg, Placement.Kind.DISCONNECTED, null));
                 counts.place++;
+                break;
+            case UNKNOWN:
+                counts.ignore++;
                 break;
             case MIGRATE:
                 stops.add(new AllocStop(alloc, AllocStop.MIGRATING, null));
