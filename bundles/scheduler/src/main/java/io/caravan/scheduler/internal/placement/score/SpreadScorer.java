@@ -33,7 +33,7 @@ public final class SpreadScorer implements NodeScorer {
      * One spread block bound to a selection. The counts cannot change while one placement is chosen, so each
      * value's boost is computed once and looked up by value ID for every node.
      */
-    private static final class Bound1 {
+    private static final class SpreadTerm {
         final NodeValues attribute;
         final Map<String, Integer> used;
         final int min;
@@ -42,7 +42,7 @@ public final class SpreadScorer implements NodeScorer {
         final Map<String, Double> desired;
         private double[] boosts = new double[0];
 
-        Bound1(NodeValues attribute, Map<String, Integer> used, double weightShare, Map<String, Double> desired) {
+        SpreadTerm(NodeValues attribute, Map<String, Integer> used, double weightShare, Map<String, Double> desired) {
             this.attribute = attribute;
             this.used = used;
             this.weightShare = weightShare;
@@ -95,23 +95,23 @@ public final class SpreadScorer implements NodeScorer {
             sumWeights += weight(s);
         }
         int count = request.desiredCount();
-        Bound1[] bound = new Bound1[spreads.size()];
+        SpreadTerm[] bound = new SpreadTerm[spreads.size()];
         for (int i = 0; i < bound.length; i++) {
             Spread s = spreads.get(i);
             Map<String, Integer> used = ctx.propertyCounts(s.attribute(), request.group().name()).current(ctx);
-            bound[i] = new Bound1(ctx.values(ctx.target(s.attribute())), used,
+            bound[i] = new SpreadTerm(ctx.values(ctx.target(s.attribute())), used,
                     sumWeights == 0 ? 0 : (double) weight(s) / sumWeights, desiredCounts(s, count));
         }
         return ranked -> {
             double total = 0;
-            for (Bound1 b : bound) {
+            for (SpreadTerm b : bound) {
                 total += b.boost(ranked);
             }
             return total == 0 ? Double.NaN : total;
         };
     }
 
-    private static double targetBoost(Bound1 b, int usedWithThis, String value) {
+    private static double targetBoost(SpreadTerm b, int usedWithThis, String value) {
         Double desired = b.desired.get(value);
         if (desired == null) {
             desired = b.desired.get(IMPLICIT_TARGET);
