@@ -20,21 +20,17 @@ public record Context(PrintWriter out, PrintWriter err, Map<String, String> env,
         in = in == null ? new BufferedReader(Reader.nullReader()) : in;
     }
 
-    /** A context without input: prompts read end-of-input, i.e. "no". */
+    /** A context without input: prompts read end-of-input. */
     public Context(PrintWriter out, PrintWriter err, Map<String, String> env) {
         this(out, err, env, null);
     }
 
-    /** Prints {@code question} and reads one line of answer; empty at end of input. */
-    public String ask(String question) {
+    /** Prints {@code question} and reads one line of answer, stripped; {@code null} at end of input. */
+    public String ask(String question) throws IOException {
         out.print(question + " ");
         out.flush();
-        try {
-            String line = in.readLine();
-            return line == null ? "" : line.strip();
-        } catch (IOException e) {
-            return "";
-        }
+        String line = in.readLine();
+        return line == null ? null : line.strip();
     }
 
     /** The first non-blank value among the given environment variables, or {@code null}. */

@@ -104,9 +104,11 @@ class JobEvalAllocNodeCommandsTest extends FakeAgentTest {
     @Test
     void jobStopOfAPrefixAsksFirst() {
         agent.json("/v1/jobs", "[{\"ID\":\"web\"}]").json("/v1/job/web", "{\"EvalID\":\"e-1\"}");
+        // No input at all (a script without -yes): nothing is stopped, exit 1.
         Cli.Result r = Cli.run(env, "job", "stop", "-detach", "we");
-        assertEquals(0, r.code(), r.err());
-        assertEquals("Are you sure you want to stop job \"web\"? [y/N] Cancelling job stop\n", r.out());
+        assertEquals(1, r.code());
+        assertEquals("Are you sure you want to stop job \"web\"? [y/N] \n", r.out());
+        assertEquals("Failed to parse answer: EOF\n", r.err());
         assertEquals(0, agent.requests().stream().filter(q -> q.method().equals("DELETE")).count());
 
         Cli.Result yes = Cli.run(env, "job", "stop", "-detach", "-yes", "we");

@@ -209,6 +209,10 @@ class NodeCommandsTest extends FakeAgentTest {
                 + "Canceling drain toggle\n", no.out());
         assertEquals(0, agent.requests().stream().filter(q -> q.path().endsWith("/drain")).count());
 
+        Cli.Result vague = run("yes\n", "node", "drain", "-enable", "-detach", "171a");
+        assertEquals(0, vague.code(), vague.err());
+        assertTrue(vague.out().endsWith("For confirmation, an exact ‘y’ is required.\n"), vague.out());
+
         Cli.Result yes = run("y\n", "node", "drain", "-enable", "-detach", "171a");
         assertEquals(0, yes.code(), yes.err());
         assertTrue(yes.out().endsWith("drain strategy set\n"), yes.out());

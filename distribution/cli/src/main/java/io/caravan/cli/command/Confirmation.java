@@ -1,5 +1,6 @@
 package io.caravan.cli.command;
 
+import java.io.IOException;
 import java.util.OptionalInt;
 
 import io.caravan.cli.Context;
@@ -11,10 +12,21 @@ final class Confirmation {
 
     /**
      * Asks {@code question}; empty when the answer is "y", else the exit code after saying why not: 0 for "n",
-     * nothing (end of input) or a longer "yes" (with {@code cancelled} or Nomad's hint), 1 for anything else.
+     * an empty line or a longer "yes" (with {@code cancelled} or Nomad's hint); 1 for anything else and when there
+     * is no answer at all (end of input, e.g. a script without {@code -yes}), as Nomad.
      */
     static OptionalInt declined(Context ctx, String question, String cancelled) {
-        String answer = ctx.ask(question);
+        String answer;
+        try {
+            answer = ctx.ask(question);
+        } catch (IOException e) {
+            answer = null;
+        }
+        if (answer == null) {
+            ctx.out().println();
+            ctx.err().println("Failed to parse answer: EOF");
+            return OptionalInt.of(1);
+        }
         if (answer.equals("y")) {
             return OptionalInt.empty();
         }
