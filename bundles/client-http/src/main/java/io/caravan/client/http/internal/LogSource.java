@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,6 +30,8 @@ import io.caravan.api.CaravanException;
  */
 final class LogSource implements StreamSource {
     private static final String LOGS = "alloc/logs";
+    /** How long after its last write an archive may still be receiving the rotator's copy. */
+    private static final long COPY_SETTLE_MILLIS = 2000;
 
     private final AllocFs fs;
     private final Path logs;
@@ -116,6 +120,9 @@ final class LogSource implements StreamSource {
                 // The archive is finished (or was already removed by max_files): on to the next file.
                 List<Integer> archives = archives();
                 Integer next = archives.stream().filter(i -> i > current).findFirst().orElse(null);
+                if (next == null && chunk != null && copyMayBeRunning(chunk.size)) {
+                    return null; // the rotator may still be copying into this archive: look again next turn
+                }
                 if (next != null) {
                     current = next;
                 } else {
@@ -175,6 +182,25 @@ final class LogSource implements StreamSource {
             return new Chunk(size, Arrays.copyOf(buffer.array(), n));
         } catch (NoSuchFileException e) {
             return null;
+        }
+    }
+
+    /**
+     * Whether the newest archive may still be being written: the rotator copies the live file into it and only
+     * then truncates the live file, so while the live file is still longer than the archive and the archive was
+     * written in the last moments, its end is not final yet. (An old archive, or a live file no longer than it,
+     * means the copy is done; the time bound keeps a dead task's logs from waiting forever.)
+     */
+    private boolean copyMayBeRunning(long archiveSize) throws IOException {
+        if (size(0) <= archiveSize) {
+            return false;
+        }
+        try {
+            long modified = Files.getLastModifiedTime(logs.resolve(name(current)), LinkOption.NOFOLLOW_LINKS)
+                    .toMillis();
+            return System.currentTimeMillis() - modified < COPY_SETTLE_MILLIS;
+        } catch (NoSuchFileException e) {
+            return false;
         }
     }
 
