@@ -86,7 +86,8 @@ public final class AllocStatusCommand extends HttpCommand {
         if (!Json.text(a.get("DeploymentID")).isEmpty()) {
             add(basic, "Deployment ID", id(a, "DeploymentID"));
             JsonNode healthy = a.path("DeploymentStatus").get("Healthy");
-            add(basic, "Deployment Health", !Json.present(healthy) ? "unset" : healthy.asBoolean() ? "healthy" : "unhealthy");
+            add(basic, "Deployment Health",
+                    !Json.present(healthy) ? "unset" : healthy.asBoolean() ? "healthy" : "unhealthy");
             if (a.path("DeploymentStatus").path("Canary").asBoolean()) {
                 add(basic, "Canary", "true");
             }
@@ -182,7 +183,8 @@ public final class AllocStatusCommand extends HttpCommand {
         state.path("Events").forEach(events::add);
         for (int i = events.size() - 1; i >= 0; i--) {
             JsonNode e = events.get(i);
-            table.row(Nomad.date(e.path("Time").asLong(), ctx.zone()), Json.text(e.get("Type")), TaskEvents.describe(e));
+            table.row(Nomad.date(e.path("Time").asLong(), ctx.zone()), Json.text(e.get("Type")),
+                    TaskEvents.describe(e));
         }
         table.print(ctx.out());
     }

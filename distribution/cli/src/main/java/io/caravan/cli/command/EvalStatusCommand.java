@@ -106,7 +106,8 @@ public final class EvalStatusCommand extends HttpCommand {
             JsonNode failed = e.path("FailedTGAllocs");
             for (String group : Json.sortedFieldNames(failed)) {
                 JsonNode metric = failed.get(group);
-                ctx.out().println("Task Group " + Nomad.quote(group) + " (" + AllocMetrics.failedToPlace(metric) + "):");
+                ctx.out().println("Task Group " + Nomad.quote(group) + " (" + AllocMetrics.failedToPlace(metric)
+                        + "):");
                 AllocMetrics.lines(metric, "  ").forEach(ctx.out()::println);
             }
             String blocked = Json.text(e.get("BlockedEval"));

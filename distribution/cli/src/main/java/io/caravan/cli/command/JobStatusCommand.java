@@ -99,7 +99,8 @@ public final class JobStatusCommand extends HttpCommand {
         JsonNode latestFailed = null;
         for (JsonNode e : jobEvals) {
             table.row(Nomad.id(Json.text(e.get("ID")), verbose), Json.text(e.get("Priority")),
-                    Json.text(e.get("TriggeredBy")), Json.text(e.get("Status")), EvalStatusCommand.placementFailures(e));
+                    Json.text(e.get("TriggeredBy")), Json.text(e.get("Status")),
+                    EvalStatusCommand.placementFailures(e));
             blocked |= "blocked".equals(Json.text(e.get("Status")));
             if (EvalStatusCommand.hasFailures(e) && (latestFailed == null
                     || latestFailed.path("CreateIndex").asLong() < e.path("CreateIndex").asLong())) {

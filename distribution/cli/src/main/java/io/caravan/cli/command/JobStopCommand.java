@@ -54,7 +54,8 @@ public final class JobStopCommand extends HttpCommand {
                 return declined.getAsInt();
             }
         }
-        JsonNode response = api.delete("/v1/job/" + Json.pathSegment(jobId), purge ? Map.of("purge", "true") : Map.of());
+        JsonNode response = api.delete("/v1/job/" + Json.pathSegment(jobId),
+                purge ? Map.of("purge", "true") : Map.of());
         String evalId = Json.text(response.get("EvalID"));
         if (evalId.isEmpty()) {
             return 0; // a periodic or parameterized job: nothing to evaluate

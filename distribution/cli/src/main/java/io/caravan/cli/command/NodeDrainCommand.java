@@ -93,7 +93,8 @@ public final class NodeDrainCommand extends HttpCommand {
         }
         ObjectNode request = NomadJson.mapper().createObjectNode().put("NodeID", nodeId);
         if (enable) {
-            request.putObject("DrainSpec").put("Deadline", drainDeadline.toNanos()).put("IgnoreSystemJobs", ignoreSystem);
+            request.putObject("DrainSpec").put("Deadline", drainDeadline.toNanos())
+                    .put("IgnoreSystemJobs", ignoreSystem);
         } else {
             request.putNull("DrainSpec");
         }

@@ -124,11 +124,11 @@ public final class NodeStatusCommand extends HttpCommand {
         basic.add(List.of("Drain", drain(node)));
         basic.add(List.of("Eligibility", Json.text(node.get("SchedulingEligibility"))));
         basic.add(List.of("Status", Json.text(node.get("Status"))));
-        basic.add(List.of("CSI Controllers", String.join(",", Json.sortedFieldNames(node.get("CSIControllerPlugins")))));
-        basic.add(List.of("CSI Drivers", String.join(",", Json.sortedFieldNames(node.get("CSINodePlugins")))));
+        basic.add(List.of("CSI Controllers", names(node.get("CSIControllerPlugins"))));
+        basic.add(List.of("CSI Drivers", names(node.get("CSINodePlugins"))));
         if (brief || !verbose) {
-            basic.add(List.of("Host Volumes", String.join(",", Json.sortedFieldNames(node.get("HostVolumes")))));
-            basic.add(List.of("Host Networks", String.join(",", Json.sortedFieldNames(node.get("HostNetworks")))));
+            basic.add(List.of("Host Volumes", names(node.get("HostVolumes"))));
+            basic.add(List.of("Host Networks", names(node.get("HostNetworks"))));
             basic.add(List.of("CSI Volumes", ""));
             basic.add(List.of(brief ? "Drivers" : "Driver Status", drivers(node, brief)));
         }
@@ -227,7 +227,8 @@ public final class NodeStatusCommand extends HttpCommand {
             JsonNode details = e.path("Details");
             String driver = Json.text(details.get("driver"));
             List<String> row = new ArrayList<>(List.of(Nomad.time(e.get("Timestamp"), ctx.zone()),
-                    driver.isEmpty() ? Json.text(e.get("Subsystem")) : "Driver: " + driver, Json.text(e.get("Message"))));
+                    driver.isEmpty() ? Json.text(e.get("Subsystem")) : "Driver: " + driver,
+                    Json.text(e.get("Message"))));
             if (verbose) {
                 List<String> pairs = new ArrayList<>();
                 Json.sortedFieldNames(details).forEach(k -> pairs.add(k + ": " + Json.text(details.get(k))));
@@ -272,6 +273,11 @@ public final class NodeStatusCommand extends HttpCommand {
             }
         }
         Nomad.keyValues(ctx.out(), rows);
+    }
+
+    /** A map's keys, sorted and comma-separated (plugins, volumes, networks). */
+    private static String names(JsonNode map) {
+        return String.join(",", Json.sortedFieldNames(map));
     }
 
     private void section(String title) {

@@ -48,7 +48,8 @@ public final class SchedulerGetConfigCommand extends HttpCommand {
         rows.add(List.of("Preemption Batch Scheduler", flag(preemption, "BatchSchedulerEnabled")));
         rows.add(List.of("Preemption SysBatch Scheduler", flag(preemption, "SysBatchSchedulerEnabled")));
         if (config.has("NodeLimitForFeasibilityChecks")) {
-            rows.add(List.of("Node Limit For Feasibility Checks", Json.text(config.get("NodeLimitForFeasibilityChecks"))));
+            rows.add(List.of("Node Limit For Feasibility Checks",
+                    Json.text(config.get("NodeLimitForFeasibilityChecks"))));
         }
         rows.add(List.of("Modify Index", Long.toString(config.path("ModifyIndex").asLong())));
         Nomad.keyValues(ctx.out(), rows);

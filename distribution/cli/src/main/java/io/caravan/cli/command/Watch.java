@@ -58,7 +58,7 @@ final class Watch {
         return BLOCKING_WAIT.plusSeconds(10);
     }
 
-    /** After a read sent at {@code asked}: when it brought no news and came back at once, wait out the poll interval. */
+    /** After a read sent at {@code asked}: when it brought no news and came back at once, wait out the interval. */
     void pace(Instant asked, boolean news) {
         if (!news) {
             sleepUntil(asked.plus(POLL_INTERVAL));

@@ -33,8 +33,8 @@ public final class JobDiff {
 
     private String job(JsonNode job) {
         String type = type(job);
-        StringBuilder out = new StringBuilder(marker(type)).append("Job: ").append(Nomad.quote(Json.text(job.get("ID"))))
-                .append('\n');
+        StringBuilder out = new StringBuilder(marker(type)).append("Job: ")
+                .append(Nomad.quote(Json.text(job.get("ID")))).append('\n');
         int[] longest = longest(job);
         int longestField = longest[0];
         int longestMarker = longest[1];

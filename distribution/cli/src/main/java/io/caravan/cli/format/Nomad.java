@@ -88,7 +88,7 @@ public final class Nomad {
         return (out.length() == 0 ? "0s" : out) + " ago";
     }
 
-    /** Go's {@code %q} for the plain strings the CLI quotes: double quotes, with backslash, quote and controls escaped. */
+    /** Go's {@code %q} for the plain strings the CLI quotes: in double quotes, backslash, quote, controls escaped. */
     public static String quote(String s) {
         StringBuilder out = new StringBuilder("\"");
         for (char c : (s == null ? "" : s).toCharArray()) {

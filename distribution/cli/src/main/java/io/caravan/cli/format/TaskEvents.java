@@ -76,7 +76,8 @@ public final class TaskEvents {
         if (signal.isEmpty()) {
             return reason.isEmpty() ? "Task being sent a signal" : reason;
         }
-        return reason.isEmpty() ? "Task being sent signal " + signal : "Task being sent signal " + signal + ": " + reason;
+        String sending = "Task being sent signal " + signal;
+        return reason.isEmpty() ? sending : sending + ": " + reason;
     }
 
     private static String or(JsonNode event, String field, String fallback) {

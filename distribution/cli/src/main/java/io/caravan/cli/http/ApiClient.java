@@ -122,7 +122,8 @@ public final class ApiClient {
             response = http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } catch (HttpTimeoutException e) {
             throw new ApiException(connection.address() + ": "
-                    + (e instanceof HttpConnectTimeoutException ? describe(e) : "no response within " + GoDuration.format(timeout)));
+                    + (e instanceof HttpConnectTimeoutException ? describe(e)
+                            : "no response within " + GoDuration.format(timeout)));
         } catch (IOException e) {
             throw new ApiException(connection.address() + ": " + describe(e));
         } catch (InterruptedException e) {
