@@ -35,18 +35,18 @@ final class FileStream implements StreamingBody {
     private static final ObjectWriter JSON = NomadJson.writer(false);
     private static final Logger LOG = LoggerFactory.getLogger(FileStream.class);
 
+    private final String allocId;
     private final StreamSource source;
     private final boolean plain;
     private final ScheduledExecutorService scheduler;
     private final LongSupplier clock;
-    private final String allocId;
+    private final Set<FileStream> running;
+    private final AtomicBoolean ended = new AtomicBoolean();
 
     private volatile BodyWriter out;
-    private final AtomicBoolean ended = new AtomicBoolean();
+    /** Bytes the client has not taken yet (only touched by turns, which never overlap). */
     private byte[] pending;
     private long lastWrite;
-
-    private final Set<FileStream> running;
 
     /** @param running where the stream is while it runs (added when it starts, removed however it ends) */
     FileStream(String allocId, StreamSource source, boolean plain, ScheduledExecutorService scheduler,
