@@ -40,7 +40,7 @@ record AllocFileInfo(@JsonProperty("Name") String name, @JsonProperty("IsDir") b
         if (attrs.isRegularFile() && !fs.isSecret(real)) {
             try (SeekableByteChannel in = fs.open(real)) {
                 type = sniff(Channels.newInputStream(in).readNBytes(512));
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) {
                 // best effort, as Nomad's detection
             }
         }

@@ -9,6 +9,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -31,6 +32,7 @@ import io.caravan.api.ErrorCode;
  */
 final class AllocFs {
     static final String ESCAPES = "Path escapes the alloc directory";
+    static final String NOT_REGULAR = "not a regular file";
 
     private final String allocId;
     private final Path root;
@@ -136,11 +138,22 @@ final class AllocFs {
         return !rel.getName(0).toString().equals("alloc") && (second.equals("secrets") || second.equals("private"));
     }
 
-    /** Opens a regular file found by {@link #resolve}, for reading, without following any link on the way. */
+    /**
+     * Opens a regular file found by {@link #resolve}, for reading, without following any link on the way. Anything
+     * but a regular file is refused first: opening a FIFO a task made would block the reading thread. (A swap to a
+     * FIFO between that check and the open is not caught: Java cannot open with {@code O_NONBLOCK}.)
+     */
     SeekableByteChannel open(Path real) throws IOException {
         Path rel = root.relativize(real);
         if (rel.getNameCount() == 0 || rel.toString().isEmpty()) {
             throw new IOException("not a file: " + real);
+        }
+        BasicFileAttributes attrs = Files.readAttributes(real, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        if (attrs.isSymbolicLink()) {
+            throw new CaravanException(ErrorCode.PERMISSION_DENIED, ESCAPES);
+        }
+        if (!attrs.isRegularFile()) {
+            throw CaravanException.badRequest(NOT_REGULAR + ": " + relative(real));
         }
         DirectoryStream<Path> top = Files.newDirectoryStream(root);
         if (!(top instanceof SecureDirectoryStream<Path> dir)) {

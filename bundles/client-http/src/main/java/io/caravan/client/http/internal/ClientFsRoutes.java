@@ -171,6 +171,9 @@ public final class ClientFsRoutes implements ApiRoutes {
         if (fs.isSecret(real)) {
             throw new CaravanException(ErrorCode.PERMISSION_DENIED, "Reading secret file prohibited: " + path);
         }
+        if (!Files.isRegularFile(real, LinkOption.NOFOLLOW_LINKS)) {
+            throw CaravanException.badRequest(AllocFs.NOT_REGULAR + ": " + path);
+        }
         return real;
     }
 

@@ -120,6 +120,22 @@ class ConfinementTest extends FsFixture {
     }
 
     @Test
+    void aFifoIsNeverOpened() throws Exception {
+        Path fifo = allocDir.resolve("alloc/data/pipe");
+        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mkfifo.waitFor() == 0, "mkfifo is available");
+        // Each of these would block forever if it opened the FIFO.
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), () -> {
+            assertStatus(400, () -> routes.cat(TestRequest.get(ALLOC, "path=alloc/data/pipe")));
+            assertStatus(400, () -> routes.stream(TestRequest.get(ALLOC, "path=alloc/data/pipe")));
+            AllocFileInfo info = (AllocFileInfo) routes.stat(TestRequest.get(ALLOC, "path=alloc/data/pipe")).body();
+            assertTrue(info.fileMode().startsWith("p"), info.fileMode());
+            Files.move(fifo, allocDir.resolve("alloc/logs/web.stdout.0"));
+            assertStatus(400, () -> routes.logs(TestRequest.get(ALLOC, "task=web&type=stdout")));
+        });
+    }
+
+    @Test
     void aNulCharacterIsABadRequest() {
         assertStatus(400, () -> routes.cat(TestRequest.get(ALLOC, "path=web/local/hello.txt%00.png")));
     }
