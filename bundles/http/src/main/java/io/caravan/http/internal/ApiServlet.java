@@ -45,6 +45,8 @@ import org.slf4j.LoggerFactory;
  * The one servlet behind Nomad's API. It owns the wire contract: routing ({@code 404} with an empty body for an
  * unknown path, {@code 405 Invalid method}), query options, {@code X-Nomad-*} headers, JSON with {@code ?pretty},
  * the configured response headers, and plain-text errors. It also answers the root: {@code /} redirects to the UI.
+ * A {@link RawBody} is written as its bytes; a {@link StreamingBody} keeps the request parked on its
+ * {@link AsyncContext} and writes through a non-blocking {@link StreamingResponse} until the body closes it.
  */
 @Component(service = Servlet.class, configurationPid = "io.caravan.http")
 @HttpWhiteboardServletPattern({"/v1/*", "/"})
