@@ -127,9 +127,15 @@ final class PlanApplier implements AutoCloseable {
             return "node does not exist";
         }
         Map<String, Allocation> proposed = new HashMap<>();
-        snapshot.byIndex(NomadTables.ALLOCS, "node", nodeId).filter(a -> !a.terminal())
-                .forEach(a -> proposed.put(a.id(), a));
-        boolean newPlacements = places.stream().anyMatch(a -> !proposed.containsKey(a.id()));
+        java.util.Set<String> existing = new java.util.HashSet<>();
+        snapshot.byIndex(NomadTables.ALLOCS, "node", nodeId).forEach(a -> {
+            existing.add(a.id());
+            if (!a.terminal()) {
+                proposed.put(a.id(), a);
+            }
+        });
+        // Updates of allocations the node already has (in place, or a terminal one's follow-up) are not placements.
+        boolean newPlacements = places.stream().anyMatch(a -> !existing.contains(a.id()));
         if (newPlacements && !Node.STATUS_READY.equals(node.status())) {
             return "node is not ready for placements";
         }
@@ -137,7 +143,7 @@ final class PlanApplier implements AutoCloseable {
             return "node is not eligible";
         }
         stops.forEach(a -> proposed.remove(a.id()));
-        places.forEach(a -> proposed.put(a.id(), a));
+        places.stream().filter(a -> !a.terminal()).forEach(a -> proposed.put(a.id(), a));
         return NodeFit.check(node, proposed.values());
     }
 
