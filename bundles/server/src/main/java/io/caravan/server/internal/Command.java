@@ -70,8 +70,11 @@ sealed interface Command {
     /** Create or update evaluations (a scheduler's outcome, a blocked or follow-up evaluation). */
     record EvalUpsert(List<Evaluation> evals) implements Command {}
 
-    /** {@code PUT /v1/operator/scheduler/configuration}. */
-    record SchedulerConfigUpdate(SchedulerConfig config) implements Command {}
+    /**
+     * {@code PUT /v1/operator/scheduler/configuration}; with {@code cas}, only if the stored configuration's
+     * ModifyIndex is still {@code expectedIndex} (0: none stored), decided at apply time.
+     */
+    record SchedulerConfigUpdate(SchedulerConfig config, boolean cas, long expectedIndex) implements Command {}
 
     /** What applying a command returned: Nomad's write response fields, or a rejection with its HTTP code. */
     record Result(long index, long jobModifyIndex, long evalCreateIndex, int errorCode, String error) {

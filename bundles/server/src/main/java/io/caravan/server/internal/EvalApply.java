@@ -22,8 +22,12 @@ final class EvalApply {
     static Command.Result schedulerConfig(Fsm.Txn txn, Command.SchedulerConfigUpdate cmd) {
         StateTxn state = txn.state();
         long index = txn.index();
-        long createIndex = state.get(NomadTables.SCHEDULER_CONFIG, SchedulerConfig.KEY)
-                .map(SchedulerConfig::createIndex).orElse(index);
+        SchedulerConfig current = state.get(NomadTables.SCHEDULER_CONFIG, SchedulerConfig.KEY).orElse(null);
+        if (cmd.cas() && (current == null ? 0 : current.modifyIndex()) != cmd.expectedIndex()) {
+            return Command.Result.rejected(index, 409, "scheduler configuration changed since index "
+                    + cmd.expectedIndex());
+        }
+        long createIndex = current == null ? index : current.createIndex();
         state.put(NomadTables.SCHEDULER_CONFIG, cmd.config().withIndexes(createIndex, index));
         return Command.Result.ok(index);
     }

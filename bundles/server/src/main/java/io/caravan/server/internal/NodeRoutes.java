@@ -168,18 +168,29 @@ public final class NodeRoutes implements ApiRoutes {
             throw CaravanException.invalid("SchedulerAlgorithm",
                     "invalid scheduler algorithm \"" + config.schedulerAlgorithm() + "\": must be binpack or spread");
         }
-        boolean cas = flag(r, "cas");
-        if (cas) {
-            long current = store.snapshot().get(NomadTables.SCHEDULER_CONFIG, SchedulerConfig.KEY)
-                    .map(SchedulerConfig::modifyIndex).orElse(0L);
-            if (current != config.modifyIndex()) {
-                return java.util.concurrent.CompletableFuture.completedFuture(ApiResponse.ok(
-                        new SchedulerSetConfigResponse(false, current), QueryMeta.index(current)));
+        // Nomad's ?cas=<index>: written only if the stored configuration's ModifyIndex is still that index.
+        java.util.Optional<String> cas = r.query("cas");
+        long expected = 0;
+        if (cas.isPresent()) {
+            try {
+                expected = Long.parseLong(cas.get());
+            } catch (NumberFormatException e) {
+                throw CaravanException.invalid("cas", "must be an index, got \"" + cas.get() + "\"");
             }
         }
-        return writes.submit(new Command.SchedulerConfigUpdate(config))
+        return writes.submit(new Command.SchedulerConfigUpdate(config, cas.isPresent(), expected))
                 .thenApply(result -> ApiResponse.ok(new SchedulerSetConfigResponse(true, result.index()),
-                        QueryMeta.index(result.index())));
+                        QueryMeta.index(result.index())))
+                .exceptionally(error -> {
+                    Throwable cause = error instanceof java.util.concurrent.CompletionException ? error.getCause()
+                            : error;
+                    if (cause instanceof CaravanException ce && ce.code() == ErrorCode.CONFLICT) {
+                        long current = store.snapshot().tableIndex(NomadTables.SCHEDULER_CONFIG.name());
+                        return ApiResponse.ok(new SchedulerSetConfigResponse(false, current),
+                                QueryMeta.index(current));
+                    }
+                    throw cause instanceof RuntimeException re ? re : new java.util.concurrent.CompletionException(cause);
+                });
     }
 
     private Node node(String id) {
