@@ -1,4 +1,4 @@
-package io.caravan.driver.exec.internal;
+package io.caravan.driver.executor.chroot;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -13,8 +13,8 @@ import io.caravan.plugin.api.driver.TaskId;
  * so that recovery finds them from the task id alone. Limits as Nomad sets them: {@code memory_max}, if set, is the
  * hard limit and {@code memory} the soft one; otherwise {@code memory} is the hard limit; CPU shares are the MHz.
  */
-final class CgroupV1 {
-    static final Path ROOT = Path.of("/sys/fs/cgroup");
+public final class CgroupV1 {
+    public static final Path ROOT = Path.of("/sys/fs/cgroup");
     private static final long MIN_CPU_SHARES = 2;
     private static final long MB = 1024L * 1024;
     private static final long REMOVE_WAIT_NANOS = 2_000_000_000L;
@@ -22,23 +22,23 @@ final class CgroupV1 {
     private final Path memory;
     private final Path cpu;
 
-    CgroupV1(String parent, TaskId id) {
+    public CgroupV1(String parent, TaskId id) {
         String name = (id.allocId() + "." + id.taskName()).replace('/', '_');
         this.memory = ROOT.resolve("memory").resolve(parent).resolve(name);
         this.cpu = ROOT.resolve("cpu").resolve(parent).resolve(name);
     }
 
     /** True if this host has the v1 memory and cpu controllers mounted where we expect them. */
-    static boolean available() {
+    public static boolean available() {
         return Files.isRegularFile(ROOT.resolve("memory/memory.limit_in_bytes"))
                 && Files.isRegularFile(ROOT.resolve("cpu/cpu.shares"));
     }
 
-    List<Path> dirs() {
+    public List<Path> dirs() {
         return List.of(memory, cpu);
     }
 
-    void create(long memoryMb, long memoryMaxMb, long cpuMhz) throws DriverException {
+    public void create(long memoryMb, long memoryMaxMb, long cpuMhz) throws DriverException {
         try {
             Files.createDirectories(memory);
             Files.createDirectories(cpu);
@@ -57,7 +57,7 @@ final class CgroupV1 {
     }
 
     /** The kernel's count of OOM kills in the memory cgroup ({@code oom_kill}, Linux 4.13+). */
-    boolean oomKilled() {
+    public boolean oomKilled() {
         try {
             return Files.readAllLines(memory.resolve("memory.oom_control")).stream()
                     .filter(line -> line.startsWith("oom_kill "))
@@ -71,7 +71,7 @@ final class CgroupV1 {
      * Removes the cgroups. They must be empty: the task's namespace is gone by now, but its last processes may
      * still be on their way out, so this retries for a moment.
      */
-    void remove() {
+    public void remove() {
         long deadline = System.nanoTime() + REMOVE_WAIT_NANOS;
         for (Path dir : dirs()) {
             while (!removed(dir) && System.nanoTime() - deadline < 0) {

@@ -1,4 +1,4 @@
-package io.caravan.driver.exec.internal;
+package io.caravan.driver.executor.chroot;
 
 import java.nio.file.Path;
 import java.util.Collection;
@@ -8,7 +8,7 @@ import java.util.stream.Collectors;
 import io.caravan.driver.executor.Isolation;
 
 /**
- * The isolation in front of an exec task: {@code unshare} gives it new pid, mount, ipc and uts namespaces and forks
+ * The isolation in front of a chrooted task (exec, java): {@code unshare} gives it new pid, mount, ipc and uts namespaces and forks
  * {@link #SCRIPT} as the pid namespace's init. That script joins the task's cgroups, builds the chroot inside the
  * new mount namespace (so every mount vanishes with the task, and none leaks to the host), starts the command
  * chrooted, passes signals on to it (an init drops signals it has no handler for) and exits with its status. When
@@ -29,7 +29,7 @@ final class ChrootInit {
             done
             task_path=${PATH-} had_path=${PATH+1}
             PATH=/usr/sbin:/usr/bin:/sbin:/bin
-            fail() { echo "caravan exec: $*" >&2; exit 111; }
+            fail() { echo "caravan chroot: $*" >&2; exit 111; }
             IFS=:
             for g in $cgroups; do echo 0 > "$g/cgroup.procs" || fail "cannot join cgroup $g"; done
             for d in $dirs; do
