@@ -39,9 +39,12 @@ sealed interface Command {
 
     record NodeEligibilityUpdate(String nodeId, String eligibility, List<Evaluation> evals) implements Command {}
 
-    /** Start ({@code strategy} set) or end a drain; allocations to move get DesiredTransition.Migrate. */
-    record NodeDrainUpdate(String nodeId, DrainStrategy strategy, boolean markEligible, long updatedAtNanos,
-                           List<Evaluation> evals) implements Command {}
+    /**
+     * Start ({@code strategy} set) or end a drain; allocations to move get DesiredTransition.Migrate. An end is
+     * either cancelled by an operator or {@code complete}: the leader saw nothing left to move.
+     */
+    record NodeDrainUpdate(String nodeId, DrainStrategy strategy, boolean markEligible, boolean complete,
+                           long updatedAtNanos, List<Evaluation> evals) implements Command {}
 
     /** Remove a node ({@code node purge}); its allocations are left for the scheduler to mark lost. */
     record NodeDeregister(String nodeId, List<Evaluation> evals) implements Command {}

@@ -14,6 +14,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import io.caravan.api.GoDuration;
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Evaluation;
+import io.caravan.api.model.Job;
 import io.caravan.api.model.Node;
 import io.caravan.consensus.Leadership;
 import io.caravan.state.StateSnapshot;
@@ -54,6 +55,8 @@ public final class LeaderDuties implements ServerState.AppliedListener {
     private final PlanApplier planApplier;
     private final Heartbeats heartbeats;
     private final List<SchedulerWorker> workers = new ArrayList<>();
+    /** Nodes whose drain-complete write is in flight, so it is sent once. */
+    private final Set<String> drainsCompleting = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     @Activate
     public LeaderDuties(@Reference Leadership leadership, @Reference ServerState state, @Reference RaftWrites writes,
@@ -148,6 +151,43 @@ public final class LeaderDuties implements ServerState.AppliedListener {
                     .forEach(nodeId -> unblockNode(snapshot, nodeId, index));
         } else if (command instanceof Command.NodeDeregister c) {
             heartbeats.remove(c.nodeId());
+        }
+        completeDrains(snapshot, nodesTouched(snapshot, command));
+    }
+
+    private static java.util.Collection<String> nodesTouched(StateSnapshot snapshot, Command command) {
+        if (command instanceof Command.NodeDrainUpdate c && c.strategy() != null) {
+            return List.of(c.nodeId());
+        } else if (command instanceof Command.PlanApply c) {
+            return c.stopped().stream().map(a -> snapshot.get(NomadTables.ALLOCS, a.id()).map(Allocation::nodeId)
+                    .orElse(null)).filter(id -> id != null).collect(java.util.stream.Collectors.toSet());
+        } else if (command instanceof Command.AllocClientUpdate c) {
+            return c.nodes().stream().map(Command.NodeAllocs::nodeId).toList();
+        }
+        return List.of();
+    }
+
+    /**
+     * A draining node with nothing left to move has finished draining (Nomad's drainer): the drain ends as complete
+     * and the node stays ineligible. Checked whenever allocations on the node changed.
+     */
+    private void completeDrains(StateSnapshot snapshot, java.util.Collection<String> nodeIds) {
+        for (String nodeId : nodeIds) {
+            Node node = snapshot.get(NomadTables.NODES, nodeId).orElse(null);
+            if (node == null || node.drainStrategy() == null || !drainsCompleting.add(nodeId)) {
+                continue;
+            }
+            boolean ignoreSystem = node.drainStrategy().ignoreSystemJobs();
+            boolean remaining = snapshot.byIndex(NomadTables.ALLOCS, "node", nodeId).anyMatch(a -> !a.terminal()
+                    && !(ignoreSystem && a.job() != null && (Job.TYPE_SYSTEM.equals(a.job().type())
+                    || Job.TYPE_SYSBATCH.equals(a.job().type()))));
+            if (remaining) {
+                drainsCompleting.remove(nodeId);
+                continue;
+            }
+            LOG.atInfo().addKeyValue("node_id", nodeId).log("node drain complete");
+            writes.submit(new Command.NodeDrainUpdate(nodeId, null, false, true, clock.millis() * 1_000_000L,
+                    List.of())).whenComplete((r, e) -> drainsCompleting.remove(nodeId));
         }
     }
 

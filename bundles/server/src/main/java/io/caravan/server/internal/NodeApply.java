@@ -111,7 +111,8 @@ final class NodeApply {
             }
             if (existing.lastDrain() != null) {
                 Node.DrainMetadata last = existing.lastDrain();
-                updated.lastDrain(new Node.DrainMetadata(last.startedAt(), now, Node.DrainMetadata.STATUS_CANCELED,
+                updated.lastDrain(new Node.DrainMetadata(last.startedAt(), now, cmd.complete()
+                        ? Node.DrainMetadata.STATUS_COMPLETE : Node.DrainMetadata.STATUS_CANCELED,
                         last.accessorId(), last.meta()));
             }
         }

@@ -119,7 +119,7 @@ public final class NodeRoutes implements ApiRoutes {
             strategy = new DrainStrategy(deadline, req.drainSpec().ignoreSystemJobs(), force, now);
         }
         List<Evaluation> evals = evalsFor(node, Evaluation.TRIGGER_NODE_DRAIN);
-        return writes.submit(new Command.NodeDrainUpdate(node.id(), strategy, req != null && req.markEligible(),
+        return writes.submit(new Command.NodeDrainUpdate(node.id(), strategy, req != null && req.markEligible(), false,
                         nanos(now), evals))
                 .thenApply(result -> nodeUpdated(result, evals));
     }
