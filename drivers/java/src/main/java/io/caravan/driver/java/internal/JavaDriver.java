@@ -6,6 +6,7 @@ import java.util.function.Supplier;
 
 import io.caravan.driver.executor.ProcessExecutor;
 import io.caravan.driver.executor.chroot.ChrootDriver;
+import io.caravan.driver.executor.chroot.ChrootHost;
 import io.caravan.plugin.api.driver.DriverException;
 import io.caravan.plugin.api.driver.DriverHealth;
 import io.caravan.plugin.api.driver.DriverName;
@@ -49,6 +50,11 @@ public final class JavaDriver extends ChrootDriver {
         super(NAME, executor, new Settings(List.of(config.config_chroot_env()), config.config_cgroup_parent(),
                 config.config_default_user()));
         this.finder = finder;
+    }
+
+    /** Whether and why not tasks can be isolated here, whatever java there is. */
+    ChrootHost isolation() {
+        return host();
     }
 
     /** The host's java, looked for once. */
