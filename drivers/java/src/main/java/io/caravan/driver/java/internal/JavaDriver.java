@@ -25,7 +25,8 @@ import org.osgi.service.metatype.annotations.Designate;
  * with the chroot environment and the JDK's directory mounted read-only, in its own pid, mount, ipc and uts
  * namespaces, under cgroup v1 memory and CPU limits ({@link ChrootDriver}). As in Nomad, on Linux the driver is
  * undetected unless the agent is root and unhealthy without cgroups; with no java on the agent's PATH or in
- * JAVA_HOME it is undetected. {@code java -version} runs once, at the first health check, and is cached. It needs
+ * JAVA_HOME it is undetected. {@code java -version} runs once, at the first health check, and is cached (a missing
+ * java is looked for again every 30 s, as Nomad fingerprints). It needs
  * no configuration to be enabled; a {@code plugin "java"} block, written as {@code io.caravan.driver.java~java},
  * tunes it.
  */
@@ -37,9 +38,11 @@ public final class JavaDriver extends ChrootDriver {
     static final String NAME = JavaCommand.NAME;
     static final String PID = "io.caravan.driver.java";
     static final String NOT_FOUND = "java not found on the agent's PATH or in JAVA_HOME";
+    static final long RETRY_NANOS = 30_000_000_000L;
 
     private final Supplier<Optional<JavaRuntime>> finder;
     private volatile Optional<JavaRuntime> runtime;
+    private volatile long missedAt;
 
     @Activate
     public JavaDriver(@Reference ProcessExecutor executor, JavaConfig config) {
@@ -57,19 +60,24 @@ public final class JavaDriver extends ChrootDriver {
         return host();
     }
 
-    /** The host's java, looked for once. */
+    /**
+     * The host's java: once found, kept for the driver's life; while there is none, looked for again at most every
+     * {@link #RETRY_NANOS} (Nomad's fingerprint period), so a java installed later is detected.
+     */
     Optional<JavaRuntime> runtime() {
         Optional<JavaRuntime> found = runtime;
-        if (found == null) {
-            synchronized (this) {
-                found = runtime;
-                if (found == null) {
-                    found = finder.get();
-                    runtime = found;
-                }
-            }
+        if (found != null && (found.isPresent() || System.nanoTime() - missedAt < RETRY_NANOS)) {
+            return found;
         }
-        return found;
+        synchronized (this) {
+            found = runtime;
+            if (found == null || (found.isEmpty() && System.nanoTime() - missedAt >= RETRY_NANOS)) {
+                found = finder.get();
+                missedAt = System.nanoTime();
+                runtime = found;
+            }
+            return found;
+        }
     }
 
     @Override

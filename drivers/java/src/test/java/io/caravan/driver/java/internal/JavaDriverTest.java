@@ -175,12 +175,18 @@ class JavaDriverTest {
 
     @Test
     void undetectedWithoutJava() {
-        JavaDriver noJava = new JavaDriver(executor, config(), Optional::empty);
+        int[] calls = {0};
+        JavaDriver noJava = new JavaDriver(executor, config(), () -> {
+            calls[0]++;
+            return Optional.empty();
+        });
         DriverHealth health = noJava.health();
         assertTrue(health.state() != DriverHealth.State.HEALTHY, health.toString());
         assertEquals(Map.of(), health.attributes());
         if (noJava.isolation().usable()) {
             assertEquals(new DriverHealth(DriverHealth.State.UNDETECTED, JavaDriver.NOT_FOUND, Map.of()), health);
+            assertEquals(health, noJava.health());
+            assertEquals(1, calls[0], "looked for again only after " + JavaDriver.RETRY_NANOS + " ns");
             DriverException e = assertThrows(DriverException.class, () -> noJava.start(task(64,
                     Map.of("class", "Hello"))));
             assertEquals("java: " + JavaDriver.NOT_FOUND, e.getMessage());
