@@ -135,11 +135,12 @@ public abstract class ChrootDriver implements ExecutorBackedDriver {
 
     /**
      * The configured chroot environment that exists on this host, then each of {@code extraDirs} not inside one
-     * of its directories. Nomad's default list names directories not every distribution has.
+     * of its directories; only absolute paths, and never {@code /} itself. Nomad's default list names directories not every distribution has.
      */
     final List<String> chrootEnv(Collection<String> extraDirs) {
         Set<String> dirs = new LinkedHashSet<>();
         Stream.concat(settings.chrootEnv().stream(), extraDirs.stream())
+                .filter(dir -> Path.of(dir).isAbsolute() && Path.of(dir).getNameCount() > 0) // never the host's /
                 .filter(dir -> Files.exists(Path.of(dir), LinkOption.NOFOLLOW_LINKS))
                 .filter(dir -> dirs.stream().noneMatch(d -> Path.of(dir).startsWith(Path.of(d))
                         && !Files.isSymbolicLink(Path.of(d))))

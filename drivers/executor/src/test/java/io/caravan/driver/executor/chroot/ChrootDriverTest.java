@@ -45,7 +45,7 @@ class ChrootDriverTest {
         ChrootDriver d = driver(List.of(tmp.resolve("usr").toString(), tmp.resolve("missing").toString(),
                 link.toString()));
         assertEquals(List.of(tmp.resolve("usr").toString(), link.toString(), opt.toString()),
-                d.chrootEnv(List.of(usr.toString(), opt.toString())));
+                d.chrootEnv(List.of(usr.toString(), opt.toString(), "/", "relative/dir")));
         assertEquals(List.of(tmp.resolve("usr").toString(), link.toString()), d.chrootEnv(List.of()));
     }
 
