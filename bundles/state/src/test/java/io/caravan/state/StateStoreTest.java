@@ -65,6 +65,14 @@ class StateStoreTest {
     }
 
     @Test
+    void indexScansReturnTheCurrentRowWhenItsIndexKeyStays() {
+        write(10, alloc("a1", "n1", "web", "x"));
+        write(11, alloc("a1", "n1", "web", "x", "new"));
+        assertEquals(List.of(alloc("a1", "n1", "web", "x", "new")),
+                store.snapshot().byIndex(ALLOCS, "node", "n1").toList(), "the index covers the updated row");
+    }
+
+    @Test
     void secondaryIndexesFollowChangedFields() {
         write(10, alloc("a1", "n1", "web", "x", "y"), alloc("a2", "n1", "db", "y"), alloc("a3", "n2", "web"));
         StateSnapshot before = store.snapshot();

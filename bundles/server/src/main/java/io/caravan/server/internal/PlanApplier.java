@@ -82,6 +82,7 @@ final class PlanApplier implements AutoCloseable {
     }
 
     private PlanResult apply(Plan plan) {
+        long started = System.nanoTime();
         StateSnapshot snapshot = store.snapshot();
         Map<String, List<Allocation>> acceptedUpdates = new LinkedHashMap<>();
         Map<String, List<Allocation>> acceptedPlacements = new LinkedHashMap<>();
@@ -110,11 +111,19 @@ final class PlanApplier implements AutoCloseable {
             acceptedPlacements.clear();
         }
         long index = snapshot.latestIndex();
+        long verified = System.nanoTime();
+        int placed = 0;
         if (!acceptedUpdates.isEmpty() || !acceptedPlacements.isEmpty()) {
             Command.PlanApply command = new Command.PlanApply(plan.evalId(), plan.job(),
                     flatten(acceptedUpdates, PlanApplier::stopStub), flatten(acceptedPlacements, a -> a.toBuilder()
                     .job(null).build()), clock.millis() * 1_000_000L);
+            placed = command.placed().size();
             index = writes.submitAndWait(command).index();
+        }
+        if (LOG.isDebugEnabled()) {
+            LOG.atDebug().addKeyValue("eval_id", plan.evalId()).addKeyValue("placed", placed)
+                    .addKeyValue("verify_ms", (verified - started) / 1_000_000)
+                    .addKeyValue("commit_ms", (System.nanoTime() - verified) / 1_000_000).log("plan applied");
         }
         return new PlanResult(acceptedUpdates, acceptedPlacements, index, rejected ? index : 0);
     }

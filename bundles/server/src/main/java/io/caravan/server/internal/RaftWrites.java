@@ -10,6 +10,7 @@ import io.caravan.api.ErrorCode;
 import io.caravan.consensus.Applied;
 import io.caravan.consensus.Replicator;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
@@ -22,6 +23,13 @@ import org.osgi.service.component.annotations.ReferencePolicy;
 @Component(service = RaftWrites.class)
 public final class RaftWrites {
     static final Duration LEADER_HOLD = Duration.ofSeconds(5);
+
+    private final java.util.concurrent.ExecutorService completions = java.util.concurrent.Executors.newFixedThreadPool(2,
+            r -> {
+                Thread t = new Thread(r, "caravan-write-done");
+                t.setDaemon(true);
+                return t;
+            });
 
     /** Completes with the Raft log once this server has one with a leader; replaced while there is none. */
     private volatile CompletableFuture<Replicator> replicator = new CompletableFuture<>();
@@ -39,13 +47,22 @@ public final class RaftWrites {
         }
     }
 
+    /**
+     * Completes on a thread of this component, never on Raft's apply thread: whatever the caller chains (an HTTP
+     * answer, a client's next request) must not hold up the log.
+     */
     CompletionStage<Command.Result> submit(Command command) {
         byte[] entry = CommandCodec.encode(command);
         return replicator.copy().orTimeout(LEADER_HOLD.toMillis(), TimeUnit.MILLISECONDS)
                 .exceptionallyCompose(e -> CompletableFuture.failedFuture(
                         new CaravanException(ErrorCode.NO_LEADER, "No cluster leader")))
                 .thenCompose(log -> log.submit(entry))
-                .thenApply(RaftWrites::result);
+                .thenApplyAsync(RaftWrites::result, completions);
+    }
+
+    @Deactivate
+    void deactivate() {
+        completions.shutdown();
     }
 
     /** For leader duties and scheduler workers, which run on threads of their own. */

@@ -73,9 +73,15 @@ final class SchedulerWorker implements AutoCloseable {
                 broker.ack(eval.id(), lease.token());
                 return;
             }
+            long started = System.nanoTime();
             SchedulerState state = stateAtLeast(eval.modifyIndex());
             Schedulers.create(eval.type(), state, new WorkerPlanner(state.index()), clock).process(eval);
             broker.ack(eval.id(), lease.token());
+            if (LOG.isDebugEnabled()) {
+                LOG.atDebug().addKeyValue("eval_id", eval.id()).addKeyValue("job_id", eval.jobId())
+                        .addKeyValue("duration_ms", (System.nanoTime() - started) / 1_000_000)
+                        .log("evaluation processed");
+            }
         } catch (Exception | LinkageError e) {
             if (closed) {
                 return; // leadership lost mid-way: the next leader runs it again

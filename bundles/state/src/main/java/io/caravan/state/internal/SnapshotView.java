@@ -90,11 +90,11 @@ final class SnapshotView implements StateSnapshot {
     @Override
     public <T> Stream<T> byIndex(TableSpec<T> table, String index, String key) {
         TableState t = table(table);
-        PersistentTree<String, Boolean> ids = t.index(index).get(key);
+        PersistentTree<String, Object> ids = t.index(index).get(key);
         if (watches != null) {
             watches.indexKey(table.name(), index, key);
         }
-        return ids == null ? Stream.empty() : lookup(table, t, ids);
+        return ids == null ? Stream.empty() : lookup(table, ids);
     }
 
     @Override
@@ -106,7 +106,7 @@ final class SnapshotView implements StateSnapshot {
         }
         return stream(tree.iteratorFrom(prefix))
                 .takeWhile(e -> e.getKey().startsWith(prefix))
-                .flatMap(e -> lookup(table, t, e.getValue()));
+                .flatMap(e -> lookup(table, e.getValue()));
     }
 
     @Override
@@ -138,8 +138,8 @@ final class SnapshotView implements StateSnapshot {
         }
     }
 
-    private static <T> Stream<T> lookup(TableSpec<T> table, TableState t, PersistentTree<String, Boolean> ids) {
-        return stream(ids.iterator()).map(e -> table.type().cast(t.rows().get(e.getKey())));
+    private static <T> Stream<T> lookup(TableSpec<T> table, PersistentTree<String, Object> ids) {
+        return stream(ids.iterator()).map(e -> table.type().cast(e.getValue()));
     }
 
     private static <T> Stream<T> rows(TableSpec<T> table, Iterator<Map.Entry<String, Object>> it) {

@@ -1,7 +1,6 @@
 package io.caravan.state.internal;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -11,16 +10,17 @@ import io.caravan.state.IndexSpec;
 import io.caravan.state.TableSpec;
 
 /**
- * One table as of one commit: rows by primary key, each secondary index as index key → set of primary keys
- * (a tree used as a sorted set), and the Raft index of the last commit that wrote the table. Immutable.
+ * One table as of one commit: rows by primary key, each secondary index as index key → (primary key → row), and
+ * the Raft index of the last commit that wrote the table. Indexes cover their rows (the same objects, shared), so
+ * an index scan reads no primary tree: a node's allocations are one subtree walk. Immutable.
  */
 record TableState(TableSpec<Object> spec, PersistentTree<String, Object> rows,
-                  Map<String, PersistentTree<String, PersistentTree<String, Boolean>>> indexes, long index) {
+                  Map<String, PersistentTree<String, PersistentTree<String, Object>>> indexes, long index) {
 
     @SuppressWarnings("unchecked") // rows are checked against spec.type() when written
     static TableState empty(TableSpec<?> spec) {
         TableSpec<Object> s = (TableSpec<Object>) spec;
-        Map<String, PersistentTree<String, PersistentTree<String, Boolean>>> indexes = new HashMap<>();
+        Map<String, PersistentTree<String, PersistentTree<String, Object>>> indexes = new HashMap<>();
         for (var index : s.indexes()) {
             indexes.put(index.name(), PersistentTree.empty());
         }
@@ -33,27 +33,28 @@ record TableState(TableSpec<Object> spec, PersistentTree<String, Object> rows,
      * million path-copying puts.
      */
     static TableState fromSorted(TableSpec<Object> spec, List<String> ids, List<Object> rows, long index) {
-        List<Boolean> present = Collections.nCopies(ids.size(), Boolean.TRUE);
-        Map<String, PersistentTree<String, PersistentTree<String, Boolean>>> indexes = new HashMap<>();
+        Map<String, PersistentTree<String, PersistentTree<String, Object>>> indexes = new HashMap<>();
         for (IndexSpec<Object> idx : spec.indexes()) {
-            List<String[]> pairs = new ArrayList<>();
+            List<Object[]> pairs = new ArrayList<>();
             for (int i = 0; i < rows.size(); i++) {
                 for (String key : idx.keysOf(rows.get(i))) {
-                    pairs.add(new String[] {key, ids.get(i)});
+                    pairs.add(new Object[] {key, ids.get(i), rows.get(i)});
                 }
             }
-            pairs.sort(Comparator.comparing(p -> p[0])); // stable: primary keys stay ascending per index key
+            pairs.sort(Comparator.comparing(p -> (String) p[0])); // stable: primary keys stay ascending per key
             List<String> keys = new ArrayList<>();
-            List<PersistentTree<String, Boolean>> sets = new ArrayList<>();
+            List<PersistentTree<String, Object>> sets = new ArrayList<>();
             for (int from = 0; from < pairs.size(); ) {
-                String key = pairs.get(from)[0];
+                String key = (String) pairs.get(from)[0];
                 int to = from;
                 List<String> members = new ArrayList<>();
+                List<Object> memberRows = new ArrayList<>();
                 while (to < pairs.size() && pairs.get(to)[0].equals(key)) {
-                    members.add(pairs.get(to++)[1]);
+                    members.add((String) pairs.get(to)[1]);
+                    memberRows.add(pairs.get(to++)[2]);
                 }
                 keys.add(key);
-                sets.add(PersistentTree.fromSorted(members, present.subList(0, members.size())));
+                sets.add(PersistentTree.fromSorted(members, memberRows));
                 from = to;
             }
             indexes.put(idx.name(), PersistentTree.fromSorted(keys, sets));
@@ -61,7 +62,7 @@ record TableState(TableSpec<Object> spec, PersistentTree<String, Object> rows,
         return new TableState(spec, PersistentTree.fromSorted(ids, rows), Map.copyOf(indexes), index);
     }
 
-    PersistentTree<String, PersistentTree<String, Boolean>> index(String name) {
+    PersistentTree<String, PersistentTree<String, Object>> index(String name) {
         var tree = indexes.get(name);
         if (tree == null) {
             throw new IllegalArgumentException("table " + spec.name() + " has no index '" + name + "'");

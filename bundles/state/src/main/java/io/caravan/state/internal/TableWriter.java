@@ -15,7 +15,7 @@ final class TableWriter {
 
     private final TableSpec<Object> spec;
     private PersistentTree<String, Object> rows;
-    private final Map<String, PersistentTree<String, PersistentTree<String, Boolean>>> indexes;
+    private final Map<String, PersistentTree<String, PersistentTree<String, Object>>> indexes;
     private boolean dirty;
 
     TableWriter(TableState base) {
@@ -73,9 +73,7 @@ final class TableWriter {
                 }
             }
             for (String k : after) {
-                if (!before.contains(k)) {
-                    tree = with(tree, k, id);
-                }
+                tree = with(tree, k, id, row); // also when the key stays: the entry holds the row itself
             }
             indexes.put(index.name(), tree);
             before.forEach(k -> changes.touch(spec.name(), index.name(), k));
@@ -83,18 +81,18 @@ final class TableWriter {
         }
     }
 
-    private static PersistentTree<String, PersistentTree<String, Boolean>> with(
-            PersistentTree<String, PersistentTree<String, Boolean>> tree, String key, String id) {
-        PersistentTree<String, Boolean> ids = tree.get(key);
+    private static PersistentTree<String, PersistentTree<String, Object>> with(
+            PersistentTree<String, PersistentTree<String, Object>> tree, String key, String id, Object row) {
+        PersistentTree<String, Object> ids = tree.get(key);
         if (ids == null) {
             ids = PersistentTree.empty();
         }
-        return tree.put(key, ids.put(id, Boolean.TRUE));
+        return tree.put(key, ids.put(id, row));
     }
 
-    private static PersistentTree<String, PersistentTree<String, Boolean>> without(
-            PersistentTree<String, PersistentTree<String, Boolean>> tree, String key, String id) {
-        PersistentTree<String, Boolean> ids = tree.get(key);
+    private static PersistentTree<String, PersistentTree<String, Object>> without(
+            PersistentTree<String, PersistentTree<String, Object>> tree, String key, String id) {
+        PersistentTree<String, Object> ids = tree.get(key);
         if (ids == null) {
             return tree;
         }
