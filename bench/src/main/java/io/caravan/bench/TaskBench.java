@@ -84,6 +84,11 @@ public final class TaskBench {
             Collections.sort(latenciesMs);
             send(http, HttpRequest.newBuilder(URI.create(agent.base + "/v1/job/sleepers?purge=true")).DELETE()
                     .build());
+            // Tasks outlive their agent by design: stop them before the agent goes.
+            long stopBy = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (wrapperMemoryKb(agent.dir)[2] > 0 && System.nanoTime() < stopBy) {
+                Thread.sleep(500);
+            }
             out.append("## ").append(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC)
                             .format(java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")))
                     .append(" — client tasks (TaskBench)\n\n")
