@@ -14,6 +14,10 @@ import io.caravan.cli.command.AgentCommand;
 import io.caravan.cli.command.AllocCommand;
 import io.caravan.cli.command.AllocStatusCommand;
 import io.caravan.cli.command.AllocStopCommand;
+import io.caravan.cli.command.AllocLogsCommand;
+import io.caravan.cli.command.AllocFsCommand;
+import io.caravan.cli.command.AllocRestartCommand;
+import io.caravan.cli.command.AllocSignalCommand;
 import io.caravan.cli.command.EvalCommand;
 import io.caravan.cli.command.EvalListCommand;
 import io.caravan.cli.command.EvalStatusCommand;
@@ -110,7 +114,11 @@ public final class Main {
                         .addSubcommand(new EvalStatusCommand(ctx)))
                 .addSubcommand(new CommandLine(new AllocCommand())
                         .addSubcommand(new AllocStatusCommand(ctx))
-                        .addSubcommand(new AllocStopCommand(ctx)))
+                        .addSubcommand(new AllocStopCommand(ctx))
+                        .addSubcommand(new AllocLogsCommand(ctx))
+                        .addSubcommand(new AllocFsCommand(ctx))
+                        .addSubcommand(new AllocRestartCommand(ctx))
+                        .addSubcommand(new AllocSignalCommand(ctx)))
                 .addSubcommand(new CommandLine(new NodeCommand())
                         .addSubcommand(new NodeStatusCommand(ctx))
                         .addSubcommand(new NodeEligibilityCommand(ctx))

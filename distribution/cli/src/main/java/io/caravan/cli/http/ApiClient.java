@@ -91,6 +91,37 @@ public final class ApiClient {
         return send("DELETE", path, query);
     }
 
+    /**
+     * GETs a raw body ({@code /v1/client/fs/*} with {@code plain=true}) and copies it to {@code out} as it arrives,
+     * so {@code -f} follows a log for as long as the agent streams it.
+     */
+    public void copy(String path, Map<String, String> query, java.io.OutputStream out) throws ApiException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path, query)).GET();
+        if (connection.token() != null) {
+            request.header(TOKEN_HEADER, connection.token());
+        }
+        try {
+            HttpResponse<java.io.InputStream> response = http.send(request.build(),
+                    HttpResponse.BodyHandlers.ofInputStream());
+            try (java.io.InputStream in = response.body()) {
+                if (response.statusCode() >= 400) {
+                    throw new ApiException("Unexpected response code: " + response.statusCode() + " ("
+                            + oneLine(new String(in.readAllBytes(), StandardCharsets.UTF_8)) + ")");
+                }
+                byte[] buffer = new byte[8192];
+                for (int n; (n = in.read(buffer)) >= 0; ) {
+                    out.write(buffer, 0, n);
+                    out.flush();
+                }
+            }
+        } catch (IOException e) {
+            throw new ApiException(connection.address() + ": " + describe(e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ApiException("interrupted");
+        }
+    }
+
     private JsonNode send(String method, String path, Map<String, String> query) throws ApiException {
         return send(method, path, query, null);
     }
