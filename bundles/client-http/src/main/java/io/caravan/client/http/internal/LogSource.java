@@ -19,8 +19,9 @@ import io.caravan.api.CaravanException;
 /**
  * A task's stdout or stderr across its rotated files, in the order the client writes them. Caravan's log rotator
  * copies and truncates: {@code <task>.<type>.0} is the live file, and each rotation copies it to the next archive
- * index ({@code .1}, {@code .2}, … — higher is newer) before truncating it. So the stream reads the archives by
- * ascending index, then the live file.
+ * index ({@code .1}, {@code .2}, … — higher is newer) before truncating it, renaming a finished copy into place so
+ * an archive is complete from the moment it exists. So the stream reads the archives by ascending index, then the
+ * live file.
  *
  * <p>Following, a rotation shows as a new archive above the newest one seen: it holds what the live file held, so
  * the stream carries on in that archive at the same position, then in any later archives, then in the live file from
@@ -30,8 +31,6 @@ import io.caravan.api.CaravanException;
  */
 final class LogSource implements StreamSource {
     private static final String LOGS = "alloc/logs";
-    /** How long after its last write an archive may still be receiving the rotator's copy. */
-    private static final long COPY_SETTLE_MILLIS = 2000;
 
     private final AllocFs fs;
     private final Path logs;
@@ -120,9 +119,6 @@ final class LogSource implements StreamSource {
                 // The archive is finished (or was already removed by max_files): on to the next file.
                 List<Integer> archives = archives();
                 Integer next = archives.stream().filter(i -> i > current).findFirst().orElse(null);
-                if (next == null && chunk != null && copyMayBeRunning(chunk.size)) {
-                    return null; // the rotator may still be copying into this archive: look again next turn
-                }
                 if (next != null) {
                     current = next;
                 } else {
@@ -182,25 +178,6 @@ final class LogSource implements StreamSource {
             return new Chunk(size, Arrays.copyOf(buffer.array(), n));
         } catch (NoSuchFileException e) {
             return null;
-        }
-    }
-
-    /**
-     * Whether the newest archive may still be being written: the rotator copies the live file into it and only
-     * then truncates the live file, so while the live file is still longer than the archive and the archive was
-     * written in the last moments, its end is not final yet. (An old archive, or a live file no longer than it,
-     * means the copy is done; the time bound keeps a dead task's logs from waiting forever.)
-     */
-    private boolean copyMayBeRunning(long archiveSize) throws IOException {
-        if (size(0) <= archiveSize) {
-            return false;
-        }
-        try {
-            long modified = Files.getLastModifiedTime(logs.resolve(name(current)), LinkOption.NOFOLLOW_LINKS)
-                    .toMillis();
-            return System.currentTimeMillis() - modified < COPY_SETTLE_MILLIS;
-        } catch (NoSuchFileException e) {
-            return false;
         }
     }
 

@@ -112,26 +112,6 @@ class LogsTest extends FsFixture {
     }
 
     @Test
-    void followingWaitsForAnArchiveTheRotatorIsStillCopying() throws Exception {
-        CapturingWriter writer = start(routes.logs(TestRequest.get(ALLOC,
-                "task=web&type=stdout&plain=true&follow=true&origin=end&offset=0")));
-        FsFixture.append(live, "1234567890");
-        assertTrue(writer.await(WAIT, b -> new String(b).equals("1234567890")), new String(writer.bytes()));
-        // The copy has begun (the archive holds part of the live file) but the live file is not truncated yet.
-        FsFixture.append(live, "ABCDEF");
-        Files.writeString(logs.resolve("web.stdout.3"), "cccc1234567890AB");
-        Thread.sleep(3 * FileStream.POLL_MILLIS);
-        // The copy completes, the live file is truncated and written again.
-        Files.writeString(logs.resolve("web.stdout.3"), "cccc1234567890ABCDEF");
-        try (FileChannel channel = FileChannel.open(live, StandardOpenOption.WRITE)) {
-            channel.truncate(0);
-        }
-        FsFixture.append(live, "zz");
-        assertTrue(writer.await(WAIT, b -> new String(b).equals("1234567890ABCDEFzz")), new String(writer.bytes()));
-        writer.close();
-    }
-
-    @Test
     void followingFramedLogsSendsHeartbeats() throws Exception {
         CapturingWriter writer = start(routes.logs(TestRequest.get(ALLOC,
                 "task=web&type=stdout&follow=true&origin=end&offset=0")));

@@ -91,7 +91,10 @@ public final class LogRotator implements AutoCloseable {
         List<Integer> archives = archives(live);
         int next = archives.isEmpty() ? 1 : archives.get(archives.size() - 1) + 1;
         Path archive = sibling(live, next);
-        Files.copy(live, archive, StandardCopyOption.REPLACE_EXISTING);
+        // Copied under a name no reader lists, then renamed: an archive never appears half-written.
+        Path partial = archive.resolveSibling("." + archive.getFileName() + ".partial");
+        Files.copy(live, partial, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(partial, archive, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         try (FileChannel channel = FileChannel.open(live, StandardOpenOption.WRITE)) {
             channel.truncate(0);
         }

@@ -32,6 +32,10 @@ class LogRotatorTest {
         assertFalse(Files.exists(logs.resolve("web.stdout.1")));
         assertEquals("round-4-0123456789\n", Files.readString(logs.resolve("web.stdout.4")));
         assertTrue(Files.exists(live));
+        try (var files = Files.list(logs)) {
+            assertEquals(List.of(), files.filter(f -> f.getFileName().toString().endsWith(".partial")).toList(),
+                    "archives are renamed into place whole; no partial copy is left behind");
+        }
     }
 
     @Test
