@@ -38,6 +38,7 @@ import io.caravan.cli.command.ConfigCommand;
 import io.caravan.cli.command.ConfigReloadCommand;
 import io.caravan.cli.command.ConfigValidateCommand;
 import io.caravan.cli.command.OperatorCommand;
+import io.caravan.cli.command.OperatorKeygenCommand;
 import io.caravan.cli.command.OperatorSchedulerCommand;
 import io.caravan.cli.command.SchedulerGetConfigCommand;
 import io.caravan.cli.command.SchedulerSetConfigCommand;
@@ -124,6 +125,7 @@ public final class Main {
                         .addSubcommand(new NodeEligibilityCommand(ctx))
                         .addSubcommand(new NodeDrainCommand(ctx)))
                 .addSubcommand(new CommandLine(new OperatorCommand())
+                        .addSubcommand(new OperatorKeygenCommand(ctx))
                         .addSubcommand(new CommandLine(new OperatorSchedulerCommand())
                                 .addSubcommand(new SchedulerGetConfigCommand(ctx))
                                 .addSubcommand(new SchedulerSetConfigCommand(ctx))))
