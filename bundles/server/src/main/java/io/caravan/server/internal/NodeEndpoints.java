@@ -136,7 +136,12 @@ public final class NodeEndpoints implements NodeEndpoint {
                                 k -> Evaluation.forJob(java.util.UUID.randomUUID().toString(), job,
                                         Evaluation.TRIGGER_RETRY_FAILED_ALLOC, nowNanos())));
             }
-            return batcher.add(nodeId, updates, new ArrayList<>(evals.values()));
+            // Only the client's fields are applied: the log entry carries nothing else (a client may send whole
+            // allocations, jobs included).
+            List<Allocation> clientViews = updates.stream().map(u -> u.toBuilder().job(null).allocatedResources(null)
+                    .metrics(null).rescheduleTracker(null).deploymentStatus(null).networkStatus(null).build())
+                    .toList();
+            return batcher.add(nodeId, clientViews, new ArrayList<>(evals.values()));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
