@@ -42,6 +42,10 @@ public final class NomadJson {
      * shows, such as a node's {@code SecretID}, are written too, because a replica must hold them.
      */
     private static final ObjectMapper INTERNAL = MAPPER.copy()
+            // An absent property reads back as null, so null properties need not be written: log entries and
+            // snapshots shrink. Map and list contents are kept as they are (a null there may mean something).
+            .setDefaultPropertyInclusion(JsonInclude.Value.construct(JsonInclude.Include.NON_NULL,
+                    JsonInclude.Include.ALWAYS))
             .setAnnotationIntrospector(new JacksonAnnotationIntrospector() {
                 private static final long serialVersionUID = 1L;
 
