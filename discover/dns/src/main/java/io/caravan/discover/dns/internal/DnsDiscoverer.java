@@ -54,7 +54,8 @@ public final class DnsDiscoverer implements Discoverer {
             case "A":
             case "AAAA":
                 int port = HostPort.port(args.get("port"));
-                List<String> ips = server == null || server.isBlank() ? resolve(name) : lookup(server, name, "A", "AAAA");
+                List<String> ips = server == null || server.isBlank() ? resolve(name)
+                        : canonical(lookup(server, name, "A", "AAAA"));
                 return ips.stream().map(ip -> HostPort.format(ip, port)).toList();
             case "SRV":
                 return srvAddresses(lookup(server, name, "SRV"));
@@ -81,6 +82,15 @@ public final class DnsDiscoverer implements Discoverer {
         }
     }
 
+    /** IP literals as {@link InetAddress#getHostAddress()} writes them, so both paths agree (IPv6 uncompressed). */
+    private static List<String> canonical(List<String> literals) throws UnknownHostException {
+        Set<String> ips = new LinkedHashSet<>();
+        for (String literal : literals) {
+            ips.add(InetAddress.getByName(literal).getHostAddress()); // a literal: no lookup
+        }
+        return List.copyOf(ips);
+    }
+
     /** The text of the records of the given types, via the JDK's JNDI DNS provider. */
     static List<String> lookup(String server, String name, String... types) throws NamingException {
         Hashtable<String, Object> env = new Hashtable<>();
@@ -96,9 +106,16 @@ public final class DnsDiscoverer implements Discoverer {
         DirContext ctx = null;
         try {
             ctx = new InitialDirContext(env);
-            Attributes attributes = ctx.getAttributes(name, types);
             List<String> texts = new ArrayList<>();
+            // One query per type: asking for several at once makes JNDI send an ANY query, which servers may
+            // refuse (RFC 8482).
             for (String type : types) {
+                Attributes attributes;
+                try {
+                    attributes = ctx.getAttributes(name, new String[] {type});
+                } catch (NameNotFoundException e) {
+                    return List.of();
+                }
                 Attribute attribute = attributes.get(type);
                 if (attribute == null) {
                     continue;
@@ -109,8 +126,6 @@ public final class DnsDiscoverer implements Discoverer {
                 }
             }
             return texts;
-        } catch (NameNotFoundException e) {
-            return List.of();
         } finally {
             thread.setContextClassLoader(previous);
             if (ctx != null) {
