@@ -35,6 +35,7 @@ import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.SetConfigurationRequest;
 import org.apache.ratis.protocol.exceptions.AlreadyClosedException;
 import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
 import org.apache.ratis.protocol.exceptions.RaftException;
@@ -239,6 +240,52 @@ final class RaftNode implements Replicator, AutoCloseable {
                 result.completeExceptionally(new IllegalStateException("Raft append failed: " + cause, cause));
             }
         });
+    }
+
+    /**
+     * Replaces the group's voting members (Raft joint consensus): the way a server is removed from, or added to, a
+     * running group. Only the leader can do it; this server does not forward. One attempt, no retry: the stage fails
+     * with {@link NotLeaderException} (with the leader's address when known) on a follower or during an election, and
+     * with {@link IllegalStateException} when Ratis refuses the change. It completes once the new configuration is
+     * committed; a removed server is not told and should be stopped by its operator (as Nomad's remove-peer).
+     */
+    CompletionStage<Void> setPeers(List<Peer> peers) {
+        CompletableFuture<Void> result = new CompletableFuture<>();
+        RaftServer s = server;
+        if (s == null || !isRunning()) {
+            result.completeExceptionally(s == null ? NotLeaderException.noLeader() : stoppedException());
+            return result;
+        }
+        List<RaftPeer> members = peers.stream()
+                .map(p -> RaftPeer.newBuilder().setId(p.id()).setAddress(p.address()).build())
+                .toList();
+        SetConfigurationRequest request = new SetConfigurationRequest(clientId, selfId, GROUP_ID,
+                callIds.incrementAndGet(), members);
+        CompletableFuture<RaftClientReply> reply;
+        try {
+            reply = s.setConfigurationAsync(request);
+        } catch (IOException e) {
+            result.completeExceptionally(e);
+            return result;
+        }
+        reply.whenComplete((r, error) -> {
+            RaftException failure = error == null ? r.getException() : asRaftException(error);
+            if (error == null && r.isSuccess()) {
+                LOG.info("Raft group configuration is now {}", members);
+                result.complete(null);
+            } else if (failure instanceof org.apache.ratis.protocol.exceptions.NotLeaderException nle
+                    && nle.getSuggestedLeader() != null && !nle.getSuggestedLeader().getId().equals(selfId)) {
+                result.completeExceptionally(NotLeaderException.leaderIs(nle.getSuggestedLeader().getAddress()));
+            } else if (failure instanceof org.apache.ratis.protocol.exceptions.NotLeaderException
+                    || failure instanceof LeaderNotReadyException) {
+                result.completeExceptionally(NotLeaderException.noLeader());
+            } else {
+                Throwable cause = failure != null ? failure : error;
+                result.completeExceptionally(new IllegalStateException("Raft configuration change failed: " + cause,
+                        cause));
+            }
+        });
+        return result;
     }
 
     private void retryOrGiveUp(Message message, long deadline, CompletableFuture<Applied> result) {
