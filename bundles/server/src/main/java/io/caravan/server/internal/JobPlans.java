@@ -27,8 +27,7 @@ import io.caravan.state.StateSnapshot;
 /**
  * {@code job plan}: the scheduler runs on current state with the submitted job in place of the stored one, and a
  * planner that accepts every plan and writes nothing. What it would have done comes back as Nomad's
- * {@code JobPlanResponse}. The diff says what changed at job and group level (Added, Deleted, Edited, None) with
- * the group's planned updates; field-level diffs are not computed yet.
+ * {@code JobPlanResponse}, with the field-level diff of {@link JobDiffs} and each group's planned updates.
  */
 final class JobPlans {
     private JobPlans() {
@@ -36,22 +35,20 @@ final class JobPlans {
 
     /** Nomad's {@code JobPlanResponse}. */
     record PlanResponse(PlanAnnotations annotations, Map<String, AllocMetric> failedTgAllocs, long jobModifyIndex,
-                        List<Evaluation> createdEvals, JobDiff diff, String nextPeriodicLaunch, String warnings,
+                        List<Evaluation> createdEvals, JobDiffs.JobDiff diff, String nextPeriodicLaunch, String warnings,
                         long index) {}
-
-    /** Nomad's {@code JobDiff}, at the depth computed here. */
-    record JobDiff(String type, String id, List<Object> fields, List<Object> objects, List<GroupDiff> taskGroups) {}
-
-    record GroupDiff(String type, String name, List<Object> fields, List<Object> objects, List<Object> tasks,
-                     Map<String, Long> updates) {}
 
     static PlanResponse plan(StateSnapshot snapshot, Job submitted, Clock clock) throws SchedulerException {
         Job existing = snapshot.get(NomadTables.JOBS, NomadTables.key(submitted.namespace(), submitted.id()))
                 .orElse(null);
-        long version = existing == null ? 0 : existing.version() + (JobApply.sameSpec(existing, submitted) ? 0 : 1);
+        boolean unchanged = existing != null && JobApply.sameSpec(existing, submitted);
+        long version = existing == null ? 0 : existing.version() + (unchanged ? 0 : 1);
+        // As if registered at the next index: a changed job has a new JobModifyIndex, which is how the reconciler
+        // tells its allocations need an update.
+        long next = snapshot.latestIndex() + 1;
         Job proposed = submitted.withVersion(version).withStop(false).withStatus(Job.STATUS_PENDING, "")
-                .withIndexes(existing == null ? 0 : existing.createIndex(), snapshot.latestIndex(),
-                        existing == null ? 0 : existing.jobModifyIndex());
+                .withIndexes(existing == null ? next : existing.createIndex(), next,
+                        unchanged ? existing.jobModifyIndex() : next);
         long now = clock.millis() * 1_000_000L;
         Evaluation eval = Evaluation.forJob(UUID.randomUUID().toString(), proposed, Evaluation.TRIGGER_JOB_REGISTER,
                 now).toBuilder().annotatePlan(true).modifyIndex(snapshot.latestIndex()).build();
@@ -66,27 +63,10 @@ final class JobPlans {
                 diff(existing, submitted, annotations), "0001-01-01T00:00:00Z", "", snapshot.latestIndex());
     }
 
-    static JobDiff diff(Job before, Job after, PlanAnnotations annotations) {
-        Map<String, TaskGroup> old = new LinkedHashMap<>();
-        if (before != null && !Boolean.TRUE.equals(before.stop())) {
-            before.taskGroups().forEach(g -> old.put(g.name(), g));
-        }
-        List<GroupDiff> groups = new ArrayList<>();
-        boolean changed = false;
-        for (TaskGroup g : after.taskGroups()) {
-            TaskGroup was = old.remove(g.name());
-            String type = was == null ? "Added" : was.equals(g) ? "None" : "Edited";
-            changed |= !type.equals("None");
-            groups.add(new GroupDiff(type, g.name(), List.of(), List.of(), List.of(), updates(annotations, g.name())));
-        }
-        for (TaskGroup gone : old.values()) {
-            changed = true;
-            groups.add(new GroupDiff("Deleted", gone.name(), List.of(), List.of(), List.of(),
-                    updates(annotations, gone.name())));
-        }
-        String type = before == null || Boolean.TRUE.equals(before.stop()) ? "Added"
-                : changed || !JobApply.sameSpec(before, after) ? "Edited" : "None";
-        return new JobDiff(type, after.id(), List.of(), List.of(), groups);
+    static JobDiffs.JobDiff diff(Job before, Job after, PlanAnnotations annotations) {
+        Map<String, Map<String, Long>> updates = new java.util.HashMap<>();
+        annotations.desiredTgUpdates().keySet().forEach(group -> updates.put(group, updates(annotations, group)));
+        return JobDiffs.diff(before, after, updates);
     }
 
     private static Map<String, Long> updates(PlanAnnotations annotations, String group) {
