@@ -118,4 +118,33 @@ class SchedulingE2EIT {
                     && a.get("ClientStatus").asText().equals("complete");
         });
     }
+
+    @Test
+    void aStoppedAllocationIsReplaced() throws Exception {
+        register("""
+                {"ID": "replaced", "Datacenters": ["dc1"], "TaskGroups": [{"Name": "web",
+                  "Tasks": [{"Name": "sleep", "Driver": "raw_exec",
+                    "Config": {"command": "/bin/sleep", "args": ["60"]}}]}]}
+                """);
+        AgentProcess.await("the allocation runs", WAIT, () -> clientStatus("replaced").equals("running"));
+        String first = onlyAlloc("replaced").get("ID").asText();
+        var stop = agent.putForm("/v1/allocation/" + first + "/stop", "");
+        assertEquals(200, stop.statusCode(), stop.body());
+        assertTrue(JSON.readTree(stop.body()).get("EvalID").asText().length() > 0);
+        AgentProcess.await("a replacement runs and the original is stopped", WAIT, () -> {
+            JsonNode allocs = json("/v1/job/replaced/allocations");
+            boolean stopped = false;
+            boolean replacement = false;
+            for (JsonNode a : allocs) {
+                if (a.get("ID").asText().equals(first)) {
+                    stopped = a.get("DesiredStatus").asText().equals("stop")
+                            && a.get("ClientStatus").asText().equals("complete");
+                } else {
+                    replacement = a.get("ClientStatus").asText().equals("running");
+                }
+            }
+            return stopped && replacement;
+        });
+        assertEquals(200, agent.delete("/v1/job/replaced?purge=true").statusCode());
+    }
 }
