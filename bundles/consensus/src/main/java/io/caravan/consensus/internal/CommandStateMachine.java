@@ -30,6 +30,7 @@ import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
 import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.util.LifeCycle;
 import org.apache.ratis.util.MD5FileUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,12 +68,35 @@ final class CommandStateMachine extends BaseStateMachine {
         super.initialize(server, groupId, raftStorage);
         storage.init(raftStorage);
         restoreLatestSnapshot();
+        // NEW -> STARTING -> RUNNING, so that pause() below has a running state machine to pause.
+        getLifeCycle().transition(LifeCycle.State.STARTING);
+        getLifeCycle().transition(LifeCycle.State.RUNNING);
     }
 
-    /** Called after the leader installed a snapshot on this server: the state is replaced by it. */
+    /**
+     * Called before a snapshot from the leader is moved into place. Ratis then asserts the state machine is PAUSED
+     * before {@link #reinitialize}, but BaseStateMachine's pause does nothing: without this, a follower that fell behind
+     * the leader's purged log failed that assertion and its Raft server shut down (found by RaftClusterTest). As Ratis'
+     * own test state machine does.
+     */
+    @Override
+    public void pause() {
+        LifeCycle lifeCycle = getLifeCycle();
+        if (lifeCycle.getCurrentState() == LifeCycle.State.RUNNING) {
+            lifeCycle.transition(LifeCycle.State.PAUSING);
+            lifeCycle.transition(LifeCycle.State.PAUSED);
+        }
+    }
+
+    /** Called after the leader installed a snapshot on this server: the state is replaced by it, then runs again. */
     @Override
     public void reinitialize() throws IOException {
         restoreLatestSnapshot();
+        LifeCycle lifeCycle = getLifeCycle();
+        if (lifeCycle.getCurrentState() == LifeCycle.State.PAUSED) {
+            lifeCycle.transition(LifeCycle.State.STARTING);
+            lifeCycle.transition(LifeCycle.State.RUNNING);
+        }
     }
 
     private void restoreLatestSnapshot() throws IOException {

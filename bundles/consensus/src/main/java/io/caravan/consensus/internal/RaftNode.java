@@ -18,6 +18,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 import io.caravan.consensus.Applied;
@@ -79,10 +80,20 @@ final class RaftNode implements Replicator, AutoCloseable {
     private final Set<CompletableFuture<Applied>> pending = ConcurrentHashMap.newKeySet();
     private final List<Runnable> stopListeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService retries;
+    private final Consumer<RaftProperties> tuning;
     private volatile RaftServer server;
     private volatile RaftServer.Division division;
 
     RaftNode(RaftSettings settings, CommandHandler handler, LongSupplier clock) {
+        this(settings, handler, clock, properties -> { });
+    }
+
+    /**
+     * @param tuning adjusts the Ratis properties after {@link #properties}; for tests only (tiny log segments, so that
+     *     the log is purged, and lagging followers get a snapshot, after a few entries instead of 32 MB)
+     */
+    RaftNode(RaftSettings settings, CommandHandler handler, LongSupplier clock, Consumer<RaftProperties> tuning) {
+        this.tuning = tuning;
         this.settings = settings;
         this.selfId = RaftPeerId.valueOf(settings.self().id());
         this.group = RaftGroup.valueOf(GROUP_ID, settings.peers().stream()
@@ -99,6 +110,7 @@ final class RaftNode implements Replicator, AutoCloseable {
     /** Builds and starts the Raft server: restores the latest snapshot, replays the log; does not wait for a leader. */
     void start() throws IOException {
         RaftProperties properties = properties(settings);
+        tuning.accept(properties);
         try {
             server = Tccl.withBundleLoader(() -> {
                 RaftServer s = RaftServer.newBuilder()
@@ -197,7 +209,7 @@ final class RaftNode implements Replicator, AutoCloseable {
 
     private void attempt(Message message, long deadline, CompletableFuture<Applied> result) {
         RaftServer s = server;
-        if (closed.get() || stateMachine.failed()) {
+        if (!isRunning()) {
             result.completeExceptionally(stoppedException());
             return;
         }
@@ -357,9 +369,20 @@ final class RaftNode implements Replicator, AutoCloseable {
         return snapshot == null ? -1 : snapshot.getIndex();
     }
 
-    /** False once closed, or once a failed apply stopped it. */
+    /** The index of the oldest entry still in the log (entries before it were purged behind a snapshot). */
+    long firstLogIndex() {
+        RaftServer.Division d = division;
+        return d == null ? -1 : d.getRaftLog().getStartIndex();
+    }
+
+    /**
+     * False once closed, once a failed apply stopped it, or once Ratis closed the server by itself (it does when its
+     * apply thread fails, as it did on a snapshot install before {@link CommandStateMachine#pause}), which would
+     * otherwise leave a server that looks running but never answers.
+     */
     boolean isRunning() {
-        return !closed.get() && !stateMachine.failed();
+        RaftServer.Division d = division;
+        return !closed.get() && !stateMachine.failed() && (d == null || d.getInfo().isAlive());
     }
 
     /** Told once when the server stops on its own (a failed apply), so the component can withdraw the service. */

@@ -97,9 +97,9 @@ public final class RaftServerComponent {
             }
             Thread.sleep(LEADERSHIP_POLL.toMillis());
         }
-        synchronized (this) {
-            unregisterLeadership();
-        }
+        // Stopped: deactivated, halted after a failed apply, or closed by Ratis itself. In the last case no listener
+        // withdraws the Replicator, so do it here; for the others this repeats an unregister, which is harmless.
+        unregister();
     }
 
     private void unregisterLeadership() {

@@ -32,6 +32,9 @@ import java.util.stream.Stream;
 import io.caravan.consensus.Applied;
 import io.caravan.consensus.CommandHandler;
 import io.caravan.consensus.NotLeaderException;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.util.SizeInBytes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -55,6 +58,12 @@ class RaftClusterTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final long SUBMIT_SECONDS = 10;
     private static final long SNAPSHOT_THRESHOLD = 40;
+    /**
+     * Entries kept behind a snapshot. More than a follower misses in {@link #aRestartedNodeRestoresItsSnapshotAndReplaysTheRest}
+     * (it replays from the leader's log), fewer than it misses in
+     * {@link #aFollowerBehindThePurgedLogGetsTheLeadersSnapshot} (the leader must send its snapshot).
+     */
+    private static final long TRAILING_LOGS = 3 * SNAPSHOT_THRESHOLD;
 
     @TempDir
     static Path root;
@@ -70,7 +79,7 @@ class RaftClusterTest {
         }
         for (Peer self : peers) {
             RaftSettings settings = new RaftSettings(self, peers, root.resolve(self.id()), SNAPSHOT_THRESHOLD,
-                    RaftSettings.DEFAULT_TRAILING_LOGS, Duration.ofSeconds(5));
+                    TRAILING_LOGS, Duration.ofSeconds(5));
             members.add(new Member(settings));
         }
         for (Member m : members) {
@@ -190,6 +199,32 @@ class RaftClusterTest {
 
     @Test
     @Order(4)
+    void aFollowerBehindThePurgedLogGetsTheLeadersSnapshot() throws Exception {
+        Member leader = awaitOneLeader(members);
+        Member follower = members.stream().filter(m -> m != leader).findFirst().orElseThrow();
+        follower.close();
+        long behind = follower.node.lastAppliedIndex();
+
+        List<Member> others = members.stream().filter(m -> m != follower).toList();
+        for (int i = 0; leader.node.firstLogIndex() <= behind + 1; i++) {
+            submitForwarding(others, i % 2, values.incrementAndGet());
+            assertTrue(i < 50 * SNAPSHOT_THRESHOLD, "the leader's log was not purged after " + i + " writes");
+        }
+        awaitConverged(others);
+
+        follower.restart();
+        assertTrue(follower.node.awaitReady(WAIT));
+        awaitConverged(members);
+        List<Long> restores = follower.handler.restores;
+        assertTrue(restores.size() >= 2 && restores.get(restores.size() - 1) > behind,
+                "the leader's snapshot replaced the state: restores at " + restores);
+        assertEquals(leader.handler.entries(), follower.handler.entries());
+        submitForwarding(members, 0, values.incrementAndGet());   // and it keeps applying after the install
+        awaitConverged(members);
+    }
+
+    @Test
+    @Order(5)
     void aRemovedPeerLeavesATwoServerGroupThatStillCommitsAndCanBeAddedBack() throws Exception {
         Member leader = awaitOneLeader(members);
         Member removed = members.stream().filter(m -> m != leader).findFirst().orElseThrow();
@@ -284,6 +319,14 @@ class RaftClusterTest {
         }
     }
 
+    /** Segments of a few entries, so that purging behind a snapshot happens in a test (it only drops closed segments). */
+    private static void smallLogSegments(RaftProperties p) {
+        RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf("2KB"));
+        RaftServerConfigKeys.Log.setWriteBufferSize(p, SizeInBytes.valueOf("2KB"));
+        RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, SizeInBytes.valueOf("1KB"));   // must fit the buffer
+        RaftServerConfigKeys.Log.setPurgeGap(p, 1);
+    }
+
     private static byte[] command(long value) {
         return ByteBuffer.allocate(Long.BYTES).putLong(0, value).array();
     }
@@ -317,7 +360,7 @@ class RaftClusterTest {
 
         void start() throws IOException {
             handler = new ListHandler();
-            node = new RaftNode(settings, handler, System::currentTimeMillis);
+            node = new RaftNode(settings, handler, System::currentTimeMillis, RaftClusterTest::smallLogSegments);
             node.start();
         }
 
