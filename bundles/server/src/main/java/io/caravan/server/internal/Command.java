@@ -20,15 +20,30 @@ import io.caravan.api.model.Node;
  */
 sealed interface Command {
 
+    /** The evaluations this command creates or updates (the leader enqueues or blocks them once applied). */
+    default List<Evaluation> evals() {
+        return List.of();
+    }
+
     /**
      * Register or update a job, with the evaluation that schedules it. With {@code enforceIndex}, only if the
      * job's current JobModifyIndex is {@code jobModifyIndex} (0: the job must not exist yet) — Nomad's
      * check-and-set, decided at apply time so two racing writers cannot both win.
      */
-    record JobRegister(Job job, Evaluation eval, boolean enforceIndex, long jobModifyIndex) implements Command {}
+    record JobRegister(Job job, Evaluation eval, boolean enforceIndex, long jobModifyIndex) implements Command {
+        @Override
+        public List<Evaluation> evals() {
+            return List.of(eval);
+        }
+    }
 
     /** Stop a job ({@code purge}: remove it and its versions), with the evaluation that stops its allocations. */
-    record JobDeregister(String namespace, String jobId, boolean purge, Evaluation eval) implements Command {}
+    record JobDeregister(String namespace, String jobId, boolean purge, Evaluation eval) implements Command {
+        @Override
+        public List<Evaluation> evals() {
+            return List.of(eval);
+        }
+    }
 
     /** Nomad's {@code Node.Register}: the node as the client describes it ({@code ComputedClass} set). */
     record NodeRegister(Node node, List<Evaluation> evals) implements Command {}

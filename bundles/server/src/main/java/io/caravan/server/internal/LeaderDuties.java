@@ -129,7 +129,7 @@ public final class LeaderDuties implements ServerState.AppliedListener {
     @Override
     public void applied(long index, Command command) {
         StateSnapshot snapshot = store.snapshot();
-        for (Evaluation e : evalsOf(command)) {
+        for (Evaluation e : command.evals()) {
             snapshot.get(NomadTables.EVALS, e.id()).ifPresent(this::track);
         }
         if (command instanceof Command.NodeRegister c) {
@@ -200,31 +200,6 @@ public final class LeaderDuties implements ServerState.AppliedListener {
     private void unblockNode(StateSnapshot snapshot, String nodeId, long index) {
         snapshot.get(NomadTables.NODES, nodeId).filter(Node::ready)
                 .ifPresent(n -> blocked.unblock(n.computedClass() == null ? "" : n.computedClass(), index));
-    }
-
-    private static List<Evaluation> evalsOf(Command command) {
-        if (command instanceof Command.JobRegister c) {
-            return List.of(c.eval());
-        } else if (command instanceof Command.JobDeregister c) {
-            return List.of(c.eval());
-        } else if (command instanceof Command.NodeRegister c) {
-            return c.evals();
-        } else if (command instanceof Command.NodeStatusUpdate c) {
-            return c.evals();
-        } else if (command instanceof Command.NodeEligibilityUpdate c) {
-            return c.evals();
-        } else if (command instanceof Command.NodeDrainUpdate c) {
-            return c.evals();
-        } else if (command instanceof Command.NodeDeregister c) {
-            return c.evals();
-        } else if (command instanceof Command.AllocClientUpdate c) {
-            return c.evals();
-        } else if (command instanceof Command.AllocTransitionUpdate c) {
-            return c.evals();
-        } else if (command instanceof Command.EvalUpsert c) {
-            return c.evals();
-        }
-        return List.of();
     }
 
     /** A missed heartbeat: the node is down, and every job with work on it is re-evaluated. */
