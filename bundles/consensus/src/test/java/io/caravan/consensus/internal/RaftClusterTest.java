@@ -49,7 +49,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Three {@link RaftNode}s in one JVM, a real Raft group over Netty on loopback, each with its own directory. One
  * cluster for the class: every test leaves all three running and members, and the next one starts from there.
- * Closing a node stands in for killing its agent (Ratis stops heartbeating at once; nothing is handed over).
+ * Closing a node stands in for killing its agent: Ratis' close hands nothing over (no leadership transfer), it just
+ * stops answering, though unlike kill -9 it never stops mid-write. Log segments are tiny (a few entries), so that the
+ * leader purges its log behind snapshots within a test and a lagging follower must be sent the snapshot.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -264,6 +266,34 @@ class RaftClusterTest {
         submitForwarding(members, 0, values.incrementAndGet());
         awaitConverged(members);
         assertTrue(removed.handler.values().containsAll(written), "the re-added server caught up");
+    }
+
+    @Test
+    @Order(6)
+    void aNewServerWithAnEmptyDirectoryJoinsTheRunningGroup() throws Exception {
+        // Configured as a join would configure it: the running members plus itself, so that it never elects itself
+        // alone (a server that bootstraps a one-server group of its own has a log that cannot be merged).
+        List<Peer> four = new ArrayList<>(members.stream().map(m -> m.settings.self()).toList());
+        Peer self = new Peer("c4", "127.0.0.1:" + TestNodes.freePort());
+        four.add(self);
+        Member joiner = new Member(new RaftSettings(self, four, root.resolve(self.id()), SNAPSHOT_THRESHOLD,
+                TRAILING_LOGS, Duration.ofSeconds(5)));
+        List<Member> all = new ArrayList<>(members);
+        all.add(joiner);
+        try {
+            joiner.start();
+            Member leader = awaitOneLeader(members);
+            assertFalse(joiner.node.isLeader());
+            leader.node.setPeers(four).toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            for (Member m : all) {
+                await(() -> m.node.peers().size() == 4, m.id() + " sees the four-server configuration");
+            }
+            submitForwarding(all, 3, values.incrementAndGet());   // through the new server, which forwards
+            awaitConverged(all);
+            assertEquals(leader.handler.entries(), joiner.handler.entries(), "the new server has the whole history");
+        } finally {
+            joiner.close();
+        }
     }
 
     // --- helpers ---
