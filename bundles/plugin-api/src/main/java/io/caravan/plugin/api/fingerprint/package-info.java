@@ -3,7 +3,7 @@
  * {@link io.caravan.plugin.api.fingerprint.Fingerprinter} with {@code caravan.fingerprint.name} and
  * {@code caravan.fingerprint.phase} ({@code host} runs before {@code env}, as in Nomad).
  */
-@Version("1.0.0")
+@Version("2.0.0")
 package io.caravan.plugin.api.fingerprint;
 
 import org.osgi.annotation.versioning.Version;

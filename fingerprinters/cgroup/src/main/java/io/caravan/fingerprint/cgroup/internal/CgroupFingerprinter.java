@@ -14,7 +14,7 @@ import org.osgi.service.component.annotations.Component;
 
 import io.caravan.plugin.api.fingerprint.FingerprintResult;
 import io.caravan.plugin.api.fingerprint.Fingerprinter;
-import io.caravan.plugin.api.fingerprint.FingerprinterName;
+import io.caravan.plugin.api.fingerprint.FingerprintName;
 import io.caravan.plugin.api.fingerprint.HostFacts;
 
 /**
@@ -24,10 +24,9 @@ import io.caravan.plugin.api.fingerprint.HostFacts;
  * {@code unique.cgroup.mountpoint} and {@code unique.cgroup.version} ({@code v1}/{@code v2}) every 15 s whenever
  * cgroups were mounted; they are kept so that older job constraints still match.
  */
-// @FingerprinterName yields caravan.fingerprinter.name; the documented caravan.fingerprint.name is set explicitly.
 @Component(service = Fingerprinter.class,
-        property = {"caravan.fingerprint.phase=host", "caravan.fingerprint.name=cgroup"})
-@FingerprinterName("cgroup")
+        property = "caravan.fingerprint.phase=host")
+@FingerprintName("cgroup")
 public final class CgroupFingerprinter implements Fingerprinter {
     static final String CGROUP_ROOT = "/sys/fs/cgroup";
     private static final Set<String> REQUIRED_V2_CONTROLLERS = Set.of("cpuset", "cpu", "io", "memory", "pids");

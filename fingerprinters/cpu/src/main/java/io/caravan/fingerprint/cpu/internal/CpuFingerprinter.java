@@ -15,17 +15,16 @@ import io.caravan.fingerprint.cpu.internal.CpuTopology.Core;
 import io.caravan.plugin.api.fingerprint.FingerprintResult;
 import io.caravan.plugin.api.fingerprint.FingerprintResult.HostResources;
 import io.caravan.plugin.api.fingerprint.Fingerprinter;
-import io.caravan.plugin.api.fingerprint.FingerprinterName;
+import io.caravan.plugin.api.fingerprint.FingerprintName;
 import io.caravan.plugin.api.fingerprint.HostFacts;
 
 /**
  * Nomad's {@code cpu} fingerprint, with its {@code arch} fingerprint's {@code cpu.arch}: model, frequency, core
  * counts, total and usable compute (cores × MHz), NUMA cores, and the node's CPU resources.
  */
-// @FingerprinterName yields caravan.fingerprinter.name; the documented caravan.fingerprint.name is set explicitly.
 @Component(service = Fingerprinter.class,
-        property = {"caravan.fingerprint.phase=host", "caravan.fingerprint.name=cpu"})
-@FingerprinterName("cpu")
+        property = "caravan.fingerprint.phase=host")
+@FingerprintName("cpu")
 public final class CpuFingerprinter implements Fingerprinter {
 
     /** Nomad before 1.7 assumed 1 core × 1 GHz when it could not measure speed (current Nomad reports 0). */

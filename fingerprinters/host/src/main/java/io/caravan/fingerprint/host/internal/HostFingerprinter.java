@@ -16,7 +16,7 @@ import org.osgi.service.component.annotations.Component;
 
 import io.caravan.plugin.api.fingerprint.FingerprintResult;
 import io.caravan.plugin.api.fingerprint.Fingerprinter;
-import io.caravan.plugin.api.fingerprint.FingerprinterName;
+import io.caravan.plugin.api.fingerprint.FingerprintName;
 import io.caravan.plugin.api.fingerprint.HostFacts;
 
 /**
@@ -25,10 +25,9 @@ import io.caravan.plugin.api.fingerprint.HostFacts;
  * {@code signal} fingerprint ({@code os.signals}). Values follow gopsutil, which Nomad uses: on Debian the
  * version is {@code /etc/debian_version} (e.g. {@code 12.11}), not os-release's {@code VERSION_ID}.
  */
-// @FingerprinterName yields caravan.fingerprinter.name; the documented caravan.fingerprint.name is set explicitly.
 @Component(service = Fingerprinter.class,
-        property = {"caravan.fingerprint.phase=host", "caravan.fingerprint.name=host"})
-@FingerprinterName("host")
+        property = "caravan.fingerprint.phase=host")
+@FingerprintName("host")
 public final class HostFingerprinter implements Fingerprinter {
 
     /** The signals Nomad lists on Unix (consul-template's table), sorted; Nomad's own order is random. */

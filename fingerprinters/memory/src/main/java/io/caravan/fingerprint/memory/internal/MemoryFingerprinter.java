@@ -10,17 +10,16 @@ import org.osgi.service.component.annotations.Component;
 import io.caravan.plugin.api.fingerprint.FingerprintResult;
 import io.caravan.plugin.api.fingerprint.FingerprintResult.HostResources;
 import io.caravan.plugin.api.fingerprint.Fingerprinter;
-import io.caravan.plugin.api.fingerprint.FingerprinterName;
+import io.caravan.plugin.api.fingerprint.FingerprintName;
 import io.caravan.plugin.api.fingerprint.HostFacts;
 
 /**
  * Nomad's {@code memory} fingerprint: {@code memory.totalbytes} and the node's memory in MiB, from the
  * {@code MemTotal} line of {@code /proc/meminfo} (what gopsutil reports as the total).
  */
-// @FingerprinterName yields caravan.fingerprinter.name; the documented caravan.fingerprint.name is set explicitly.
 @Component(service = Fingerprinter.class,
-        property = {"caravan.fingerprint.phase=host", "caravan.fingerprint.name=memory"})
-@FingerprinterName("memory")
+        property = "caravan.fingerprint.phase=host")
+@FingerprintName("memory")
 public final class MemoryFingerprinter implements Fingerprinter {
     private static final long BYTES_PER_MIB = 1024 * 1024;
 

@@ -19,7 +19,7 @@ import org.osgi.service.component.annotations.Component;
 
 import io.caravan.plugin.api.fingerprint.FingerprintResult;
 import io.caravan.plugin.api.fingerprint.Fingerprinter;
-import io.caravan.plugin.api.fingerprint.FingerprinterName;
+import io.caravan.plugin.api.fingerprint.FingerprintName;
 import io.caravan.plugin.api.fingerprint.HostFacts;
 
 /**
@@ -30,10 +30,9 @@ import io.caravan.plugin.api.fingerprint.HostFacts;
  * Nomad sets no other attribute: the device, its speed and CIDRs go into the node's network resources, which this
  * SPI does not carry.
  */
-// @FingerprinterName yields caravan.fingerprinter.name; the documented caravan.fingerprint.name is set explicitly.
 @Component(service = Fingerprinter.class,
-        property = {"caravan.fingerprint.phase=host", "caravan.fingerprint.name=network"})
-@FingerprinterName("network")
+        property = "caravan.fingerprint.phase=host")
+@FingerprintName("network")
 public final class NetworkFingerprinter implements Fingerprinter {
     static final String INTERFACE_OPTION = "network_interface";
     static final String ADDRESS_FAMILY_OPTION = "preferred_address_family";

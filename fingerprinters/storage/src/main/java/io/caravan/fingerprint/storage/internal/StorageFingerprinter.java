@@ -11,7 +11,7 @@ import org.osgi.service.component.annotations.Component;
 import io.caravan.plugin.api.fingerprint.FingerprintResult;
 import io.caravan.plugin.api.fingerprint.FingerprintResult.HostResources;
 import io.caravan.plugin.api.fingerprint.Fingerprinter;
-import io.caravan.plugin.api.fingerprint.FingerprinterName;
+import io.caravan.plugin.api.fingerprint.FingerprintName;
 import io.caravan.plugin.api.fingerprint.HostFacts;
 
 /**
@@ -21,10 +21,9 @@ import io.caravan.plugin.api.fingerprint.HostFacts;
  * there is no {@code unique.storage.bytesfree}, and it runs once, not periodically. Nomad asks {@code df}; this reads
  * {@code /proc/self/mountinfo} and the JDK's file store, which give the same numbers.
  */
-// @FingerprinterName yields caravan.fingerprinter.name; the documented caravan.fingerprint.name is set explicitly.
 @Component(service = Fingerprinter.class,
-        property = {"caravan.fingerprint.phase=host", "caravan.fingerprint.name=storage"})
-@FingerprinterName("storage")
+        property = "caravan.fingerprint.phase=host")
+@FingerprintName("storage")
 public final class StorageFingerprinter implements Fingerprinter {
     private static final long BYTES_PER_MIB = 1024 * 1024;
 
