@@ -70,24 +70,16 @@ public record Allocation(
     }
 
     public Allocation withClientStatus(String clientStatus, String clientDescription) {
-        return copy(desiredStatus, desiredDescription, clientStatus, clientDescription, createIndex, modifyIndex, allocModifyIndex);
+        return toBuilder().clientStatus(clientStatus).clientDescription(clientDescription).build();
     }
 
     public Allocation withDesiredStatus(String desiredStatus, String desiredDescription) {
-        return copy(desiredStatus, desiredDescription, clientStatus, clientDescription, createIndex, modifyIndex, allocModifyIndex);
+        return toBuilder().desiredStatus(desiredStatus).desiredDescription(desiredDescription).build();
     }
 
     public Allocation withIndexes(long createIndex, long modifyIndex, long allocModifyIndex) {
-        return copy(desiredStatus, desiredDescription, clientStatus, clientDescription, createIndex, modifyIndex, allocModifyIndex);
-    }
-
-    private Allocation copy(String desiredStatus, String desiredDescription, String clientStatus, String clientDescription,
-                            long createIndex, long modifyIndex, long allocModifyIndex) {
-        return new Allocation(id, namespace, evalId, name, nodeId, nodeName, jobId, job, taskGroup, allocatedResources,
-                metrics, desiredStatus, desiredDescription, desiredTransition, clientStatus, clientDescription,
-                taskStates, allocStates, previousAllocation, nextAllocation, deploymentId, deploymentStatus,
-                rescheduleTracker, networkStatus, followupEvalId, preemptedAllocations, preemptedByAllocation,
-                signingKeyId, createIndex, modifyIndex, allocModifyIndex, createTime, modifyTime);
+        return toBuilder().createIndex(createIndex).modifyIndex(modifyIndex).allocModifyIndex(allocModifyIndex)
+                .build();
     }
 
     /** A recorded client-status change ({@code Field} is "ClientStatus"), used for disconnect timing. */
@@ -337,7 +329,12 @@ public record Allocation(
         }
 
         public Allocation build() {
-            return new Allocation(id, namespace, evalId, name, nodeId, nodeName, jobId, job, taskGroup, allocatedResources, metrics, desiredStatus, desiredDescription, desiredTransition, clientStatus, clientDescription, taskStates, allocStates, previousAllocation, nextAllocation, deploymentId, deploymentStatus, rescheduleTracker, networkStatus, followupEvalId, preemptedAllocations, preemptedByAllocation, signingKeyId, createIndex, modifyIndex, allocModifyIndex, createTime, modifyTime);
+            return new Allocation(
+                id, namespace, evalId, name, nodeId, nodeName, jobId, job, taskGroup, allocatedResources, metrics,
+                desiredStatus, desiredDescription, desiredTransition, clientStatus, clientDescription, taskStates,
+                allocStates, previousAllocation, nextAllocation, deploymentId, deploymentStatus, rescheduleTracker,
+                networkStatus, followupEvalId, preemptedAllocations, preemptedByAllocation, signingKeyId, createIndex,
+                modifyIndex, allocModifyIndex, createTime, modifyTime);
         }
     }
 }

@@ -85,11 +85,7 @@ public record Evaluation(
     }
 
     public Evaluation withJobModifyIndex(long jobModifyIndex) {
-        return new Evaluation(id, namespace, priority, type, triggeredBy, jobId, jobModifyIndex, nodeId,
-                nodeModifyIndex, deploymentId, status, statusDescription, waitDuration, waitUntil, nextEval,
-                previousEval, blockedEval, relatedEvals, failedTgAllocs, classEligibility, quotaLimitReached,
-                escapedComputedClass, annotatePlan, queuedAllocations, leaderAcl, snapshotIndex, createIndex,
-                modifyIndex, createTime, modifyTime);
+        return toBuilder().jobModifyIndex(jobModifyIndex).build();
     }
 
     public boolean terminal() {
@@ -97,19 +93,11 @@ public record Evaluation(
     }
 
     public Evaluation withStatus(String status, String statusDescription) {
-        return new Evaluation(id, namespace, priority, type, triggeredBy, jobId, jobModifyIndex, nodeId,
-                nodeModifyIndex, deploymentId, status, statusDescription, waitDuration, waitUntil, nextEval,
-                previousEval, blockedEval, relatedEvals, failedTgAllocs, classEligibility, quotaLimitReached,
-                escapedComputedClass, annotatePlan, queuedAllocations, leaderAcl, snapshotIndex, createIndex,
-                modifyIndex, createTime, modifyTime);
+        return toBuilder().status(status).statusDescription(statusDescription).build();
     }
 
     public Evaluation withIndexes(long createIndex, long modifyIndex) {
-        return new Evaluation(id, namespace, priority, type, triggeredBy, jobId, jobModifyIndex, nodeId,
-                nodeModifyIndex, deploymentId, status, statusDescription, waitDuration, waitUntil, nextEval,
-                previousEval, blockedEval, relatedEvals, failedTgAllocs, classEligibility, quotaLimitReached,
-                escapedComputedClass, annotatePlan, queuedAllocations, leaderAcl, snapshotIndex, createIndex,
-                modifyIndex, createTime, modifyTime);
+        return toBuilder().createIndex(createIndex).modifyIndex(modifyIndex).build();
     }
 
     @SuppressWarnings("unchecked")
@@ -339,7 +327,11 @@ public record Evaluation(
         }
 
         public Evaluation build() {
-            return new Evaluation(id, namespace, priority, type, triggeredBy, jobId, jobModifyIndex, nodeId, nodeModifyIndex, deploymentId, status, statusDescription, waitDuration, waitUntil, nextEval, previousEval, blockedEval, relatedEvals, failedTgAllocs, classEligibility, quotaLimitReached, escapedComputedClass, annotatePlan, queuedAllocations, leaderAcl, snapshotIndex, createIndex, modifyIndex, createTime, modifyTime);
+            return new Evaluation(
+                id, namespace, priority, type, triggeredBy, jobId, jobModifyIndex, nodeId, nodeModifyIndex,
+                deploymentId, status, statusDescription, waitDuration, waitUntil, nextEval, previousEval, blockedEval,
+                relatedEvals, failedTgAllocs, classEligibility, quotaLimitReached, escapedComputedClass, annotatePlan,
+                queuedAllocations, leaderAcl, snapshotIndex, createIndex, modifyIndex, createTime, modifyTime);
         }
     }
 }

@@ -85,37 +85,29 @@ public record Job(
     }
 
     public Job withStatus(String status, String statusDescription) {
-        return server(stop, status, statusDescription, stable, version, submitTime, createIndex, modifyIndex, jobModifyIndex);
+        return toBuilder().status(status).statusDescription(statusDescription).build();
     }
 
     public Job withStop(boolean stop) {
-        return server(stop, status, statusDescription, stable, version, submitTime, createIndex, modifyIndex, jobModifyIndex);
+        return toBuilder().stop(stop).build();
     }
 
     public Job withStable(boolean stable) {
-        return server(stop, status, statusDescription, stable, version, submitTime, createIndex, modifyIndex, jobModifyIndex);
+        return toBuilder().stable(stable).build();
     }
 
     public Job withVersion(long version) {
-        return server(stop, status, statusDescription, stable, version, submitTime, createIndex, modifyIndex, jobModifyIndex);
+        return toBuilder().version(version).build();
     }
 
     /** Unix nanoseconds. */
     public Job withSubmitTime(long submitTime) {
-        return server(stop, status, statusDescription, stable, version, submitTime, createIndex, modifyIndex, jobModifyIndex);
+        return toBuilder().submitTime(submitTime).build();
     }
 
     public Job withIndexes(long createIndex, long modifyIndex, long jobModifyIndex) {
-        return server(stop, status, statusDescription, stable, version, submitTime, createIndex, modifyIndex, jobModifyIndex);
-    }
-
-    private Job server(Boolean stop, String status, String statusDescription, Boolean stable, Long version,
-                       Long submitTime, Long createIndex, Long modifyIndex, Long jobModifyIndex) {
-        return new Job(region, namespace, id, parentId, name, type, priority, allAtOnce, datacenters, nodePool,
-                constraints, affinities, spreads, taskGroups, update, multiregion, periodic, parameterizedJob,
-                reschedule, migrate, dispatched, dispatchIdempotencyToken, payload, meta, consulToken,
-                consulNamespace, vaultToken, vaultNamespace, nomadTokenId, status, statusDescription, stable,
-                version, submitTime, createIndex, modifyIndex, jobModifyIndex, stop, ui, versionTag);
+        return toBuilder().createIndex(createIndex).modifyIndex(modifyIndex).jobModifyIndex(jobModifyIndex)
+                .build();
     }
 
     /** A copy to change: {@code x.toBuilder().field(v).build()}. */
@@ -410,7 +402,12 @@ public record Job(
         }
 
         public Job build() {
-            return new Job(region, namespace, id, parentId, name, type, priority, allAtOnce, datacenters, nodePool, constraints, affinities, spreads, taskGroups, update, multiregion, periodic, parameterizedJob, reschedule, migrate, dispatched, dispatchIdempotencyToken, payload, meta, consulToken, consulNamespace, vaultToken, vaultNamespace, nomadTokenId, status, statusDescription, stable, version, submitTime, createIndex, modifyIndex, jobModifyIndex, stop, ui, versionTag);
+            return new Job(
+                region, namespace, id, parentId, name, type, priority, allAtOnce, datacenters, nodePool, constraints,
+                affinities, spreads, taskGroups, update, multiregion, periodic, parameterizedJob, reschedule, migrate,
+                dispatched, dispatchIdempotencyToken, payload, meta, consulToken, consulNamespace, vaultToken,
+                vaultNamespace, nomadTokenId, status, statusDescription, stable, version, submitTime, createIndex,
+                modifyIndex, jobModifyIndex, stop, ui, versionTag);
         }
     }
 }

@@ -80,33 +80,20 @@ public record Node(
     }
 
     public Node withStatus(String status, String statusDescription, long statusUpdatedAt) {
-        return copy(status, statusDescription, statusUpdatedAt, schedulingEligibility, createIndex, modifyIndex);
+        return toBuilder().status(status).statusDescription(statusDescription).statusUpdatedAt(statusUpdatedAt).build();
     }
 
     public Node withSchedulingEligibility(String schedulingEligibility) {
-        return copy(status, statusDescription, statusUpdatedAt, schedulingEligibility, createIndex, modifyIndex);
+        return toBuilder().schedulingEligibility(schedulingEligibility).build();
     }
 
     public Node withIndexes(long createIndex, long modifyIndex) {
-        return copy(status, statusDescription, statusUpdatedAt, schedulingEligibility, createIndex, modifyIndex);
+        return toBuilder().createIndex(createIndex).modifyIndex(modifyIndex).build();
     }
 
     /** A drain update: the strategy (null ends the drain) and the {@code LastDrain} metadata. */
     public Node withDrain(DrainStrategy drainStrategy, DrainMetadata lastDrain) {
-        return new Node(id, secretId, datacenter, name, cgroupParent, httpAddr, tlsEnabled, attributes, nodeResources,
-                reservedResources, links, meta, nodeClass, nodePool, computedClass, drainStrategy,
-                schedulingEligibility, status, statusDescription, identitySigningKeyId, statusUpdatedAt, events,
-                drivers, csiControllerPlugins, csiNodePlugins, hostVolumes, hostNetworks, lastDrain, nodeMaxAllocs,
-                lastMissedHeartbeatIndex, lastAllocUpdateIndex, createIndex, modifyIndex);
-    }
-
-    private Node copy(String status, String statusDescription, long statusUpdatedAt, String schedulingEligibility,
-                      long createIndex, long modifyIndex) {
-        return new Node(id, secretId, datacenter, name, cgroupParent, httpAddr, tlsEnabled, attributes, nodeResources,
-                reservedResources, links, meta, nodeClass, nodePool, computedClass, drainStrategy,
-                schedulingEligibility, status, statusDescription, identitySigningKeyId, statusUpdatedAt, events,
-                drivers, csiControllerPlugins, csiNodePlugins, hostVolumes, hostNetworks, lastDrain, nodeMaxAllocs,
-                lastMissedHeartbeatIndex, lastAllocUpdateIndex, createIndex, modifyIndex);
+        return toBuilder().drainStrategy(drainStrategy).lastDrain(lastDrain).build();
     }
 
     /** {@code LastDrain}: metadata about the most recent drain. */
@@ -368,7 +355,12 @@ public record Node(
         }
 
         public Node build() {
-            return new Node(id, secretId, datacenter, name, cgroupParent, httpAddr, tlsEnabled, attributes, nodeResources, reservedResources, links, meta, nodeClass, nodePool, computedClass, drainStrategy, schedulingEligibility, status, statusDescription, identitySigningKeyId, statusUpdatedAt, events, drivers, csiControllerPlugins, csiNodePlugins, hostVolumes, hostNetworks, lastDrain, nodeMaxAllocs, lastMissedHeartbeatIndex, lastAllocUpdateIndex, createIndex, modifyIndex);
+            return new Node(
+                id, secretId, datacenter, name, cgroupParent, httpAddr, tlsEnabled, attributes, nodeResources,
+                reservedResources, links, meta, nodeClass, nodePool, computedClass, drainStrategy,
+                schedulingEligibility, status, statusDescription, identitySigningKeyId, statusUpdatedAt, events,
+                drivers, csiControllerPlugins, csiNodePlugins, hostVolumes, hostNetworks, lastDrain, nodeMaxAllocs,
+                lastMissedHeartbeatIndex, lastAllocUpdateIndex, createIndex, modifyIndex);
         }
     }
 }

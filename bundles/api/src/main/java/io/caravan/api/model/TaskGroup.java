@@ -220,7 +220,11 @@ public record TaskGroup(
         }
 
         public TaskGroup build() {
-            return new TaskGroup(name, count, constraints, affinities, tasks, spreads, volumes, restartPolicy, disconnect, reschedulePolicy, ephemeralDisk, update, migrate, networks, meta, services, shutdownDelay, stopAfterClientDisconnect, maxClientDisconnect, scaling, consul, preventRescheduleOnLost, maxRunDuration);
+            return new TaskGroup(
+                name, count, constraints, affinities, tasks, spreads, volumes, restartPolicy, disconnect,
+                reschedulePolicy, ephemeralDisk, update, migrate, networks, meta, services, shutdownDelay,
+                stopAfterClientDisconnect, maxClientDisconnect, scaling, consul, preventRescheduleOnLost,
+                maxRunDuration);
         }
     }
 }
