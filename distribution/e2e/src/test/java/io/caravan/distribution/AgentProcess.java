@@ -17,10 +17,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 /** The assembled {@code bin/caravan}, run as a real process on free loopback ports, for the *E2EIT tests. */
 final class AgentProcess implements AutoCloseable {
     static final Duration START = Duration.ofSeconds(60);
     static final Path DIST = Paths.get(System.getProperty("caravan.dist", "target/caravan"));
+    static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     final Process process;
@@ -77,6 +81,18 @@ final class AgentProcess implements AutoCloseable {
     HttpResponse<String> get(String path) throws IOException, InterruptedException {
         return HTTP.send(HttpRequest.newBuilder(URI.create(address() + path)).timeout(Duration.ofSeconds(5)).build(),
                 HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** {@code GET path} as JSON; a failed request or unparsable body fails the test. */
+    JsonNode json(String path) {
+        try {
+            return JSON.readTree(get(path).body());
+        } catch (IOException e) {
+            throw new AssertionError("GET " + path, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
     }
 
     /** A body sent the way {@code curl -d} sends it: form-encoded content type, JSON inside. */

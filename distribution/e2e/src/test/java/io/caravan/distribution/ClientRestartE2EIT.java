@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,16 +16,8 @@ import org.junit.jupiter.api.Test;
  * same data directory re-attaches to it (no second start) and records its exit when it comes.
  */
 class ClientRestartE2EIT {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration WAIT = Duration.ofSeconds(60);
 
-    private static JsonNode json(AgentProcess agent, String path) {
-        try {
-            return JSON.readTree(agent.get(path).body());
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
-    }
 
     @Test
     void aTaskOutlivesAKilledAgentAndItsExitIsRecordedAfterTheRestart() throws Exception {
@@ -36,8 +27,8 @@ class ClientRestartE2EIT {
         String allocId;
         long taskPid;
         try (AgentProcess first = AgentProcess.startDev(dir, keys, "first.log")) {
-            AgentProcess.await("the client node is ready", WAIT, () -> json(first, "/v1/nodes").findValues("Status")
-                    .stream().anyMatch(s -> s.asText().equals("ready")));
+            AgentProcess.await("the client node is ready", WAIT, () -> first.json("/v1/nodes")
+                    .findValues("Status").stream().anyMatch(s -> s.asText().equals("ready")));
             // The task records its PID, then waits for the test's signal (a file) before it exits 7.
             var response = first.putForm("/v1/jobs", """
                     {"Job": {"ID": "survivor", "Type": "batch", "Datacenters": ["dc1"], "TaskGroups": [{"Name": "g",
@@ -47,10 +38,10 @@ class ClientRestartE2EIT {
                     """.formatted(marker));
             assertEquals(200, response.statusCode(), response.body());
             AgentProcess.await("the task runs", WAIT, () -> {
-                JsonNode allocs = json(first, "/v1/job/survivor/allocations");
+                JsonNode allocs = first.json("/v1/job/survivor/allocations");
                 return allocs.size() == 1 && allocs.get(0).get("ClientStatus").asText().equals("running");
             });
-            allocId = json(first, "/v1/job/survivor/allocations").get(0).get("ID").asText();
+            allocId = first.json("/v1/job/survivor/allocations").get(0).get("ID").asText();
             Path pidFile = dir.resolve("data/alloc").resolve(allocId).resolve("alloc/pid");
             AgentProcess.await("the task wrote its pid", WAIT, () -> Files.exists(pidFile));
             taskPid = Long.parseLong(Files.readString(pidFile).trim());
@@ -64,9 +55,9 @@ class ClientRestartE2EIT {
         try (AgentProcess second = AgentProcess.startDev(dir, keys, "second.log")) {
             Thread.sleep(2000); // let the client restore and re-attach before the task ends
             Files.writeString(marker, "go");
-            AgentProcess.await("the task's exit is recorded", WAIT, () -> json(second,
+            AgentProcess.await("the task's exit is recorded", WAIT, () -> second.json(
                     "/v1/allocation/" + allocId).get("ClientStatus").asText().equals("failed"));
-            JsonNode task = json(second, "/v1/allocation/" + allocId).get("TaskStates").get("t");
+            JsonNode task = second.json("/v1/allocation/" + allocId).get("TaskStates").get("t");
             assertEquals(0, task.get("Restarts").asInt());
             long starts = 0;
             String exit = "";

@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.time.Duration;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,20 +15,12 @@ import org.junit.jupiter.api.Test;
  * wakes the blocked evaluation and the job runs again.
  */
 class DrainE2EIT {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration WAIT = Duration.ofSeconds(60);
 
-    private static JsonNode json(AgentProcess agent, String path) {
-        try {
-            return JSON.readTree(agent.get(path).body());
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
-    }
 
     private static long running(AgentProcess agent) {
         long n = 0;
-        for (JsonNode a : json(agent, "/v1/job/web/allocations")) {
+        for (JsonNode a : agent.json("/v1/job/web/allocations")) {
             if (a.get("ClientStatus").asText().equals("running") && a.get("DesiredStatus").asText().equals("run")) {
                 n++;
             }
@@ -40,9 +31,9 @@ class DrainE2EIT {
     @Test
     void drainMovesWorkOffAndEligibilityBringsItBack() throws Exception {
         try (AgentProcess agent = AgentProcess.startDev(Files.createTempDirectory("caravan-drain-"), "")) {
-            AgentProcess.await("the node is ready", WAIT, () -> json(agent, "/v1/nodes").findValues("Status").stream()
+            AgentProcess.await("the node is ready", WAIT, () -> agent.json("/v1/nodes").findValues("Status").stream()
                     .anyMatch(s -> s.asText().equals("ready")));
-            String nodeId = json(agent, "/v1/nodes").get(0).get("ID").asText();
+            String nodeId = agent.json("/v1/nodes").get(0).get("ID").asText();
             var registered = agent.putForm("/v1/jobs", """
                     {"Job": {"ID": "web", "Datacenters": ["dc1"], "TaskGroups": [{"Name": "web",
                       "Tasks": [{"Name": "sleep", "Driver": "raw_exec",
@@ -55,14 +46,14 @@ class DrainE2EIT {
                     "{\"DrainSpec\": {\"Deadline\": 60000000000, \"IgnoreSystemJobs\": false}}");
             assertEquals(200, drain.statusCode(), drain.body());
             AgentProcess.await("the drain completes", WAIT, () -> {
-                JsonNode node = json(agent, "/v1/node/" + nodeId);
+                JsonNode node = agent.json("/v1/node/" + nodeId);
                 return node.get("DrainStrategy").isNull()
                         && node.path("LastDrain").path("Status").asText().equals("complete");
             });
-            JsonNode node = json(agent, "/v1/node/" + nodeId);
+            JsonNode node = agent.json("/v1/node/" + nodeId);
             assertEquals("ineligible", node.get("SchedulingEligibility").asText());
             assertEquals(0, running(agent));
-            assertTrue(json(agent, "/v1/job/web/evaluations").findValues("Status").stream()
+            assertTrue(agent.json("/v1/job/web/evaluations").findValues("Status").stream()
                     .anyMatch(s -> s.asText().equals("blocked")), "the replacement waits for capacity");
 
             var eligible = agent.putForm("/v1/node/" + nodeId + "/eligibility",

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -19,7 +18,6 @@ import org.junit.jupiter.api.Test;
  * blocked evaluation and Queued, and is placed once a reload gives the node the attribute it lacked.
  */
 class SchedulingE2EIT {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static AgentProcess agent;
     private static Path dir;
@@ -29,7 +27,7 @@ class SchedulingE2EIT {
         dir = Files.createTempDirectory("caravan-scheduling-");
         agent = AgentProcess.startDev(dir, ", \"data_dir\": \"" + dir.resolve("data") + "\"");
         AgentProcess.await("the dev agent's client node is ready with raw_exec", WAIT,
-                () -> json("/v1/nodes").findValues("Status").stream().anyMatch(s -> s.asText().equals("ready")));
+                () -> agent.json("/v1/nodes").findValues("Status").stream().anyMatch(s -> s.asText().equals("ready")));
     }
 
     @AfterAll
@@ -39,22 +37,15 @@ class SchedulingE2EIT {
         }
     }
 
-    private static JsonNode json(String path) {
-        try {
-            return JSON.readTree(agent.get(path).body());
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
-    }
 
     private static String register(String jobJson) throws Exception {
         var response = agent.putForm("/v1/jobs", "{\"Job\": " + jobJson + "}");
         assertEquals(200, response.statusCode(), response.body());
-        return JSON.readTree(response.body()).get("EvalID").asText();
+        return AgentProcess.JSON.readTree(response.body()).get("EvalID").asText();
     }
 
     private static JsonNode onlyAlloc(String job) {
-        JsonNode allocs = json("/v1/job/" + job + "/allocations");
+        JsonNode allocs = agent.json("/v1/job/" + job + "/allocations");
         return allocs.size() == 1 ? allocs.get(0) : null;
     }
 
@@ -75,11 +66,11 @@ class SchedulingE2EIT {
         String allocId = alloc.get("ID").asText();
         Path stdout = dir.resolve("data/alloc").resolve(allocId).resolve("alloc/logs/echo.stdout.0");
         assertEquals("hello from echo\n", Files.readString(stdout));
-        JsonNode summary = json("/v1/job/hello/summary").get("Summary").get("say");
+        JsonNode summary = agent.json("/v1/job/hello/summary").get("Summary").get("say");
         assertEquals(1, summary.get("Complete").asInt());
         AgentProcess.await("the batch job is dead", WAIT,
-                () -> json("/v1/job/hello").get("Status").asText().equals("dead"));
-        JsonNode eval = json("/v1/job/hello/evaluations").get(0);
+                () -> agent.json("/v1/job/hello").get("Status").asText().equals("dead"));
+        JsonNode eval = agent.json("/v1/job/hello/evaluations").get(0);
         assertEquals("complete", eval.get("Status").asText());
     }
 
@@ -92,13 +83,14 @@ class SchedulingE2EIT {
                    "Config": {"command": "/bin/sleep", "args": ["60"]}}]}]}
                 """);
         AgentProcess.await("the evaluation completes with a blocked follow-up", WAIT,
-                () -> json("/v1/evaluation/" + evalId).path("BlockedEval").asText().length() > 0);
-        JsonNode eval = json("/v1/evaluation/" + evalId);
+                () -> agent.json("/v1/evaluation/" + evalId).path("BlockedEval").asText().length() > 0);
+        JsonNode eval = agent.json("/v1/evaluation/" + evalId);
         assertEquals("complete", eval.get("Status").asText());
         JsonNode failed = eval.get("FailedTGAllocs").get("web");
         assertTrue(failed.get("ConstraintFiltered").has("${meta.rack} = r1"), failed.toString());
-        assertEquals("blocked", json("/v1/evaluation/" + eval.get("BlockedEval").asText()).get("Status").asText());
-        assertEquals(1, json("/v1/job/racked/summary").get("Summary").get("web").get("Queued").asInt());
+        assertEquals("blocked", agent.json("/v1/evaluation/" + eval.get("BlockedEval").asText()).get("Status")
+                .asText());
+        assertEquals(1, agent.json("/v1/job/racked/summary").get("Summary").get("web").get("Queued").asInt());
 
         // The node gains the attribute by a reload; its re-registration wakes the blocked evaluation.
         String config = Files.readString(agent.config);
@@ -106,8 +98,8 @@ class SchedulingE2EIT {
                 + ", \"client\": {\"meta\": {\"rack\": \"r1\"}}}");
         assertEquals(200, agent.put("/v1/agent/reload").statusCode());
         AgentProcess.await("the allocation runs", WAIT, () -> clientStatus("racked").equals("running"));
-        assertEquals(0, json("/v1/job/racked/summary").get("Summary").get("web").get("Queued").asInt());
-        assertEquals("running", json("/v1/job/racked").get("Status").asText());
+        assertEquals(0, agent.json("/v1/job/racked/summary").get("Summary").get("web").get("Queued").asInt());
+        assertEquals("running", agent.json("/v1/job/racked").get("Status").asText());
 
         // Stopping the job stops the task.
         var stop = agent.delete("/v1/job/racked");
@@ -130,9 +122,9 @@ class SchedulingE2EIT {
         String first = onlyAlloc("replaced").get("ID").asText();
         var stop = agent.putForm("/v1/allocation/" + first + "/stop", "");
         assertEquals(200, stop.statusCode(), stop.body());
-        assertTrue(JSON.readTree(stop.body()).get("EvalID").asText().length() > 0);
+        assertTrue(AgentProcess.JSON.readTree(stop.body()).get("EvalID").asText().length() > 0);
         AgentProcess.await("a replacement runs and the original is stopped", WAIT, () -> {
-            JsonNode allocs = json("/v1/job/replaced/allocations");
+            JsonNode allocs = agent.json("/v1/job/replaced/allocations");
             boolean stopped = false;
             boolean replacement = false;
             for (JsonNode a : allocs) {
