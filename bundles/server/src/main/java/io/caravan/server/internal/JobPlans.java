@@ -5,20 +5,16 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 
 import io.caravan.api.model.AllocMetric;
-import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Evaluation;
 import io.caravan.api.model.Job;
-import io.caravan.api.model.Node;
 import io.caravan.api.model.TaskGroup;
 import io.caravan.scheduler.Plan;
 import io.caravan.scheduler.PlanAnnotations;
 import io.caravan.scheduler.PlanResult;
 import io.caravan.scheduler.Planner;
-import io.caravan.scheduler.SchedulerConfiguration;
 import io.caravan.scheduler.SchedulerException;
 import io.caravan.scheduler.SchedulerState;
 import io.caravan.scheduler.Schedulers;
@@ -53,7 +49,7 @@ final class JobPlans {
         Evaluation eval = Evaluation.forJob(UUID.randomUUID().toString(), proposed, Evaluation.TRIGGER_JOB_REGISTER,
                 now).toBuilder().annotatePlan(true).modifyIndex(snapshot.latestIndex()).build();
         DryRun planner = new DryRun(snapshot.latestIndex());
-        Schedulers.create(proposed.type(), new WithJob(new SnapshotSchedulerState(snapshot), proposed), planner,
+        Schedulers.create(proposed.type(), new SnapshotSchedulerState(snapshot, proposed), planner,
                 clock).process(eval);
         Evaluation outcome = planner.updated == null ? eval : planner.updated;
         PlanAnnotations annotations = planner.plan == null || planner.plan.annotations() == null
@@ -88,45 +84,6 @@ final class JobPlans {
     private static void put(Map<String, Long> out, String key, long n) {
         if (n > 0) {
             out.put(key, n);
-        }
-    }
-
-    /** State as it would be with the submitted job registered. */
-    private record WithJob(SchedulerState state, Job job) implements SchedulerState {
-        @Override
-        public long index() {
-            return state.index();
-        }
-
-        @Override
-        public Optional<Job> job(String namespace, String jobId) {
-            return namespace.equals(job.namespace()) && jobId.equals(job.id()) ? Optional.of(job)
-                    : state.job(namespace, jobId);
-        }
-
-        @Override
-        public List<Node> nodes() {
-            return state.nodes();
-        }
-
-        @Override
-        public Optional<Node> node(String nodeId) {
-            return state.node(nodeId);
-        }
-
-        @Override
-        public List<Allocation> allocsByJob(String namespace, String jobId) {
-            return state.allocsByJob(namespace, jobId);
-        }
-
-        @Override
-        public List<Allocation> allocsByNode(String nodeId) {
-            return state.allocsByNode(nodeId);
-        }
-
-        @Override
-        public SchedulerConfiguration configuration() {
-            return state.configuration();
         }
     }
 

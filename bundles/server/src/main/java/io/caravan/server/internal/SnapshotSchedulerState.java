@@ -10,8 +10,15 @@ import io.caravan.scheduler.SchedulerConfiguration;
 import io.caravan.scheduler.SchedulerState;
 import io.caravan.state.StateSnapshot;
 
-/** The scheduler's read-only view of one state store snapshot. */
-record SnapshotSchedulerState(StateSnapshot snapshot) implements SchedulerState {
+/**
+ * The scheduler's read-only view of one state store snapshot; {@code proposed}, when set, stands in for the stored
+ * version of that job ({@code job plan}: state as it would be with the submitted job registered).
+ */
+record SnapshotSchedulerState(StateSnapshot snapshot, Job proposed) implements SchedulerState {
+
+    SnapshotSchedulerState(StateSnapshot snapshot) {
+        this(snapshot, null);
+    }
 
     @Override
     public long index() {
@@ -20,6 +27,9 @@ record SnapshotSchedulerState(StateSnapshot snapshot) implements SchedulerState 
 
     @Override
     public Optional<Job> job(String namespace, String jobId) {
+        if (proposed != null && proposed.namespace().equals(namespace) && proposed.id().equals(jobId)) {
+            return Optional.of(proposed);
+        }
         return snapshot.get(NomadTables.JOBS, NomadTables.key(namespace, jobId));
     }
 
