@@ -73,7 +73,8 @@ public final class NodeEndpoints implements NodeEndpoint {
     public CompletionStage<NodeUpdateResponse> register(Node node) {
         try {
             validate(node);
-            Node existing = store.snapshot().get(NomadTables.NODES, node.id()).orElse(null);
+            StateSnapshot snapshot = store.snapshot();
+            Node existing = snapshot.get(NomadTables.NODES, node.id()).orElse(null);
             if (existing != null && existing.secretId() != null && !existing.secretId().equals(node.secretId())) {
                 throw new CaravanException(ErrorCode.PERMISSION_DENIED, "node secret ID does not match");
             }
@@ -84,7 +85,7 @@ public final class NodeEndpoints implements NodeEndpoint {
                     .build();
             stored = stored.toBuilder().computedClass(NodeClasses.computedClass(stored)).build();
             List<Evaluation> evals = wantsEvals(existing, stored)
-                    ? NodeEvals.forNode(store.snapshot(), node.id(), existing == null ? 0 : existing.modifyIndex(),
+                    ? NodeEvals.forNode(snapshot, node.id(), existing == null ? 0 : existing.modifyIndex(),
                     Evaluation.TRIGGER_NODE_UPDATE, nowNanos())
                     : List.of();
             return writes.submit(new Command.NodeRegister(stored, evals)).thenApply(r -> response(node.id(), r));
