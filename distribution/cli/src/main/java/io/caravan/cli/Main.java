@@ -30,6 +30,7 @@ import io.caravan.cli.command.JobValidateCommand;
 import io.caravan.cli.command.JobStatusCommand;
 import io.caravan.cli.command.JobStopCommand;
 import io.caravan.cli.command.NodeCommand;
+import io.caravan.cli.command.NodeConfigCommand;
 import io.caravan.cli.command.NodeDrainCommand;
 import io.caravan.cli.command.NodeEligibilityCommand;
 import io.caravan.cli.command.NodeStatusCommand;
@@ -39,10 +40,15 @@ import io.caravan.cli.command.ConfigReloadCommand;
 import io.caravan.cli.command.ConfigValidateCommand;
 import io.caravan.cli.command.OperatorCommand;
 import io.caravan.cli.command.OperatorKeygenCommand;
+import io.caravan.cli.command.OperatorRaftCommand;
+import io.caravan.cli.command.OperatorRaftListPeersCommand;
+import io.caravan.cli.command.OperatorRaftRemovePeerCommand;
 import io.caravan.cli.command.OperatorSchedulerCommand;
 import io.caravan.cli.command.SchedulerGetConfigCommand;
 import io.caravan.cli.command.SchedulerSetConfigCommand;
 import io.caravan.cli.command.ServerCommand;
+import io.caravan.cli.command.ServerForceLeaveCommand;
+import io.caravan.cli.command.ServerJoinCommand;
 import io.caravan.cli.command.ServerMembersCommand;
 import io.caravan.cli.command.StatusCommand;
 import io.caravan.cli.command.VersionCommand;
@@ -101,6 +107,8 @@ public final class Main {
                         .addSubcommand(new ConfigReloadCommand(ctx))
                         .addSubcommand(new ConfigValidateCommand(ctx)))
                 .addSubcommand(new CommandLine(new ServerCommand())
+                        .addSubcommand(new ServerForceLeaveCommand(ctx))
+                        .addSubcommand(new ServerJoinCommand(ctx))
                         .addSubcommand(new ServerMembersCommand(ctx)))
                 .addSubcommand(new CommandLine(new JobCommand())
                         .addSubcommand(new JobRunCommand(ctx))
@@ -121,11 +129,15 @@ public final class Main {
                         .addSubcommand(new AllocRestartCommand(ctx))
                         .addSubcommand(new AllocSignalCommand(ctx)))
                 .addSubcommand(new CommandLine(new NodeCommand())
+                        .addSubcommand(new NodeConfigCommand(ctx))
                         .addSubcommand(new NodeStatusCommand(ctx))
                         .addSubcommand(new NodeEligibilityCommand(ctx))
                         .addSubcommand(new NodeDrainCommand(ctx)))
                 .addSubcommand(new CommandLine(new OperatorCommand())
                         .addSubcommand(new OperatorKeygenCommand(ctx))
+                        .addSubcommand(new CommandLine(new OperatorRaftCommand())
+                                .addSubcommand(new OperatorRaftListPeersCommand(ctx))
+                                .addSubcommand(new OperatorRaftRemovePeerCommand(ctx)))
                         .addSubcommand(new CommandLine(new OperatorSchedulerCommand())
                                 .addSubcommand(new SchedulerGetConfigCommand(ctx))
                                 .addSubcommand(new SchedulerSetConfigCommand(ctx))))

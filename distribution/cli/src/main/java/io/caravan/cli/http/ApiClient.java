@@ -13,6 +13,7 @@ import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
@@ -86,6 +87,14 @@ public final class ApiClient {
         return send("PUT", path, query, body);
     }
 
+    /**
+     * PUTs to {@code path} without a body, with {@code name} repeated once per value, as Go's {@code url.Values}
+     * encodes a list: {@code /v1/agent/join?address=a&address=b}.
+     */
+    public JsonNode put(String path, String name, List<String> values) throws ApiException {
+        return parse(exchange("PUT", path, Map.of(), repeated(name, values), null, null));
+    }
+
     /** DELETEs {@code path}, e.g. {@code /v1/job/web?purge=true}. */
     public JsonNode delete(String path, Map<String, String> query) throws ApiException {
         return send("DELETE", path, query);
@@ -132,7 +141,12 @@ public final class ApiClient {
 
     private HttpResponse<String> exchange(String method, String path, Map<String, String> query, JsonNode body,
             Duration timeout) throws ApiException {
-        URI uri = uri(path, query);
+        return exchange(method, path, query, List.of(), body, timeout);
+    }
+
+    private HttpResponse<String> exchange(String method, String path, Map<String, String> query,
+            List<Map.Entry<String, String>> extra, JsonNode body, Duration timeout) throws ApiException {
+        URI uri = uri(path, query, extra);
         HttpRequest.BodyPublisher payload;
         try {
             payload = body == null ? HttpRequest.BodyPublishers.noBody()
@@ -189,6 +203,12 @@ public final class ApiClient {
     }
 
     private URI uri(String path, Map<String, String> query) throws ApiException {
+        return uri(path, query, List.of());
+    }
+
+    /** {@code query} (over the connection's region), then {@code extra} in order; empty values are left out. */
+    private URI uri(String path, Map<String, String> query, List<Map.Entry<String, String>> extra)
+            throws ApiException {
         Map<String, String> params = new LinkedHashMap<>();
         if (connection.region() != null) {
             params.put("region", connection.region());
@@ -200,11 +220,20 @@ public final class ApiClient {
                 qs.add(encode(k) + "=" + encode(v));
             }
         });
+        for (Map.Entry<String, String> e : extra) {
+            if (e.getValue() != null && !e.getValue().isEmpty()) {
+                qs.add(encode(e.getKey()) + "=" + encode(e.getValue()));
+            }
+        }
         try {
             return URI.create(connection.address() + path + qs);
         } catch (IllegalArgumentException e) {
             throw new ApiException("invalid address \"" + connection.address() + "\": " + e.getMessage());
         }
+    }
+
+    private static List<Map.Entry<String, String>> repeated(String name, List<String> values) {
+        return values.stream().map(v -> Map.entry(name, v)).toList();
     }
 
     private static String encode(String s) {
