@@ -1,0 +1,34 @@
+package io.caravan.rpc;
+
+import java.util.Objects;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * One RPC endpoint: Nomad's name ({@code Node.Register}), its request and response records, where it must run, and
+ * the handler. Request and response travel as CBOR in the servers' internal JSON shape.
+ */
+public record Endpoint<Q, R>(String name, Class<Q> request, Class<R> response, Routing routing,
+                             Handler<Q, R> handler) {
+
+    public Endpoint {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(response, "response");
+        Objects.requireNonNull(routing, "routing");
+        Objects.requireNonNull(handler, "handler");
+    }
+
+    /** Where a call is served. */
+    public enum Routing {
+        /** By whichever agent receives it (reads served from local state, agent-local operations). */
+        LOCAL,
+        /** By the Raft leader: a server that is not forwards it there, waiting a while for an election if needed. */
+        LEADER
+    }
+
+    /** Serves one call; failures complete the stage with a {@link io.caravan.api.CaravanException}. */
+    @FunctionalInterface
+    public interface Handler<Q, R> {
+        CompletionStage<R> handle(Q request);
+    }
+}

@@ -1,0 +1,32 @@
+package io.caravan.rpc;
+
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+import org.osgi.annotation.versioning.ProviderType;
+
+/**
+ * Calls over the RPC transport. Failures complete the stage with a {@link io.caravan.api.CaravanException}: the
+ * remote side's code, field and message, or {@code NO_LEADER} ("No servers reachable …") when no server answered.
+ */
+@ProviderType
+public interface Rpc {
+
+    /** Calls the servers this agent knows, in order, moving one that fails to the end and trying the next. */
+    <R> CompletionStage<R> call(String method, Object request, Class<R> response);
+
+    /** Calls the server at {@code host:port}. */
+    <R> CompletionStage<R> callAt(String address, String method, Object request, Class<R> response);
+
+    /**
+     * Calls a client node through the connection that node opened to this server (servers may not be able to reach
+     * clients). Fails with {@code NOT_FOUND} when the node has no connection here.
+     */
+    <R> CompletionStage<R> callNode(String nodeId, String method, Object request, Class<R> response);
+
+    /** The servers calls go to, in the order they will be tried. */
+    List<String> servers();
+
+    /** Replaces the server list ({@code host[:port]}, port 4647 by default). */
+    void setServers(List<String> addresses);
+}

@@ -1,0 +1,137 @@
+package io.caravan.rpc.internal;
+
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.caravan.api.CaravanException;
+import io.caravan.api.ErrorCode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One connection between two agents, either side of which may call the other: calls are multiplexed by envelope id,
+ * requests that arrive go to the {@link Dispatcher}. Subclasses write whole messages and report what they receive.
+ */
+abstract class Channel {
+    private static final Logger LOG = LoggerFactory.getLogger(Channel.class);
+
+    private final Dispatcher dispatcher;
+    private final String peer;
+    private final Map<Long, CompletableFuture<byte[]>> pending = new ConcurrentHashMap<>();
+    private final AtomicLong ids = new AtomicLong();
+    private final CompletableFuture<Void> closed = new CompletableFuture<>();
+
+    Channel(Dispatcher dispatcher, String peer) {
+        this.dispatcher = dispatcher;
+        this.peer = peer;
+    }
+
+    /** Sends one whole message; messages are delivered in the order they were written. */
+    protected abstract CompletableFuture<?> write(byte[] message);
+
+    /** Closes the connection; {@link #closed(Throwable)} follows. */
+    abstract void close();
+
+    String peer() {
+        return peer;
+    }
+
+    /** Completes when the connection is gone. */
+    CompletableFuture<Void> whenClosed() {
+        return closed;
+    }
+
+    boolean isOpen() {
+        return !closed.isDone();
+    }
+
+    /** Calls the other side; the stage fails with {@link ChannelClosedException} if the connection goes first. */
+    CompletableFuture<byte[]> call(String method, int hops, byte[] body) {
+        long id = ids.incrementAndGet();
+        CompletableFuture<byte[]> reply = new CompletableFuture<>();
+        pending.put(id, reply);
+        if (!isOpen()) {
+            pending.remove(id);
+            return CompletableFuture.failedFuture(new ChannelClosedException(peer));
+        }
+        write(RpcCodec.encode(Envelope.request(id, method, hops, body))).whenComplete((ok, error) -> {
+            if (error != null && pending.remove(id) != null) {
+                reply.completeExceptionally(new ChannelClosedException(peer, error));
+            }
+        });
+        return reply;
+    }
+
+    /** A whole message arrived. */
+    protected void received(byte[] message) {
+        Envelope envelope;
+        try {
+            envelope = RpcCodec.decode(message, Envelope.class);
+        } catch (CaravanException e) {
+            LOG.warn("Dropping a malformed RPC message from {}: {}", peer, e.getMessage());
+            return;
+        }
+        switch (envelope.kind()) {
+            case Envelope.REQUEST -> serve(envelope);
+            case Envelope.RESPONSE -> complete(envelope.id()).ifPresent(f -> f.complete(envelope.body()));
+            case Envelope.ERROR -> complete(envelope.id()).ifPresent(f -> f.completeExceptionally(asException(envelope)));
+            default -> LOG.warn("Dropping an RPC message of unknown kind {} from {}", envelope.kind(), peer);
+        }
+    }
+
+    private java.util.Optional<CompletableFuture<byte[]>> complete(long id) {
+        return java.util.Optional.ofNullable(pending.remove(id));
+    }
+
+    private void serve(Envelope request) {
+        dispatcher.serve(request.method(), request.hops(), request.body(), this).whenComplete((body, error) -> {
+            byte[] reply;
+            if (error == null) {
+                reply = RpcCodec.encode(Envelope.response(request.id(), body));
+            } else {
+                CaravanException e = Dispatcher.asCaravan(error);
+                reply = RpcCodec.encode(Envelope.error(request.id(), e.code().name(), e.field().orElse(null),
+                        e.getMessage()));
+            }
+            write(reply);
+        });
+    }
+
+    private static CaravanException asException(Envelope error) {
+        ErrorCode code;
+        try {
+            code = ErrorCode.valueOf(error.code());
+        } catch (IllegalArgumentException | NullPointerException unknown) {
+            code = ErrorCode.INTERNAL;
+        }
+        return new CaravanException(code, error.field(), error.message(), null);
+    }
+
+    /** The connection is gone: every call still waiting fails, so callers can try another server. */
+    protected void closed(Throwable why) {
+        if (closed.complete(null)) {
+            LOG.debug("RPC connection with {} closed: {}", peer, why == null ? "normally" : why.toString());
+        }
+        for (Long id : pending.keySet()) {
+            CompletableFuture<byte[]> f = pending.remove(id);
+            if (f != null) {
+                f.completeExceptionally(new ChannelClosedException(peer, why));
+            }
+        }
+    }
+
+    /** The connection failed before the reply came: the call may or may not have been served. */
+    static final class ChannelClosedException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        ChannelClosedException(String peer) {
+            this(peer, null);
+        }
+
+        ChannelClosedException(String peer, Throwable cause) {
+            super("RPC connection with " + peer + " closed", cause);
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package io.caravan.rpc.internal;
+
+import java.io.ByteArrayOutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The dialling end of a connection: the JDK's WebSocket client. It allows one send at a time, so sends are chained;
+ * it hands messages over in parts, which are joined here.
+ */
+final class JdkChannel extends Channel implements WebSocket.Listener {
+    static final String PATH = "/v1/rpc";
+    static final String NODE_HEADER = "X-Caravan-Node-ID";
+
+    private final ByteArrayOutputStream partial = new ByteArrayOutputStream();
+    private final Object sendLock = new Object();
+    private CompletableFuture<?> lastSend = CompletableFuture.completedFuture(null);   // guarded by sendLock
+    private volatile WebSocket socket;
+
+    private JdkChannel(Dispatcher dispatcher, String address) {
+        super(dispatcher, address);
+    }
+
+    /** Dials {@code host:port}; a client node names itself so servers can call it back on this connection. */
+    static CompletableFuture<JdkChannel> open(HttpClient http, Dispatcher dispatcher, String address, String nodeId,
+                                              Duration timeout) {
+        JdkChannel channel = new JdkChannel(dispatcher, address);
+        WebSocket.Builder builder = http.newWebSocketBuilder().connectTimeout(timeout);
+        if (nodeId != null && !nodeId.isEmpty()) {
+            builder.header(NODE_HEADER, nodeId);
+        }
+        return builder.buildAsync(URI.create("ws://" + address + PATH), channel).thenApply(ws -> {
+            channel.socket = ws;
+            return channel;
+        });
+    }
+
+    @Override
+    public void onOpen(WebSocket webSocket) {
+        this.socket = webSocket;
+        webSocket.request(1);
+    }
+
+    @Override
+    public CompletionStage<?> onBinary(WebSocket webSocket, ByteBuffer data, boolean last) {
+        byte[] chunk = new byte[data.remaining()];
+        data.get(chunk);
+        byte[] whole = null;
+        synchronized (partial) {
+            partial.write(chunk, 0, chunk.length);
+            if (last) {
+                whole = partial.toByteArray();
+                partial.reset();
+            }
+        }
+        webSocket.request(1);
+        if (whole != null) {
+            received(whole);
+        }
+        return null;
+    }
+
+    @Override
+    public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+        closed(null);
+        return null;
+    }
+
+    @Override
+    public void onError(WebSocket webSocket, Throwable error) {
+        closed(error);
+    }
+
+    @Override
+    protected CompletableFuture<?> write(byte[] message) {
+        synchronized (sendLock) {
+            CompletableFuture<?> next = lastSend.handle((ok, error) -> null)
+                    .thenCompose(ignored -> socket.sendBinary(ByteBuffer.wrap(message), true));
+            lastSend = next;
+            return next;
+        }
+    }
+
+    @Override
+    void close() {
+        WebSocket ws = socket;
+        if (ws != null) {
+            ws.sendClose(WebSocket.NORMAL_CLOSURE, "closing").whenComplete((ok, error) -> ws.abort());
+        }
+        closed(null);
+    }
+}

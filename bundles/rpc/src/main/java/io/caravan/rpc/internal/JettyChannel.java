@@ -1,0 +1,95 @@
+package io.caravan.rpc.internal;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.websocket.core.CloseStatus;
+import org.eclipse.jetty.websocket.core.CoreSession;
+import org.eclipse.jetty.websocket.core.Frame;
+import org.eclipse.jetty.websocket.core.FrameHandler;
+import org.eclipse.jetty.websocket.core.OpCode;
+
+/** The server's end of a connection an agent opened: Jetty's WebSocket core, one binary message per envelope. */
+final class JettyChannel extends Channel implements FrameHandler {
+    private final String nodeId;
+    private final ByteArrayOutputStream partial = new ByteArrayOutputStream();
+    private volatile CoreSession session;
+
+    JettyChannel(Dispatcher dispatcher, String peer, String nodeId) {
+        super(dispatcher, peer);
+        this.nodeId = nodeId;
+    }
+
+    /** The client node that opened this connection, or empty for a server. */
+    String nodeId() {
+        return nodeId;
+    }
+
+    @Override
+    public void onOpen(CoreSession coreSession, Callback callback) {
+        this.session = coreSession;
+        callback.succeeded();
+        coreSession.demand();
+    }
+
+    @Override
+    public void onFrame(Frame frame, Callback callback) {
+        byte op = frame.getOpCode();
+        if (op == OpCode.CLOSE) {
+            callback.succeeded();
+            return;
+        }
+        byte[] whole = null;
+        if (op == OpCode.BINARY || op == OpCode.CONTINUATION) {
+            ByteBuffer payload = frame.getPayload();
+            if (payload != null) {
+                byte[] chunk = new byte[payload.remaining()];
+                payload.get(chunk);
+                partial.write(chunk, 0, chunk.length);
+            }
+            if (frame.isFin()) {
+                whole = partial.toByteArray();
+                partial.reset();
+            }
+        }
+        callback.succeeded();
+        session.demand();          // read on while this message is served: calls on one connection overlap
+        if (whole != null) {
+            received(whole);
+        }
+    }
+
+    @Override
+    public void onError(Throwable cause, Callback callback) {
+        closed(cause);
+        callback.succeeded();
+    }
+
+    @Override
+    public void onClosed(CloseStatus closeStatus, Callback callback) {
+        closed(null);
+        callback.succeeded();
+    }
+
+    @Override
+    protected CompletableFuture<?> write(byte[] message) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        CoreSession s = session;
+        if (s == null) {
+            return CompletableFuture.failedFuture(new ChannelClosedException(peer()));
+        }
+        s.sendFrame(new Frame(OpCode.BINARY, ByteBuffer.wrap(message)), Callback.from(() -> done.complete(null),
+                done::completeExceptionally), false);
+        return done;
+    }
+
+    @Override
+    void close() {
+        CoreSession s = session;
+        if (s != null) {
+            s.close(CloseStatus.NORMAL, "closing", Callback.NOOP);
+        }
+    }
+}

@@ -1,0 +1,194 @@
+package io.caravan.rpc.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import io.caravan.api.CaravanException;
+import io.caravan.api.ErrorCode;
+import io.caravan.rpc.Endpoint;
+import io.caravan.rpc.LeaderLocator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class RpcEngineTest {
+    record Text(String value) {}
+
+    record Blob(byte[] bytes) {}
+
+    private final List<RpcEngine> engines = new ArrayList<>();
+
+    @AfterEach
+    void close() throws Exception {
+        for (RpcEngine e : engines) {
+            e.close();
+        }
+    }
+
+    private RpcEngine server(String name, Endpoint<?, ?>... endpoints) throws Exception {
+        RpcEngine e = engine("");
+        e.dispatcher().add(List.of(endpoints));
+        e.dispatcher().add(List.of(new Endpoint<>("Test.Who", Text.class, Text.class, Endpoint.Routing.LEADER,
+                q -> CompletableFuture.completedFuture(new Text(name)))));
+        e.listen("127.0.0.1", 0, Duration.ofMinutes(1));
+        return e;
+    }
+
+    private RpcEngine engine(String nodeId) {
+        RpcEngine e = new RpcEngine(nodeId, Duration.ofSeconds(2), Duration.ofSeconds(20));
+        engines.add(e);
+        return e;
+    }
+
+    private static String at(RpcEngine server) {
+        return "127.0.0.1:" + server.port();
+    }
+
+    private static <T> T await(java.util.concurrent.CompletionStage<T> stage) throws Exception {
+        return stage.toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    private static CaravanException failure(java.util.concurrent.CompletionStage<?> stage) {
+        ExecutionException e = assertThrows(ExecutionException.class,
+                () -> stage.toCompletableFuture().get(10, TimeUnit.SECONDS));
+        return assertInstanceOf(CaravanException.class, e.getCause());
+    }
+
+    private static final Endpoint<Text, Text> ECHO = new Endpoint<>("Test.Echo", Text.class, Text.class,
+            Endpoint.Routing.LOCAL, q -> CompletableFuture.completedFuture(new Text("echo " + q.value())));
+
+    @Test
+    void callsAServerAndGetsStructuredErrorsBack() throws Exception {
+        RpcEngine server = server("s1", ECHO, new Endpoint<>("Test.Fail", Text.class, Text.class,
+                Endpoint.Routing.LOCAL, q -> CompletableFuture.failedFuture(
+                        CaravanException.invalid("Job.Name", "must not be empty"))));
+        RpcEngine client = engine("node-1");
+        client.setServers(List.of(at(server)));
+
+        assertEquals(new Text("echo hi"), await(client.call("Test.Echo", new Text("hi"), Text.class)));
+
+        CaravanException invalid = failure(client.call("Test.Fail", new Text("x"), Text.class));
+        assertEquals(ErrorCode.BAD_REQUEST, invalid.code());
+        assertEquals(Optional.of("Job.Name"), invalid.field());
+        assertTrue(invalid.getMessage().contains("must not be empty"), invalid.getMessage());
+
+        CaravanException unknown = failure(client.call("Test.Nope", new Text("x"), Text.class));
+        assertEquals(ErrorCode.NOT_FOUND, unknown.code());
+        assertEquals(3, server.dispatcher().stats().get("Test.Echo").calls().sum()
+                + server.dispatcher().stats().get("Test.Fail").calls().sum()
+                + server.dispatcher().stats().get("Test.Nope").calls().sum());
+        assertEquals(1, server.dispatcher().stats().get("Test.Fail").errors().sum());
+    }
+
+    @Test
+    void aServerCallsAClientNodeThroughTheConnectionTheNodeOpened() throws Exception {
+        RpcEngine server = server("s1", ECHO);
+        RpcEngine client = engine("node-7");
+        client.dispatcher().add(List.of(new Endpoint<>("ClientFS.Stat", Text.class, Text.class,
+                Endpoint.Routing.LOCAL, q -> CompletableFuture.completedFuture(new Text("node-7 has " + q.value())))));
+        client.setServers(List.of(at(server)));
+
+        CaravanException before = failure(server.callNode("node-7", "ClientFS.Stat", new Text("a"), Text.class));
+        assertEquals(ErrorCode.NOT_FOUND, before.code());
+
+        await(client.call("Test.Echo", new Text("hello"), Text.class));   // the node's connection now exists
+        assertEquals(new Text("node-7 has /alloc"),
+                await(server.callNode("node-7", "ClientFS.Stat", new Text("/alloc"), Text.class)));
+    }
+
+    @Test
+    void failsOverToTheNextServerAndMovesTheDeadOneLast() throws Exception {
+        String dead;
+        try (ServerSocket s = new ServerSocket(0)) {
+            dead = "127.0.0.1:" + s.getLocalPort();
+        }
+        RpcEngine live = server("live", ECHO);
+        RpcEngine client = engine("node-1");
+        client.setServers(List.of(dead, at(live)));
+
+        assertEquals(new Text("echo x"), await(client.call("Test.Echo", new Text("x"), Text.class)));
+        assertEquals(List.of(at(live), dead), client.servers());
+
+        live.close();
+        CaravanException none = failure(client.call("Test.Echo", new Text("x"), Text.class));
+        assertEquals(ErrorCode.NO_LEADER, none.code());
+        assertTrue(none.getMessage().startsWith("No servers reachable"), none.getMessage());
+    }
+
+    @Test
+    void aFollowerForwardsLeaderCallsToTheLeader() throws Exception {
+        RpcEngine leader = server("leader");
+        RpcEngine follower = server("follower");
+        leader.dispatcher().setLocator(locator(true, Optional.empty()));
+        follower.dispatcher().setLocator(locator(false, Optional.of(at(leader))));
+        RpcEngine client = engine("node-1");
+        client.setServers(List.of(at(follower)));
+
+        assertEquals(new Text("leader"), await(client.call("Test.Who", new Text(""), Text.class)));
+        assertEquals(1, leader.dispatcher().stats().get("Test.Who").calls().sum());
+
+        // No leader known: the follower waits, then answers No cluster leader.
+        follower.dispatcher().setLocator(locator(false, Optional.empty()));
+        RpcEngine direct = engine("");
+        CaravanException noLeader = failure(direct.callAt(at(follower), "Test.Who", new Text(""), Text.class));
+        assertEquals(ErrorCode.NO_LEADER, noLeader.code());
+    }
+
+    @Test
+    void callsOnOneConnectionOverlapAndLargeMessagesArriveWhole() throws Exception {
+        CompletableFuture<Text> slowReply = new CompletableFuture<>();
+        RpcEngine server = server("s1", ECHO,
+                new Endpoint<>("Test.Slow", Text.class, Text.class, Endpoint.Routing.LOCAL, q -> slowReply),
+                new Endpoint<>("Test.Size", Blob.class, Text.class, Endpoint.Routing.LOCAL,
+                        q -> CompletableFuture.completedFuture(new Text(Integer.toString(q.bytes().length)))));
+        RpcEngine client = engine("node-1");
+        client.setServers(List.of(at(server)));
+
+        CompletableFuture<Text> slow = client.call("Test.Slow", new Text(""), Text.class).toCompletableFuture();
+        assertEquals(new Text("echo fast"), await(client.call("Test.Echo", new Text("fast"), Text.class)));
+        assertFalse(slow.isDone());
+        slowReply.complete(new Text("slow"));
+        assertEquals(new Text("slow"), await(slow));
+
+        byte[] big = new byte[5 * 1024 * 1024 + 17];
+        big[big.length - 1] = 42;
+        assertEquals(new Text(Integer.toString(big.length)), await(client.call("Test.Size", new Blob(big), Text.class)));
+    }
+
+    @Test
+    void addressesGetTheDefaultRpcPort() {
+        assertEquals("10.0.0.1:4647", RpcEngine.withPort("10.0.0.1"));
+        assertEquals("10.0.0.1:5000", RpcEngine.withPort("10.0.0.1:5000"));
+        assertEquals("[::1]:4647", RpcEngine.withPort("::1"));
+        assertEquals("[::1]:4647", RpcEngine.withPort("[::1]"));
+        assertEquals("[::1]:9", RpcEngine.withPort("[::1]:9"));
+        assertEquals("nomad.example.com:4647", RpcEngine.withPort("nomad.example.com"));
+    }
+
+    private static LeaderLocator locator(boolean leads, Optional<String> leader) {
+        return new LeaderLocator() {
+            public boolean isLeader() {
+                return leads;
+            }
+
+            public Optional<String> leaderRpcAddress() {
+                return leader;
+            }
+
+            public List<String> serverRpcAddresses() {
+                return leader.map(List::of).orElse(List.of());
+            }
+        };
+    }
+}
