@@ -1,0 +1,86 @@
+package io.caravan.membership.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.lang.reflect.Proxy;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.osgi.framework.BundleContext;
+
+import io.caravan.plugin.api.discover.DiscoverProvider;
+import io.caravan.plugin.api.discover.Discoverer;
+
+class MembershipComponentTest {
+
+    /** A config proxy: DS-style, names with {@code _} looked up as {@code .} keys, defaults otherwise. */
+    static ServerPidConfig config(Map<String, Object> values) {
+        return (ServerPidConfig) Proxy.newProxyInstance(ServerPidConfig.class.getClassLoader(),
+                new Class<?>[] {ServerPidConfig.class}, (proxy, method, args) -> {
+                    Object v = values.get(method.getName().replace('_', '.'));
+                    return v != null ? v : method.getDefaultValue();
+                });
+    }
+
+    @Test
+    void tagsFromTheServerPid() {
+        Map<String, Object> v = new HashMap<>();
+        v.put("name", "s1");
+        v.put("region", "eu");
+        v.put("datacenter", "dc2");
+        v.put("node.id", "abc");
+        v.put("version", "0.1.0");
+        v.put("serf.bind", "127.0.0.1:0");
+        v.put("rpc.advertise", "10.0.0.5:4647");
+        v.put("raft.addr", "10.0.0.5:4647");
+        v.put("bootstrap.expect", 1L);
+        GossipSettings s = MembershipComponent.settings(config(v));
+        assertEquals("s1.eu", s.name());
+        assertEquals(Map.ofEntries(Map.entry("role", "nomad"), Map.entry("region", "eu"), Map.entry("dc", "dc2"),
+                Map.entry("build", "0.1.0"), Map.entry("id", "abc"), Map.entry("rpc_addr", "10.0.0.5"),
+                Map.entry("port", "4647"), Map.entry("raft_addr", "10.0.0.5:4647"), Map.entry("expect", "1"),
+                Map.entry("bootstrap", "1"), Map.entry("vsn", "1"), Map.entry("raft_vsn", "3")), s.tags());
+
+        v.put("bootstrap.expect", 3L);
+        assertEquals("3", MembershipComponent.settings(config(v)).tags().get("expect"));
+        assertFalse(MembershipComponent.settings(config(v)).tags().containsKey("bootstrap"));
+
+        v.remove("name");
+        assertThrows(IllegalArgumentException.class, () -> MembershipComponent.settings(config(v)));
+    }
+
+    @Test
+    void withoutSerfBindNothingStarts() throws Exception {
+        BundleContext none = (BundleContext) Proxy.newProxyInstance(BundleContext.class.getClassLoader(),
+                new Class<?>[] {BundleContext.class}, (p, m, a) -> {
+                    throw new AssertionError("must not register: " + m.getName());
+                });
+        MembershipComponent c = new MembershipComponent(config(Map.of("name", "s1")), none);
+        c.deactivate();
+    }
+
+    @Test
+    void retryJoinEntriesResolveThroughDiscoverers() throws Exception {
+        Map<String, Object> v = new HashMap<>(Map.of("name", "s1", "serf.bind", "127.0.0.1:0"));
+        BundleContext ctx = (BundleContext) Proxy.newProxyInstance(BundleContext.class.getClassLoader(),
+                new Class<?>[] {BundleContext.class}, (p, m, a) -> null);
+        MembershipComponent c = new MembershipComponent(config(v), ctx);
+        try {
+            Discoverer fake = args -> List.of(args.get("name") + ":4648");
+            c.addDiscoverer(fake, Map.of(DiscoverProvider.PROPERTY, "fake"));
+            assertEquals(List.of("10.0.0.1", "servers.example:4648"),
+                    c.resolve(List.of("10.0.0.1", "provider=fake name=servers.example", "provider=missing x=1")));
+            c.removeDiscoverer(fake);
+            assertEquals(List.of(), c.resolve(List.of("provider=fake name=x")));
+            assertEquals("s1.global", c.self().name());
+            assertNull(c.self().tag("raft_addr"));
+        } finally {
+            c.deactivate();
+        }
+    }
+}
