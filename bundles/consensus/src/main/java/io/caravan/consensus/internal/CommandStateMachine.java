@@ -10,6 +10,8 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -30,6 +32,7 @@ import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
 import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.apache.ratis.util.LifeCycle;
 import org.apache.ratis.util.MD5FileUtil;
 import org.slf4j.Logger;
@@ -120,7 +123,12 @@ final class CommandStateMachine extends BaseStateMachine {
     /** Runs on the leader only, when it appends: the one place that reads a clock. */
     @Override
     public TransactionContext startTransaction(RaftClientRequest request) {
-        ByteString entry = StampedCommand.encode(clock.getAsLong(), request.getMessage().getContent());
+        // The request is RaftNode's own (submits go to the local server only): a kind byte, then one command or a batch.
+        ByteString content = request.getMessage().getContent();
+        long now = clock.getAsLong();
+        ByteString entry = SubmitBatcher.isBatchRequest(content)
+                ? StampedCommand.encodeBatch(now, SubmitBatcher.payload(content))
+                : StampedCommand.encode(now, SubmitBatcher.payload(content));
         return TransactionContext.newBuilder()
                 .setStateMachine(this)
                 .setClientRequest(request)
@@ -136,15 +144,15 @@ final class CommandStateMachine extends BaseStateMachine {
             // The server is stopping after a failed apply; nothing after that entry may be applied.
             return CompletableFuture.failedFuture(stopped(index));
         }
+        ByteString data = entry.getStateMachineLogEntry().getLogData();
+        if (StampedCommand.isBatch(data)) {
+            return applyBatch(entry, data);
+        }
         byte[] result;
         try {
-            ByteString data = entry.getStateMachineLogEntry().getLogData();
             result = handler.apply(index, StampedCommand.timestamp(data), StampedCommand.command(data));
         } catch (RuntimeException | Error e) {
-            applyFailure = e;
-            LOG.error("Applying log entry {} failed; stopping the Raft server so that this replica cannot diverge. "
-                    + "The entry stays in the log and is applied again when the server starts.", index, e);
-            halt.accept(e);
+            failed(index, e);
             return CompletableFuture.failedFuture(new IllegalStateException(
                     "Applying log entry " + index + " failed: " + e, e));
         }
@@ -152,6 +160,37 @@ final class CommandStateMachine extends BaseStateMachine {
         updateLastAppliedTermIndex(entry.getTerm(), index);
         byte[] reply = result == null ? new byte[0] : result;
         return CompletableFuture.completedFuture(Message.valueOf(ByteString.copyFrom(reply)));
+    }
+
+    /**
+     * Applies each command of a batch entry in order, all at the entry's index and stamp; the reply frames each
+     * command's result ({@link CommandBatch}). If the handler throws, the server halts as for a single command, and the
+     * failure carries the results of the commands before it ({@link BatchFailure}), so their submitters still learn
+     * them.
+     */
+    private CompletableFuture<Message> applyBatch(LogEntryProto entry, ByteString data) {
+        long index = entry.getIndex();
+        List<byte[]> results = new ArrayList<>();
+        try {
+            long timestamp = StampedCommand.batchTimestamp(data);
+            for (byte[] command : StampedCommand.batchCommands(data)) {
+                byte[] result = handler.apply(index, timestamp, command);
+                results.add(result == null ? new byte[0] : result);
+            }
+        } catch (RuntimeException | Error e) {
+            failed(index, e);
+            return CompletableFuture.failedFuture(new BatchFailure(index, results, e));
+        }
+        updateLastAppliedTermIndex(entry.getTerm(), index);
+        return CompletableFuture.completedFuture(
+                Message.valueOf(UnsafeByteOperations.unsafeWrap(CommandBatch.encode(0, results))));
+    }
+
+    private void failed(long index, Throwable e) {
+        applyFailure = e;
+        LOG.error("Applying log entry {} failed; stopping the Raft server so that this replica cannot diverge. "
+                + "The entry stays in the log and is applied again when the server starts.", index, e);
+        halt.accept(e);
     }
 
     /**
@@ -194,6 +233,33 @@ final class CommandStateMachine extends BaseStateMachine {
     private IllegalStateException stopped(long index) {
         return new IllegalStateException(
                 "Log entry " + index + " not applied: the Raft server is stopping after a failed apply", applyFailure);
+    }
+
+    /**
+     * The handler threw on command {@code applied.size()} of the batch at {@code index}: the commands before it were
+     * applied (with these results); it and those after it were not.
+     */
+    static final class BatchFailure extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+        final transient long index;
+        final transient List<byte[]> applied;
+
+        BatchFailure(long index, List<byte[]> applied, Throwable cause) {
+            super("Applying command " + applied.size() + " of the batch at log entry " + index + " failed: " + cause,
+                    cause);
+            this.index = index;
+            this.applied = List.copyOf(applied);
+        }
+
+        /** The batch failure in {@code error}'s cause chain, or null. */
+        static BatchFailure in(Throwable error) {
+            for (Throwable t = error; t != null; t = t.getCause()) {
+                if (t instanceof BatchFailure partial) {
+                    return partial;
+                }
+            }
+            return null;
+        }
     }
 
     /** Whether the handler has thrown; the server is then stopping or stopped. */

@@ -67,6 +67,10 @@ final class RaftNode implements Replicator, AutoCloseable {
     private static final long RETRY_DELAY_MS = 20;
     private static final long POLL_MS = 5;
     private static final long CLOSE_WAIT_SECONDS = 30;
+    /** Ratis writes in flight before further submits are batched (see {@link SubmitBatcher}). */
+    static final int MAX_WRITES_IN_FLIGHT = 2;
+    /** A batch entry's size bound: half of what one append RPC carries, and never more than this. */
+    private static final int MAX_BATCH_BYTES = 512 * 1024;
 
     private final RaftSettings settings;
     private final RaftPeerId selfId;
@@ -81,6 +85,7 @@ final class RaftNode implements Replicator, AutoCloseable {
     private final List<Runnable> stopListeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService retries;
     private final Consumer<RaftProperties> tuning;
+    private final SubmitBatcher batcher;
     private volatile RaftServer server;
     private volatile RaftServer.Division division;
 
@@ -100,6 +105,7 @@ final class RaftNode implements Replicator, AutoCloseable {
                 .map(p -> RaftPeer.newBuilder().setId(p.id()).setAddress(p.address()).build())
                 .toList());
         this.stateMachine = new CommandStateMachine(handler, clock, this::halt);
+        this.batcher = new SubmitBatcher(this::write, MAX_WRITES_IN_FLIGHT, maxBatchBytes(settings, tuning));
         this.retries = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "caravan-raft-retry");
             t.setDaemon(true);
@@ -202,9 +208,20 @@ final class RaftNode implements Replicator, AutoCloseable {
             result.completeExceptionally(stoppedException());
             return result;
         }
-        Message message = Message.valueOf(ByteString.copyFrom(command));
-        attempt(message, System.nanoTime() + settings.leaderWait().toNanos(), result);
+        batcher.submit(command.clone(), result);   // the caller may reuse its array
         return result;
+    }
+
+    /** The batcher's way out: one Ratis write of a single command or a batch, waiting for a leader as a submit does. */
+    private void write(ByteString request, CompletableFuture<Applied> written) {
+        attempt(Message.valueOf(request), System.nanoTime() + settings.leaderWait().toNanos(), written);
+    }
+
+    private static int maxBatchBytes(RaftSettings settings, Consumer<RaftProperties> tuning) {
+        RaftProperties p = properties(settings);
+        tuning.accept(p);
+        int appendLimit = RaftServerConfigKeys.Log.Appender.bufferByteLimit(p).getSizeInt();
+        return Math.max(1, Math.min(MAX_BATCH_BYTES, appendLimit / 2));
     }
 
     private void attempt(Message message, long deadline, CompletableFuture<Applied> result) {
@@ -245,6 +262,9 @@ final class RaftNode implements Replicator, AutoCloseable {
                 }
             } else if (failure instanceof LeaderNotReadyException || failure instanceof ServerNotReadyException) {
                 retryOrGiveUp(message, deadline, result);   // just elected, or still replaying
+            } else if (CommandStateMachine.BatchFailure.in(error == null ? failure : error) != null) {
+                // the handler threw mid-batch: the batcher completes the commands applied before it
+                result.completeExceptionally(CommandStateMachine.BatchFailure.in(error == null ? failure : error));
             } else if (failure instanceof AlreadyClosedException || closed.get() || stateMachine.failed()) {
                 result.completeExceptionally(stoppedException());
             } else {
