@@ -75,6 +75,7 @@ public final class AgentRuntime implements AgentConfigService {
     private volatile ConfigView running;
     private Path devDataDir;
     private DataDir dataDir;
+    private int raftPortInUse;     // chosen at start; Raft cannot move while running
     private Signals signals;
 
     @Activate
@@ -100,7 +101,12 @@ public final class AgentRuntime implements AgentConfigService {
             checkListenable(resolved);
             settings = resolved;
             applyLogging(resolved);
-            applier.apply(PidTranslator.translate(resolved, running, nodeId, version, password));
+            int raftPort = resolved.server() ? dataDir.raftPort(resolved.rpcAddr(), resolved.serfPort() + 1) : 0;
+            if (resolved.server()) {
+                checkListenable("Raft", resolved.rpcAddr(), raftPort);
+            }
+            raftPortInUse = raftPort;
+            applier.apply(PidTranslator.translate(resolved, running, nodeId, raftPort, version, password));
             String credentials = "user \"" + resolved.consoleUser() + "\", " + (resolved.devMode()
                     ? "password \"" + password + "\"" : resolved.consolePassword() != null
                     ? "password from configuration" : "password in " + dataDir.consolePasswordFile());
@@ -125,7 +131,8 @@ public final class AgentRuntime implements AgentConfigService {
     private static void checkListenable(AgentSettings s) throws IOException {
         checkListenable("HTTP", s.httpAddr(), s.httpPort());
         if (s.server()) {
-            checkListenable("RPC", s.rpcAddr(), s.rpcPort()); // the Raft log listens there
+            checkListenable("RPC", s.rpcAddr(), s.rpcPort());
+            checkListenable("serf", s.serfAddr(), s.serfPort());
         }
     }
 
@@ -171,7 +178,8 @@ public final class AgentRuntime implements AgentConfigService {
             AgentSettings effective = resolve(diff.effective(), next.dev(), next.files());
             String password = effective.consolePassword() != null ? effective.consolePassword()
                     : dataDir.consolePassword();
-            applier.apply(PidTranslator.translate(effective, diff.effective(), dataDir.nodeId(), version, password));
+            applier.apply(PidTranslator.translate(effective, diff.effective(), dataDir.nodeId(), raftPortInUse, version,
+                    password));
             applyLogging(effective);
             settings = effective;
             running = diff.effective();

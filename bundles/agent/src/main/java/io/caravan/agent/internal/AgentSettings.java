@@ -219,6 +219,15 @@ record AgentSettings(
             return new HostPort(unbracket(t), defaultPort);
         }
 
+        /** The host of a {@code host:port} this agent built itself (so it is well-formed). */
+        static String hostOf(String hostPort) {
+            try {
+                return parse(hostPort, 0).host();
+            } catch (InvalidConfigException e) {
+                throw new IllegalArgumentException(e.getMessage(), e);
+            }
+        }
+
         private static String unbracket(String h) {
             return h.startsWith("[") && h.endsWith("]") ? h.substring(1, h.length() - 1) : h;
         }

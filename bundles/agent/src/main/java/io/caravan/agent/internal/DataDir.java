@@ -87,6 +87,33 @@ final class DataDir implements AutoCloseable {
         return password;
     }
 
+    /**
+     * The port this server's Raft log listens on, chosen at its first start and kept, because peers record it in the
+     * Raft configuration. Nomad carries Raft over the RPC port; here the RPC port speaks WebSocket and Ratis needs a
+     * port of its own: the first of {@code preferred, preferred+1, …} that {@code host} can bind.
+     */
+    int raftPort(String host, int preferred) throws IOException {
+        Path file = root.resolve("raft-port");
+        if (Files.isRegularFile(file)) {
+            String text = Files.readString(file, StandardCharsets.UTF_8).trim();
+            try {
+                return Integer.parseInt(text);
+            } catch (NumberFormatException e) {
+                throw new IOException(file + " does not hold a port number");
+            }
+        }
+        for (int port = preferred; port < preferred + 100 && port <= 65535; port++) {
+            try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
+                probe.bind(new java.net.InetSocketAddress(host, port));
+            } catch (IOException taken) {
+                continue;
+            }
+            writePrivate(file, Integer.toString(port));
+            return port;
+        }
+        throw new IOException("no free port for the Raft log in " + preferred + "-" + (preferred + 99) + " on " + host);
+    }
+
     private static void writePrivate(Path file, String content) throws IOException {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         Files.writeString(tmp, content + "\n", StandardCharsets.UTF_8);

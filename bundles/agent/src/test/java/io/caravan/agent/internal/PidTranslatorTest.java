@@ -17,7 +17,7 @@ class PidTranslatorTest {
     Path tmp;
 
     private static Map<String, Map<String, Object>> translate(Configs.Both b, String id, String v, String pw) {
-        return PidTranslator.translate(b.settings(), b.config(), id, v, pw);
+        return PidTranslator.translate(b.settings(), b.config(), id, 4649, v, pw);
     }
 
     @Test
@@ -40,6 +40,8 @@ class PidTranslatorTest {
         Map<String, Object> server = pids.get("io.caravan.server");
         assertEquals("id-1", server.get("node.id"));
         assertEquals("127.0.0.1:4647", server.get("rpc.addr"));
+        assertEquals("127.0.0.1:4649", server.get("raft.addr"));
+        assertEquals("127.0.0.1:4648", server.get("serf.bind"));
         assertEquals(tmp.resolve("dev").resolve("server").resolve("raft").toString(), server.get("raft.dir"));
         assertEquals(1L, server.get("bootstrap.expect"));
         assertEquals(tmp.resolve("dev").resolve("plugins").toString(),

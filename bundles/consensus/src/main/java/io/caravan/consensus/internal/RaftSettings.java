@@ -33,8 +33,8 @@ record RaftSettings(Peer self, List<Peer> peers, Path dir, long snapshotThreshol
         if (config.node_id().isBlank()) {
             throw new IllegalArgumentException("io.caravan.server: node.id is required (the Raft peer id)");
         }
-        if (config.rpc_addr().isBlank()) {
-            throw new IllegalArgumentException("io.caravan.server: rpc.addr is required (host:port for Raft)");
+        if (config.raft_addr().isBlank()) {
+            throw new IllegalArgumentException("io.caravan.server: raft.addr is required (host:port for Raft)");
         }
         Path dir;
         if (!config.raft_dir().isBlank()) {
@@ -48,7 +48,7 @@ record RaftSettings(Peer self, List<Peer> peers, Path dir, long snapshotThreshol
         for (String spec : config.raft_peers()) {
             peers.add(Peer.parse(spec));
         }
-        return new RaftSettings(new Peer(config.node_id(), config.rpc_addr()), peers, dir,
+        return new RaftSettings(new Peer(config.node_id(), config.raft_addr()), peers, dir,
                 config.raft_snapshot_threshold(), config.raft_trailing_logs(),
                 Duration.ofMillis(config.raft_leader_wait_ms()));
     }

@@ -12,8 +12,8 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
     /** This server's Raft peer id; stable across restarts, since the log records who voted. Required. */
     String node_id() default "";
 
-    /** {@code host:port} the Raft transport binds and peers dial. Required. */
-    String rpc_addr() default "";
+    /** {@code host:port} the Raft transport binds and peers dial (not the RPC port: that one speaks WebSocket). */
+    String raft_addr() default "";
 
     /** The agent's data directory; log and snapshots go to {@code <data.dir>/server/raft} unless raft.dir is set. */
     String data_dir() default "";

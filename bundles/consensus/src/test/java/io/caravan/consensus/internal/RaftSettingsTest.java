@@ -23,7 +23,7 @@ class RaftSettingsTest {
     @Test
     void defaultsToAOneServerGroupUnderTheDataDir() {
         RaftSettings s = RaftSettings.fromConfig(config(Map.of(
-                "node_id", "abc", "rpc_addr", "127.0.0.1:4647", "data_dir", "/var/caravan")));
+                "node_id", "abc", "raft_addr", "127.0.0.1:4647", "data_dir", "/var/caravan")));
         assertEquals(new Peer("abc", "127.0.0.1:4647"), s.self());
         assertEquals(List.of(s.self()), s.peers());
         assertEquals(Path.of("/var/caravan/server/raft"), s.dir());
@@ -35,7 +35,7 @@ class RaftSettingsTest {
     @Test
     void readsPeersAndRaftDir() {
         RaftSettings s = RaftSettings.fromConfig(config(Map.of(
-                "node_id", "a", "rpc_addr", "10.0.0.1:4647", "raft_dir", "/r",
+                "node_id", "a", "raft_addr", "10.0.0.1:4647", "raft_dir", "/r",
                 "raft_peers", new String[] {"b=10.0.0.2:4647", "a=10.0.0.1:4647"},
                 "raft_snapshot_threshold", 100L)));
         assertEquals(List.of(new Peer("a", "10.0.0.1:4647"), new Peer("b", "10.0.0.2:4647")), s.peers());
@@ -48,15 +48,15 @@ class RaftSettingsTest {
     @Test
     void rejectsMissingOrMalformedSettings() {
         assertThrows(IllegalArgumentException.class,
-                () -> RaftSettings.fromConfig(config(Map.of("rpc_addr", "h:1", "data_dir", "/d"))));
+                () -> RaftSettings.fromConfig(config(Map.of("raft_addr", "h:1", "data_dir", "/d"))));
         assertThrows(IllegalArgumentException.class,
                 () -> RaftSettings.fromConfig(config(Map.of("node_id", "a", "data_dir", "/d"))));
         assertThrows(IllegalArgumentException.class,
-                () -> RaftSettings.fromConfig(config(Map.of("node_id", "a", "rpc_addr", "h:1"))));
+                () -> RaftSettings.fromConfig(config(Map.of("node_id", "a", "raft_addr", "h:1"))));
         assertThrows(IllegalArgumentException.class,
-                () -> RaftSettings.fromConfig(config(Map.of("node_id", "a", "rpc_addr", "no-port", "data_dir", "/d"))));
+                () -> RaftSettings.fromConfig(config(Map.of("node_id", "a", "raft_addr", "no-port", "data_dir", "/d"))));
         assertThrows(IllegalArgumentException.class, () -> RaftSettings.fromConfig(config(Map.of(
-                "node_id", "a", "rpc_addr", "h:1", "data_dir", "/d", "raft_peers", new String[] {"a=h:2"}))));
+                "node_id", "a", "raft_addr", "h:1", "data_dir", "/d", "raft_peers", new String[] {"a=h:2"}))));
         assertThrows(IllegalArgumentException.class, () -> Peer.parse("h:1"));
     }
 }

@@ -86,7 +86,7 @@ public class ConsensusBundleIT {
         Path dir = Files.createTempDirectory("caravan-consensus-it-");
         Hashtable<String, Object> props = new Hashtable<>();
         props.put("node.id", "it-1");
-        props.put("rpc.addr", "127.0.0.1:" + freePort());
+        props.put("raft.addr", "127.0.0.1:" + freePort());
         props.put("data.dir", dir.toString());
         props.put("raft.snapshot.threshold", 100L);
         configAdmin.getConfiguration("io.caravan.server", "?").update(props);

@@ -1,0 +1,134 @@
+package io.caravan.rpc.internal;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+
+import io.caravan.api.endpoint.NodeEndpoint;
+import io.caravan.api.endpoint.NodeEndpoint.ClientAllocs;
+import io.caravan.api.endpoint.NodeEndpoint.NodeUpdateResponse;
+import io.caravan.api.model.Allocation;
+import io.caravan.api.model.Node;
+import io.caravan.rpc.Endpoint;
+import io.caravan.rpc.Endpoint.Routing;
+import io.caravan.rpc.Rpc;
+
+/**
+ * {@link NodeEndpoint} over RPC, both ends in one place: the records each call travels as, the endpoints a server
+ * declares for a local {@code NodeEndpoint} ({@link #endpoints}), and the {@code NodeEndpoint} a client-only agent
+ * calls servers through ({@link Remote}). Writes and heartbeats run on the leader, where the heartbeat timers are;
+ * the reads are served by any server.
+ */
+final class NodeRpc {
+    static final String REGISTER = "Node.Register";
+    static final String UPDATE_STATUS = "Node.UpdateStatus";
+    static final String UPDATE_ALLOC = "Node.UpdateAlloc";
+    static final String GET_CLIENT_ALLOCS = "Node.GetClientAllocs";
+    static final String GET_ALLOCS = "Alloc.GetAllocs";
+
+    record RegisterRequest(Node node) {}
+
+    record UpdateStatusRequest(String nodeId, String secretId, String status) {}
+
+    /** {@link NodeUpdateResponse} on the wire (durations as milliseconds). */
+    record UpdateResponse(long heartbeatTtlMillis, long index, List<String> servers) {
+        static UpdateResponse of(NodeUpdateResponse r) {
+            return new UpdateResponse(r.heartbeatTtl().toMillis(), r.index(), r.servers());
+        }
+
+        NodeUpdateResponse toResponse() {
+            return new NodeUpdateResponse(Duration.ofMillis(heartbeatTtlMillis), index, servers == null ? List.of() : servers);
+        }
+    }
+
+    record UpdateAllocRequest(String nodeId, String secretId, List<Allocation> allocs) {}
+
+    record IndexResponse(long index) {}
+
+    record ClientAllocsRequest(String nodeId, String secretId, long minIndex, long maxWaitMillis) {}
+
+    record ClientAllocsResponse(Map<String, Long> allocs, long index) {}
+
+    record GetAllocsRequest(String nodeId, String secretId, List<String> allocIds) {}
+
+    record AllocsResponse(List<Allocation> allocs) {}
+
+    private NodeRpc() {
+    }
+
+    /**
+     * What a server serves for its local endpoint. Replies tell the client every server of the region, leader first,
+     * when the server knows them ({@code servers} non-empty), so clients follow the cluster as it changes.
+     */
+    static List<Endpoint<?, ?>> endpoints(NodeEndpoint local, Supplier<List<String>> servers) {
+        return List.of(
+                new Endpoint<>(REGISTER, RegisterRequest.class, UpdateResponse.class, Routing.LEADER,
+                        q -> local.register(q.node()).thenApply(r -> withServers(r, servers))),
+                new Endpoint<>(UPDATE_STATUS, UpdateStatusRequest.class, UpdateResponse.class, Routing.LEADER,
+                        q -> local.updateStatus(q.nodeId(), q.secretId(), q.status())
+                                .thenApply(r -> withServers(r, servers))),
+                new Endpoint<>(UPDATE_ALLOC, UpdateAllocRequest.class, IndexResponse.class, Routing.LEADER,
+                        q -> local.updateAllocs(q.nodeId(), q.secretId(), q.allocs()).thenApply(IndexResponse::new)),
+                new Endpoint<>(GET_CLIENT_ALLOCS, ClientAllocsRequest.class, ClientAllocsResponse.class, Routing.LOCAL,
+                        q -> local.clientAllocs(q.nodeId(), q.secretId(), q.minIndex(), Duration.ofMillis(q.maxWaitMillis()))
+                                .thenApply(a -> new ClientAllocsResponse(a.allocs(), a.index()))),
+                new Endpoint<>(GET_ALLOCS, GetAllocsRequest.class, AllocsResponse.class, Routing.LOCAL,
+                        q -> local.allocs(q.nodeId(), q.secretId(), q.allocIds()).thenApply(AllocsResponse::new)));
+    }
+
+    private static UpdateResponse withServers(NodeUpdateResponse r, Supplier<List<String>> servers) {
+        List<String> known = servers.get();
+        UpdateResponse wire = UpdateResponse.of(r);
+        return known.isEmpty() ? wire : new UpdateResponse(wire.heartbeatTtlMillis(), wire.index(), known);
+    }
+
+    /** A client-only agent's {@link NodeEndpoint}: every call goes to the servers; their replies update the list. */
+    static final class Remote implements NodeEndpoint {
+        private final Rpc rpc;
+
+        Remote(Rpc rpc) {
+            this.rpc = rpc;
+        }
+
+        @Override
+        public CompletionStage<NodeUpdateResponse> register(Node node) {
+            return rpc.call(REGISTER, new RegisterRequest(node), UpdateResponse.class).thenApply(this::learn);
+        }
+
+        @Override
+        public CompletionStage<NodeUpdateResponse> updateStatus(String nodeId, String secretId, String status) {
+            return rpc.call(UPDATE_STATUS, new UpdateStatusRequest(nodeId, secretId, status), UpdateResponse.class)
+                    .thenApply(this::learn);
+        }
+
+        /** Nomad's client replaces its server list with the one every register and heartbeat reply carries. */
+        private NodeUpdateResponse learn(UpdateResponse wire) {
+            NodeUpdateResponse r = wire.toResponse();
+            if (!r.servers().isEmpty()) {
+                rpc.setServers(r.servers());
+            }
+            return r;
+        }
+
+        @Override
+        public CompletionStage<Long> updateAllocs(String nodeId, String secretId, List<Allocation> updates) {
+            return rpc.call(UPDATE_ALLOC, new UpdateAllocRequest(nodeId, secretId, updates), IndexResponse.class)
+                    .thenApply(IndexResponse::index);
+        }
+
+        @Override
+        public CompletionStage<ClientAllocs> clientAllocs(String nodeId, String secretId, long minIndex,
+                                                          Duration maxWait) {
+            return rpc.call(GET_CLIENT_ALLOCS, new ClientAllocsRequest(nodeId, secretId, minIndex, maxWait.toMillis()),
+                    ClientAllocsResponse.class).thenApply(r -> new ClientAllocs(r.allocs(), r.index()));
+        }
+
+        @Override
+        public CompletionStage<List<Allocation>> allocs(String nodeId, String secretId, List<String> allocIds) {
+            return rpc.call(GET_ALLOCS, new GetAllocsRequest(nodeId, secretId, allocIds), AllocsResponse.class)
+                    .thenApply(AllocsResponse::allocs);
+        }
+    }
+}

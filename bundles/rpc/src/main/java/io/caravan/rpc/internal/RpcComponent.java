@@ -1,0 +1,137 @@
+package io.caravan.rpc.internal;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Dictionary;
+import java.util.Hashtable;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+import io.caravan.api.endpoint.NodeEndpoint;
+import io.caravan.rpc.EndpointProvider;
+import io.caravan.rpc.LeaderLocator;
+import io.caravan.rpc.Rpc;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceRegistration;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.Designate;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+
+/**
+ * The agent's RPC: listens on the RPC port when this agent is a server; when it is a client only, calls the
+ * configured servers and registers the {@link NodeEndpoint} the client runs through ({@link NodeRpc.Remote}).
+ * Endpoints come from {@link EndpointProvider} services; a {@link LeaderLocator}, when a server has one, decides
+ * forwarding. A changed agent configuration restarts it (connections are re-dialled).
+ */
+@Component(configurationPid = "io.caravan.agent", configurationPolicy = ConfigurationPolicy.REQUIRE, immediate = true)
+@Designate(ocd = RpcComponent.Config.class)
+public final class RpcComponent implements Rpc {
+    static final String REMOTE = "caravan.rpc.remote";
+
+    @ObjectClassDefinition(name = "Caravan RPC")
+    @interface Config {
+        String node_id() default "";
+
+        boolean server_enabled() default false;
+
+        boolean client_enabled() default false;
+
+        @AttributeDefinition(description = "Address the RPC port binds (servers)")
+        String addresses_rpc() default "0.0.0.0";
+
+        int ports_rpc() default RpcEngine.DEFAULT_PORT;
+
+        String[] client_servers() default {};
+
+        long leader_wait_ms() default 5_000;
+
+        /** The longest call, blocking queries included (Nomad's max wait is 10 minutes). */
+        long call_timeout_ms() default 11 * 60_000;
+    }
+
+    private final RpcEngine engine;
+    private ServiceRegistration<NodeEndpoint> remote;
+
+    @Activate
+    public RpcComponent(Config config, BundleContext context) throws Exception {
+        engine = new RpcEngine(config.client_enabled() ? config.node_id() : "",
+                Duration.ofMillis(config.leader_wait_ms()), Duration.ofMillis(config.call_timeout_ms()));
+        try {
+            if (config.server_enabled()) {
+                engine.listen(config.addresses_rpc(), config.ports_rpc(), Duration.ofMillis(config.call_timeout_ms()));
+            } else {
+                engine.setServers(Arrays.asList(config.client_servers()));
+                if (config.client_enabled()) {
+                    Dictionary<String, Object> props = new Hashtable<>();
+                    props.put(REMOTE, Boolean.TRUE);
+                    remote = context.registerService(NodeEndpoint.class, new NodeRpc.Remote(engine), props);
+                }
+            }
+        } catch (Exception e) {
+            engine.close();
+            throw e;
+        }
+    }
+
+    @Deactivate
+    void deactivate() throws Exception {
+        if (remote != null) {
+            try {
+                remote.unregister();
+            } catch (IllegalStateException alreadyGone) {
+                // the bundle is stopping
+            }
+        }
+        engine.close();
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    void bindEndpoints(EndpointProvider provider) {
+        engine.dispatcher().add(provider.endpoints());
+    }
+
+    void unbindEndpoints(EndpointProvider provider) {
+        engine.dispatcher().remove(provider.endpoints());
+    }
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    void bindLocator(LeaderLocator locator) {
+        engine.dispatcher().setLocator(locator);
+    }
+
+    void unbindLocator(LeaderLocator locator) {
+        engine.dispatcher().setLocator(null);
+    }
+
+    @Override
+    public <R> CompletionStage<R> call(String method, Object request, Class<R> response) {
+        return engine.call(method, request, response);
+    }
+
+    @Override
+    public <R> CompletionStage<R> callAt(String address, String method, Object request, Class<R> response) {
+        return engine.callAt(address, method, request, response);
+    }
+
+    @Override
+    public <R> CompletionStage<R> callNode(String nodeId, String method, Object request, Class<R> response) {
+        return engine.callNode(nodeId, method, request, response);
+    }
+
+    @Override
+    public List<String> servers() {
+        return engine.servers();
+    }
+
+    @Override
+    public void setServers(List<String> addresses) {
+        engine.setServers(addresses);
+    }
+}
