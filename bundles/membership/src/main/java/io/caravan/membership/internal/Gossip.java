@@ -189,6 +189,27 @@ public final class Gossip implements Membership, AutoCloseable {
     }
 
     @Override
+    public void setTags(Map<String, String> tags) {
+        synchronized (lock) {
+            requireStarted();
+            Map<String, String> merged = new java.util.TreeMap<>(self.tags());
+            tags.forEach((k, v) -> {
+                if (v == null) {
+                    merged.remove(k);
+                } else {
+                    merged.put(k, v);
+                }
+            });
+            if (merged.equals(self.tags())) {
+                return;
+            }
+            self = new Member(self.name(), self.address(), self.status(), merged, self.incarnation() + 1);
+            members.get(self.name()).member = self;
+        }
+        fireChanged();
+    }
+
+    @Override
     public List<Member> members() {
         synchronized (lock) {
             requireStarted();

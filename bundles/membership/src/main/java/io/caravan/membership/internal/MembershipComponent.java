@@ -257,6 +257,11 @@ public final class MembershipComponent implements Membership {
     }
 
     @Override
+    public void setTags(java.util.Map<String, String> tags) {
+        gossip.setTags(tags);
+    }
+
+    @Override
     public void addListener(Consumer<List<Member>> onChange) {
         gossip.addListener(onChange);
     }

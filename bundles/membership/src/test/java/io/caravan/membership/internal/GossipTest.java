@@ -117,6 +117,10 @@ class GossipTest {
         assertEquals("127.0.0.1:91", bSeenByC.tag("raft_addr"));
         assertEquals(b.self().address(), bSeenByC.address());
         await("listener told of 3 members", () -> seenByA.stream().anyMatch(l -> l.size() == 3));
+        // A tag set later travels too: b says its Raft log runs.
+        b.setTags(Map.of("raft", "1"));
+        await("c sees b's new tag", () -> "1".equals(c.members().stream()
+                .filter(m -> m.name().equals("b.global")).findFirst().orElseThrow().tag("raft")));
 
         // c stops gossiping: the others see it FAILED after the suspect timeout.
         long closedAt = System.nanoTime();
