@@ -19,6 +19,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
+import io.caravan.consensus.BatchingCommandHandler;
 import io.caravan.consensus.CommandHandler;
 import io.caravan.consensus.NotLeaderException;
 
@@ -29,8 +30,12 @@ import io.caravan.consensus.NotLeaderException;
  * the next committed submit through a surviving node is taken, five times (the closed server restarts and catches up
  * between rounds). In-JVM "kill" is {@code RaftNode.close()}; a real {@code kill -9} is measured by the E2E harness.
  *
+ * <p>The handler is a {@link BatchingCommandHandler}, so concurrent submits are grouped into one entry
+ * ({@link SubmitBatcher}); with {@code --plain} it is a plain {@link CommandHandler} and every command is an entry of
+ * its own (plain Ratis, as before batching).
+ *
  * <p>A split package (bench only), as {@code StateStoreBench}: RaftNode is package-private.
- * {@code java -cp "$CP" io.caravan.consensus.internal.RaftClusterBench [seconds-per-level] [clients,...]}.
+ * {@code java -cp "$CP" io.caravan.consensus.internal.RaftClusterBench [seconds-per-level] [clients,...] [--plain]}.
  */
 public final class RaftClusterBench {
     private static final int COMMAND_BYTES = 256;
@@ -40,9 +45,11 @@ public final class RaftClusterBench {
     }
 
     public static void main(String[] args) throws Exception {
-        int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
-        int[] levels = args.length > 1
-                ? Arrays.stream(args[1].split(",")).mapToInt(Integer::parseInt).toArray()
+        List<String> positional = Arrays.stream(args).filter(a -> !a.startsWith("--")).toList();
+        boolean plain = Arrays.asList(args).contains("--plain");
+        int seconds = positional.size() > 0 ? Integer.parseInt(positional.get(0)) : 5;
+        int[] levels = positional.size() > 1
+                ? Arrays.stream(positional.get(1).split(",")).mapToInt(Integer::parseInt).toArray()
                 : new int[] {1, 8, 64, 256};
         Path root = Files.createTempDirectory("raft-cluster-bench");
         List<Member> members = new ArrayList<>();
@@ -54,7 +61,7 @@ public final class RaftClusterBench {
             for (Peer self : peers) {
                 members.add(new Member(new RaftSettings(self, peers, root.resolve(self.id()),
                         RaftSettings.DEFAULT_SNAPSHOT_THRESHOLD, RaftSettings.DEFAULT_TRAILING_LOGS,
-                        Duration.ofSeconds(5))));
+                        Duration.ofSeconds(5)), plain));
             }
             long t0 = System.nanoTime();
             for (Member m : members) {
@@ -65,7 +72,8 @@ public final class RaftClusterBench {
                     throw new IllegalStateException(m + " not ready");
                 }
             }
-            System.out.printf("3 servers ready in %d ms%n", ms(System.nanoTime() - t0));
+            System.out.printf("3 servers ready in %d ms (%s)%n", ms(System.nanoTime() - t0),
+                    plain ? "plain handler: one command per entry" : "batching handler");
             Member leader = leader(members);
             System.out.printf("leader %s%n", leader);
 
@@ -218,14 +226,17 @@ public final class RaftClusterBench {
     /** One server; its node is replaced when it restarts after a failover round. */
     private static final class Member {
         final RaftSettings settings;
+        final boolean plain;
         volatile RaftNode node;
 
-        Member(RaftSettings settings) {
+        Member(RaftSettings settings, boolean plain) {
             this.settings = settings;
+            this.plain = plain;
         }
 
         void start() throws IOException {
-            node = new RaftNode(settings, new Counter(), System::currentTimeMillis);
+            Counter counter = new Counter();
+            node = new RaftNode(settings, plain ? new PlainCounter(counter) : counter, System::currentTimeMillis);
             node.start();
         }
 
@@ -242,7 +253,7 @@ public final class RaftClusterBench {
     }
 
     /** Counts applied commands; the snapshot is the count. Results are 8 bytes, as a small write's result would be. */
-    private static final class Counter implements CommandHandler {
+    private static final class Counter implements BatchingCommandHandler {
         private long count;
 
         @Override
@@ -260,6 +271,24 @@ public final class RaftClusterBench {
         public void restore(long index, InputStream in) throws IOException {
             String s = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
             count = s.isEmpty() ? 0 : Long.parseLong(s);
+        }
+    }
+
+    /** The same counter, not a batching handler: each command gets an entry of its own. */
+    private record PlainCounter(Counter counter) implements CommandHandler {
+        @Override
+        public byte[] apply(long index, long timestampMillis, byte[] command) {
+            return counter.apply(index, timestampMillis, command);
+        }
+
+        @Override
+        public void snapshot(OutputStream out) throws IOException {
+            counter.snapshot(out);
+        }
+
+        @Override
+        public void restore(long index, InputStream in) throws IOException {
+            counter.restore(index, in);
         }
     }
 }

@@ -18,7 +18,8 @@ public interface CommandHandler {
      * Applies one committed command. Must be deterministic: every replica applies the same entries with the same
      * arguments and must reach the same state, so read no clock and draw no randomness here; use {@code index} and
      * {@code timestampMillis} (stamped by the leader when it appended the entry, identical on every replica and on
-     * replay).
+     * replay). Each call has an index of its own, greater than the last, unless the handler is a
+     * {@link BatchingCommandHandler}.
      *
      * <p>An expected rejection (validation, conflict) is a result like any other: encode it in the returned bytes. An
      * exception is a bug: the server logs it with the index and stops its Raft server, because skipping the entry would

@@ -22,6 +22,7 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 import io.caravan.consensus.Applied;
+import io.caravan.consensus.BatchingCommandHandler;
 import io.caravan.consensus.CommandHandler;
 import io.caravan.consensus.NotLeaderException;
 import io.caravan.consensus.Replicator;
@@ -67,7 +68,10 @@ final class RaftNode implements Replicator, AutoCloseable {
     private static final long RETRY_DELAY_MS = 20;
     private static final long POLL_MS = 5;
     private static final long CLOSE_WAIT_SECONDS = 30;
-    /** Ratis writes in flight before further submits are batched (see {@link SubmitBatcher}). */
+    /**
+     * Ratis writes in flight before further submits are batched (see {@link SubmitBatcher}), when the handler is a
+     * {@link BatchingCommandHandler}.
+     */
     static final int MAX_WRITES_IN_FLIGHT = 2;
     /** A batch entry's size bound: half of what one append RPC carries, and never more than this. */
     private static final int MAX_BATCH_BYTES = 512 * 1024;
@@ -105,7 +109,10 @@ final class RaftNode implements Replicator, AutoCloseable {
                 .map(p -> RaftPeer.newBuilder().setId(p.id()).setAddress(p.address()).build())
                 .toList());
         this.stateMachine = new CommandStateMachine(handler, clock, this::halt);
-        this.batcher = new SubmitBatcher(this::write, MAX_WRITES_IN_FLIGHT, maxBatchBytes(settings, tuning));
+        // Only a handler that takes several commands at one index gets batches; for others, writes go out as they come.
+        this.batcher = new SubmitBatcher(this::write,
+                handler instanceof BatchingCommandHandler ? MAX_WRITES_IN_FLIGHT : Integer.MAX_VALUE,
+                maxBatchBytes(settings, tuning));
         this.retries = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "caravan-raft-retry");
             t.setDaemon(true);
@@ -381,6 +388,25 @@ final class RaftNode implements Replicator, AutoCloseable {
             return settings.peers().stream().map(Peer::address).toList();
         }
         return d.getRaftConf().getCurrentPeers().stream().map(RaftPeer::getAddress).toList();
+    }
+
+    /** The group's voting members with their ids (the configured ones until the server runs). */
+    List<Peer> configuration() {
+        RaftServer.Division d = division;
+        if (d == null) {
+            return settings.peers();
+        }
+        return d.getRaftConf().getCurrentPeers().stream()
+                .map(p -> new Peer(p.getId().toString(), p.getAddress())).toList();
+    }
+
+    /** The leader's peer id, when one is known. */
+    Optional<String> leaderId() {
+        RaftServer.Division d = division;
+        if (!isRunning() || d == null) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(d.getInfo().getLeaderId()).map(RaftPeerId::toString);
     }
 
     /** The log index the latest snapshot covers, or -1 before the first. */

@@ -19,7 +19,9 @@ import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
  * <p>The request a writer gets is {@link #SINGLE} + the command, or {@link #BATCH} + the commands framed by
  * {@link CommandBatch}; {@link CommandStateMachine} turns it into a log entry ({@link StampedCommand}) and applies a
  * batch's commands in order at the entry's index, replying with each one's result, which completes that caller's own
- * stage. Commands queue in arrival order and a batch keeps it.
+ * stage. Commands queue in arrival order and a batch keeps it. {@link RaftNode} batches only for a
+ * {@link io.caravan.consensus.BatchingCommandHandler}; for any other handler it allows unbounded writes in flight, so
+ * nothing ever queues and every command is an entry of its own, as before batching existed.
  */
 final class SubmitBatcher {
     static final byte SINGLE = 0;

@@ -10,14 +10,15 @@ import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import io.caravan.consensus.CommandHandler;
+import io.caravan.consensus.BatchingCommandHandler;
 
 /**
  * A counter-like handler: each command is an 8-byte number added to a running sum; the result is the new count. Its
  * checksum folds in every (index, timestamp, value), so two handlers agree only if they applied the same entries with
- * the same stamps. A command of {@link #POISON} throws, to test that a failed apply halts the server.
+ * the same stamps. A command of {@link #POISON} throws, to test that a failed apply halts the server. It takes several
+ * commands at one index, so submits to it are batched.
  */
-final class CountingHandler implements CommandHandler {
+final class CountingHandler implements BatchingCommandHandler {
     static final long POISON = -1;
 
     final Map<Long, Long> timestamps = new ConcurrentHashMap<>();   // index -> stamp, as seen by apply

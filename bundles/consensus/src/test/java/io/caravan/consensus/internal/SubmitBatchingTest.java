@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +20,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import io.caravan.consensus.Applied;
+import io.caravan.consensus.CommandHandler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -169,5 +173,38 @@ class SubmitBatchingTest {
         CountingHandler fixed = new CountingHandler(false);
         start(settings, fixed);
         assertTrue(fixed.count >= poisonAt + 1, "replayed through the failed command: " + fixed.count);
+    }
+
+    @Test
+    void aHandlerThatIsNotABatchingOneGetsEachCommandAtAnIndexOfItsOwn() throws Exception {
+        CountingHandler counting = new CountingHandler(false);
+        List<Long> indexes = new java.util.concurrent.CopyOnWriteArrayList<>();
+        CommandHandler plain = new CommandHandler() {
+            @Override
+            public byte[] apply(long index, long timestampMillis, byte[] command) {
+                indexes.add(index);
+                return counting.apply(index, timestampMillis, command);
+            }
+
+            @Override
+            public void snapshot(OutputStream out) throws IOException {
+                counting.snapshot(out);
+            }
+
+            @Override
+            public void restore(long index, InputStream in) throws IOException {
+                counting.restore(index, in);
+            }
+        };
+        node = new RaftNode(TestNodes.single("b5", TestNodes.freePort(), dir, 100_000), plain,
+                System::currentTimeMillis);
+        node.start();
+        assertTrue(node.awaitReady(READY), "no leader within " + READY);
+
+        List<Applied> applied = all(burst(1, 100));
+        assertEquals(100, new HashSet<>(indexes).size(), "100 commands in 100 entries: " + indexes);
+        for (int i = 0; i < 100; i++) {
+            assertEquals(i + 1, CountingHandler.decode(applied.get(i).result()));
+        }
     }
 }
