@@ -40,13 +40,13 @@ public interface Membership {
      */
     boolean forceLeave(String name);
 
-    /** Calls {@code onChange} with {@link #members()} whenever a member joins, changes status or tags, or is reaped. */
     /**
      * Adds or replaces tags of this server's member ({@code null} removes one); the others see them with its next
      * heartbeat. How a server says what only it knows, such as that its Raft log is running.
      */
     void setTags(java.util.Map<String, String> tags);
 
+    /** Calls {@code onChange} with {@link #members()} whenever a member joins, changes status or tags, or is reaped. */
     void addListener(Consumer<List<Member>> onChange);
 
     void removeListener(Consumer<List<Member>> onChange);

@@ -12,6 +12,12 @@ import org.osgi.annotation.versioning.ProviderType;
 @ProviderType
 public interface Rpc {
 
+    /**
+     * Serves a call here, through this agent's dispatcher: the endpoint's routing applies, so a {@code LEADER}
+     * endpoint called on a follower is forwarded. How HTTP routes call endpoints.
+     */
+    <R> CompletionStage<R> dispatch(String method, Object request, Class<R> response);
+
     /** Calls the servers this agent knows, in order, moving one that fails to the end and trying the next. */
     <R> CompletionStage<R> call(String method, Object request, Class<R> response);
 

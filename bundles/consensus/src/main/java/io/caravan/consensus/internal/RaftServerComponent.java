@@ -1,11 +1,18 @@
 package io.caravan.consensus.internal;
 
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Dictionary;
+import java.util.HashMap;
 import java.util.Hashtable;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 import io.caravan.consensus.CommandHandler;
 import io.caravan.consensus.Leadership;
+import io.caravan.consensus.RaftConfiguration;
 import io.caravan.consensus.Replicator;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
@@ -14,6 +21,9 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 import org.osgi.service.metatype.annotations.Designate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,9 +31,15 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs this agent's Raft server while it is a server (PID {@code io.caravan.server} exists) and a
  * {@link CommandHandler} is registered. Ratis starts on a thread of its own, never in {@code @Activate}: election and
- * log replay take a while, and other bundles must not wait for them. The {@link Replicator} is registered by hand,
- * once the server is ready to write, because DS would register it at activation; it is withdrawn again if the server
- * stops. A changed configuration restarts the component (no {@code @Modified}): Raft settings cannot change in place.
+ * log replay take a while, and other bundles must not wait for them.
+ *
+ * <p>A server with Raft state recovers its group from disk. A new one takes its first group from membership
+ * ({@link RaftMembers#initialGroup}): it bootstraps once {@code bootstrap_expect} servers see each other, or joins
+ * servers whose Raft already runs; {@code bootstrap_expect = 1} (and dev mode) start alone at once. While leading, it
+ * keeps the group in step with membership, one change at a time ({@link RaftMembers#nextConfiguration}).
+ *
+ * <p>The {@link Replicator}, with the {@link RaftConfiguration} view of the same server, is registered by hand once the server is ready to write, because DS would register it at
+ * activation; it is withdrawn again if the server stops. A changed configuration restarts the component.
  */
 @Component(configurationPid = "io.caravan.server", configurationPolicy = ConfigurationPolicy.REQUIRE, service = {})
 @Designate(ocd = ServerPidConfig.class)
@@ -31,13 +47,21 @@ public final class RaftServerComponent {
     private static final Logger LOG = LoggerFactory.getLogger(RaftServerComponent.class);
     private static final Duration READY_POLL = Duration.ofSeconds(1);
     private static final Duration LEADERSHIP_POLL = Duration.ofMillis(100);
+    private static final Duration MEMBERSHIP_POLL = Duration.ofMillis(500);
+    private static final Duration RECONCILE_EVERY = Duration.ofSeconds(1);
+    private static final Duration WAIT_LOG_EVERY = Duration.ofSeconds(10);
     private static final long STOP_WAIT_MS = 10_000;
 
     private final BundleContext context;
-    private final RaftNode node;
+    private final ServerPidConfig config;
+    private final CommandHandler handler;
+    private final RaftSettings configured;
     private final Thread starter;
     private final long activatedNanos = System.nanoTime();
-    private ServiceRegistration<Replicator> registration;   // guarded by this
+    private final Map<String, Long> failedSince = new HashMap<>();   // node id → nanoTime; starter thread only
+    private volatile RaftNode node;
+    private volatile ClusterMembership membership;
+    private ServiceRegistration<?> registration;           // guarded by this
     private boolean deactivated;                           // guarded by this
     private ServiceRegistration<Leadership> leadership;    // guarded by this
     private long leadershipTerm = -1;                      // guarded by this
@@ -45,30 +69,104 @@ public final class RaftServerComponent {
     @Activate
     public RaftServerComponent(ServerPidConfig config, @Reference CommandHandler handler, BundleContext context) {
         this.context = context;
-        RaftSettings settings = RaftSettings.fromConfig(config);
-        this.node = new RaftNode(settings, handler, System::currentTimeMillis);
-        node.onStop(this::unregister);
+        this.config = config;
+        this.handler = handler;
+        this.configured = RaftSettings.fromConfig(config);
         this.starter = new Thread(this::startAndRegister, "caravan-raft-start");
         starter.setDaemon(true);
         starter.start();
     }
 
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    void bindMembership(ClusterMembership m) {
+        membership = m;
+        announce();
+    }
+
+    void unbindMembership(ClusterMembership m) {
+        if (membership == m) {
+            membership = null;
+        }
+    }
+
     private void startAndRegister() {
         try {
-            node.start();
-            while (!node.awaitReady(READY_POLL)) {
-                if (!node.isRunning()) {
+            RaftSettings settings = initialSettings();
+            if (settings == null) {
+                return;   // deactivated while waiting
+            }
+            RaftNode n = new RaftNode(settings, handler, System::currentTimeMillis);
+            n.onStop(this::unregister);
+            synchronized (this) {
+                if (deactivated) {
                     return;
                 }
-                LOG.debug("Raft server waits for a leader; peers {}", node.peers());
+                node = n;
+            }
+            n.start();
+            announce();
+            while (!n.awaitReady(READY_POLL)) {
+                if (!n.isRunning()) {
+                    return;
+                }
+                LOG.debug("Raft server waits for a leader; peers {}", n.peers());
             }
             register();
             followLeadership();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
-            if (node.isRunning()) {
+            RaftNode n = node;
+            if (n == null || n.isRunning()) {
                 LOG.error("The Raft server did not start; this agent cannot serve writes", e);
+            }
+        }
+    }
+
+    /**
+     * The group to start with: the configured one when there is Raft state on disk, static peers, or nothing to wait
+     * for; otherwise the one membership gives. Null when deactivated while waiting.
+     */
+    private RaftSettings initialSettings() throws InterruptedException {
+        boolean hasState = Files.isDirectory(configured.dir().resolve(RaftNode.GROUP_ID.getUuid().toString()));
+        int expect = (int) config.bootstrap_expect();
+        if (hasState || configured.peers().size() > 1 || expect == 1 || config.dev_mode()) {
+            return configured;
+        }
+        long lastLog = 0;
+        while (true) {
+            synchronized (this) {
+                if (deactivated) {
+                    return null;
+                }
+            }
+            ClusterMembership m = membership;
+            Optional<List<Peer>> group = m == null ? Optional.empty() : m.initialGroup(configured.self(), expect);
+            if (group.isPresent()) {
+                LOG.info("Raft starts with group {} ({})", group.get(), expect > 0
+                        && group.get().size() >= expect ? "bootstrap_expect = " + expect + " reached" : "joining");
+                return configured.withPeers(group.get());
+            }
+            if (System.nanoTime() - lastLog > WAIT_LOG_EVERY.toNanos()) {
+                lastLog = System.nanoTime();
+                LOG.info("Raft waits for {}: {} server(s) of region {} visible",
+                        expect > 0 ? expect + " servers (bootstrap_expect)" : "a running server to join",
+                        m == null ? 0 : m.visibleServers(), config.region());
+            }
+            Thread.sleep(MEMBERSHIP_POLL.toMillis());
+        }
+    }
+
+    /** Tells the other servers this one's Raft runs, so a server starting later joins rather than bootstraps. */
+    private void announce() {
+        ClusterMembership m = membership;
+        RaftNode n = node;
+        if (m != null && n != null) {
+            try {
+                m.announceRunning();
+            } catch (RuntimeException notStarted) {
+                LOG.debug("Membership not ready for the raft tag: {}", notStarted.getMessage());
             }
         }
     }
@@ -78,6 +176,8 @@ public final class RaftServerComponent {
      * leader has applied its predecessor's entries, and a poll at this period costs nothing next to an election.
      */
     private void followLeadership() throws InterruptedException {
+        RaftNode node = this.node;
+        long lastReconcile = 0;
         while (node.isRunning()) {
             long term = node.leaderTerm();
             synchronized (this) {
@@ -94,6 +194,11 @@ public final class RaftServerComponent {
                     LOG.info("Raft leadership established for term {}", t);
                     leadership = context.registerService(Leadership.class, () -> t, null);
                 }
+            }
+            trackFailures();
+            if (term > 0 && System.nanoTime() - lastReconcile > RECONCILE_EVERY.toNanos()) {
+                lastReconcile = System.nanoTime();
+                reconcile(node);
             }
             Thread.sleep(LEADERSHIP_POLL.toMillis());
         }
@@ -115,12 +220,15 @@ public final class RaftServerComponent {
     }
 
     private synchronized void register() {
-        if (deactivated || !node.isRunning()) {
+        RaftNode node = this.node;
+        if (deactivated || node == null || !node.isRunning()) {
             return;
         }
         Dictionary<String, Object> properties = new Hashtable<>();
         properties.put("caravan.raft.peers", node.peers().toArray(String[]::new));
-        registration = context.registerService(Replicator.class, node, properties);
+        registration = context.registerService(new String[] {Replicator.class.getName(),
+                RaftConfiguration.class.getName()},
+                new RaftServices(node), properties);
         LOG.info("Raft ready after {} ms: leader {}, last applied index {}; Replicator registered",
                 (System.nanoTime() - activatedNanos) / 1_000_000, node.leaderAddress().orElse("?"),
                 node.lastAppliedIndex());
@@ -138,13 +246,50 @@ public final class RaftServerComponent {
         }
     }
 
+    /** Remembers since when each server has been seen failed, for the dead-server cleanup. */
+    private void trackFailures() {
+        ClusterMembership m = membership;
+        if (m == null) {
+            return;
+        }
+        long now = System.nanoTime();
+        List<String> failed = m.failedServers();
+        failedSince.keySet().retainAll(failed);
+        failed.forEach(id -> failedSince.putIfAbsent(id, now));
+    }
+
+    /** On the leader: one step of bringing the Raft group in line with membership (autopilot's job in Nomad). */
+    private void reconcile(RaftNode node) {
+        ClusterMembership m = membership;
+        if (m == null) {
+            return;
+        }
+        long now = System.nanoTime();
+        Map<String, Duration> failedFor = new HashMap<>();
+        failedSince.forEach((id, since) -> failedFor.put(id, Duration.ofNanos(now - since)));
+        List<Peer> current = node.configuration();
+        Optional<List<Peer>> next = m.nextConfiguration(configured.self(), current, failedFor);
+        if (next.isEmpty()) {
+            return;
+        }
+        LOG.info("Raft configuration follows membership: {} -> {}", current, next.get());
+        try {
+            node.setPeers(next.get()).toCompletableFuture().get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            LOG.warn("Raft configuration change failed: {}", e.toString());
+        }
+    }
+
     @Deactivate
     void deactivate() throws InterruptedException {
         synchronized (this) {
             deactivated = true;
         }
         unregister();
-        node.close();   // the starter sees it within a poll; interrupting it could break Ratis' file channels
+        RaftNode n = node;
+        if (n != null) {
+            n.close();   // the starter sees it within a poll; interrupting it could break Ratis' file channels
+        }
         starter.join(STOP_WAIT_MS);
     }
 }

@@ -23,6 +23,11 @@ record RaftSettings(Peer self, List<Peer> peers, Path dir, long snapshotThreshol
         peers = withSelf(self, peers);
     }
 
+    /** The same server with another group (this server is added if missing). */
+    RaftSettings withPeers(List<Peer> group) {
+        return new RaftSettings(self, group, dir, snapshotThreshold, trailingLogs, leaderWait);
+    }
+
     /** A one-server group: the path dev mode takes, and the one the tests use. */
     static RaftSettings single(String nodeId, String address, Path dir, long snapshotThreshold, Duration leaderWait) {
         return new RaftSettings(new Peer(nodeId, address), List.of(), dir, snapshotThreshold, DEFAULT_TRAILING_LOGS,

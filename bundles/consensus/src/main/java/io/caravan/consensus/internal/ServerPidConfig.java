@@ -24,6 +24,18 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
     /** Voting members as {@code id=host:port}; this server is always one. Empty: a one-server group. */
     String[] raft_peers() default {};
 
+    /** Servers to wait for before forming a new Raft group (Nomad's bootstrap_expect); 0 never bootstraps. */
+    long bootstrap_expect() default 0;
+
+    /** A dev agent: a one-server group at once. */
+    boolean dev_mode() default false;
+
+    /** Only servers of this region form the group. */
+    String region() default "global";
+
+    /** How long a server must be seen failed before the leader removes it from the group (autopilot's cleanup). */
+    long dead_server_cleanup_ms() default 60_000;
+
     /** Nomad's {@code raft_snapshot_threshold}: entries applied between automatic snapshots. */
     long raft_snapshot_threshold() default RaftSettings.DEFAULT_SNAPSHOT_THRESHOLD;
 

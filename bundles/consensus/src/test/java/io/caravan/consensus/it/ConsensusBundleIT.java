@@ -89,6 +89,7 @@ public class ConsensusBundleIT {
         props.put("raft.addr", "127.0.0.1:" + freePort());
         props.put("data.dir", dir.toString());
         props.put("raft.snapshot.threshold", 100L);
+        props.put("bootstrap.expect", 1L);   // alone: no membership to wait for
         configAdmin.getConfiguration("io.caravan.server", "?").update(props);
 
         Thread.sleep(500);

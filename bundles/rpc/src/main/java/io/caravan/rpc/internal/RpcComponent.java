@@ -116,6 +116,11 @@ public final class RpcComponent implements Rpc {
     }
 
     @Override
+    public <R> CompletionStage<R> dispatch(String method, Object request, Class<R> response) {
+        return engine.dispatch(method, request, response);
+    }
+
+    @Override
     public <R> CompletionStage<R> callAt(String address, String method, Object request, Class<R> response) {
         return engine.callAt(address, method, request, response);
     }

@@ -151,6 +151,16 @@ final class RpcEngine implements Rpc, AutoCloseable {
     }
 
     @Override
+    public <R> CompletionStage<R> dispatch(String method, Object request, Class<R> response) {
+        return dispatcher.serve(method, 0, RpcCodec.encode(request), null).handle((bytes, error) -> {
+            if (error != null) {
+                throw new CompletionException(Dispatcher.asCaravan(error));
+            }
+            return RpcCodec.decode(bytes, response);
+        });
+    }
+
+    @Override
     public <R> CompletionStage<R> callAt(String address, String method, Object request, Class<R> response) {
         return send(withPort(address), method, 0, RpcCodec.encode(request))
                 .handle((bytes, error) -> {

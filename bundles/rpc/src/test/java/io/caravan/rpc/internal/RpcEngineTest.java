@@ -137,6 +137,8 @@ class RpcEngineTest {
 
         assertEquals(new Text("leader"), await(client.call("Test.Who", new Text(""), Text.class)));
         assertEquals(1, leader.dispatcher().stats().get("Test.Who").calls().sum());
+        assertEquals(new Text("leader"), await(follower.dispatch("Test.Who", new Text(""), Text.class)),
+                "a local dispatch follows the endpoint's routing too");
 
         // No leader known: the follower waits, then answers No cluster leader.
         follower.dispatcher().setLocator(locator(false, Optional.empty()));

@@ -8,7 +8,11 @@ import java.util.concurrent.TimeUnit;
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
 import io.caravan.consensus.Applied;
+import io.caravan.consensus.NotLeaderException;
 import io.caravan.consensus.Replicator;
+import io.caravan.rpc.Endpoint;
+import io.caravan.rpc.EndpointProvider;
+import io.caravan.rpc.Rpc;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
@@ -16,13 +20,21 @@ import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
 
 /**
- * The one way endpoints and leader duties write: a command through the Raft log, answered once applied here, with
- * a rejection turned into its {@link CaravanException}. Waits up to {@link #LEADER_HOLD} for a leader (a server still
- * electing itself), as Nomad's RPCHoldTimeout.
+ * The one way endpoints and leader duties write: a command through the Raft log, answered once applied, with a
+ * rejection turned into its {@link CaravanException}. Waits up to {@link #LEADER_HOLD} for a leader (a server still
+ * electing itself), as Nomad's RPCHoldTimeout. A follower forwards the encoded command to the leader over RPC
+ * ({@value #APPLY}, an endpoint the leader serves), so writes can arrive at any server.
  */
-@Component(service = RaftWrites.class)
-public final class RaftWrites {
+@Component(service = {RaftWrites.class, EndpointProvider.class})
+public final class RaftWrites implements EndpointProvider {
     static final Duration LEADER_HOLD = Duration.ofSeconds(5);
+    static final String APPLY = "Raft.Apply";
+
+    /** A command as the Raft log takes it, and what applying it gave. */
+    record ApplyRequest(byte[] entry) {}
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    private volatile Rpc rpc;
 
     private final java.util.concurrent.ExecutorService completions = java.util.concurrent.Executors.newFixedThreadPool(2,
             r -> {
@@ -56,8 +68,26 @@ public final class RaftWrites {
         return replicator.copy().orTimeout(LEADER_HOLD.toMillis(), TimeUnit.MILLISECONDS)
                 .exceptionallyCompose(e -> CompletableFuture.failedFuture(
                         new CaravanException(ErrorCode.NO_LEADER, "No cluster leader")))
-                .thenCompose(log -> log.submit(entry))
+                .thenCompose(log -> log.submit(entry).exceptionallyCompose(e -> forwardIfFollower(e, entry)))
                 .thenApplyAsync(RaftWrites::result, completions);
+    }
+
+    private CompletionStage<Applied> forwardIfFollower(Throwable error, byte[] entry) {
+        Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                ? error.getCause() : error;
+        Rpc r = rpc;
+        if (cause instanceof NotLeaderException nle && nle.leaderAddress().isPresent() && r != null) {
+            return r.dispatch(APPLY, new ApplyRequest(entry), Applied.class);
+        }
+        return CompletableFuture.failedFuture(cause);
+    }
+
+    /** What the leader serves for followers' writes: the entry through its own log. */
+    @Override
+    public java.util.List<Endpoint<?, ?>> endpoints() {
+        return java.util.List.of(new Endpoint<>(APPLY, ApplyRequest.class, Applied.class, Endpoint.Routing.LEADER,
+                q -> replicator.copy().orTimeout(LEADER_HOLD.toMillis(), TimeUnit.MILLISECONDS)
+                        .thenCompose(log -> log.submit(q.entry()))));
     }
 
     @Deactivate

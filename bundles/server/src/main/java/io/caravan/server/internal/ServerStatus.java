@@ -9,6 +9,7 @@ import io.caravan.http.ApiResponse;
 import io.caravan.http.ApiRoutes;
 import io.caravan.http.QueryMeta;
 import io.caravan.http.RouteTable;
+import io.caravan.rpc.LeaderLocator;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Reference;
@@ -27,15 +28,23 @@ public final class ServerStatus implements ApiRoutes, HealthContributor {
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     private volatile Replicator raft;
 
+    /** Servers by RPC address, as Nomad answers (its Raft shares the RPC port; ours does not). */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    private volatile LeaderLocator servers;
+
     @Override
     public void register(RouteTable routes) {
         routes.get("/v1/status/leader", r -> {
             Replicator log = raft;
-            return ApiResponse.ok(log == null ? "" : log.leaderAddress().orElse(""), meta(log));
+            LeaderLocator l = servers;
+            String leader = l != null ? l.leaderRpcAddress().orElse("")
+                    : log == null ? "" : log.leaderAddress().orElse("");
+            return ApiResponse.ok(leader, meta(log));
         });
         routes.get("/v1/status/peers", r -> {
             Replicator log = raft;
-            return ApiResponse.ok(log == null ? List.of() : log.peers(), meta(log));
+            LeaderLocator l = servers;
+            return ApiResponse.ok(l != null ? l.serverRpcAddresses() : log == null ? List.of() : log.peers(), meta(log));
         });
     }
 

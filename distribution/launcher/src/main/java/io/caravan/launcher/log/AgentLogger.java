@@ -14,13 +14,26 @@ import org.slf4j.spi.LoggingEventAware;
 final class AgentLogger extends LegacyAbstractLogger implements LoggingEventAware {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * Libraries that log expected events as warnings and errors: Ratis' LifeCycle reports every failed connection to
+     * a peer that is down or not yet started, with a stack trace. Their events show at debug level only.
+     */
+    private static final List<String> CHATTY = List.of("org.apache.ratis.util.LifeCycle",
+            "org.apache.ratis.netty.NettyRpcProxy", "org.apache.ratis.server.leader.LogAppender");
+
     private final transient String shortName;
     private final transient boolean ours;
+    private final transient boolean chatty;
 
     AgentLogger(String name) {
         this.name = name;
         this.ours = name.startsWith("io.caravan.");
+        this.chatty = CHATTY.stream().anyMatch(name::startsWith);
         this.shortName = shorten(name);
+    }
+
+    private LogLevel adjust(LogLevel level) {
+        return chatty && level.ordinal() > LogLevel.DEBUG.ordinal() ? LogLevel.DEBUG : level;
     }
 
     /** {@code io.caravan.agent.internal.AgentRuntime} → {@code agent.AgentRuntime}; others keep their name. */
@@ -33,27 +46,27 @@ final class AgentLogger extends LegacyAbstractLogger implements LoggingEventAwar
 
     @Override
     public boolean isTraceEnabled() {
-        return AgentLog.enabled(LogLevel.TRACE, ours);
+        return AgentLog.enabled(adjust(LogLevel.TRACE), ours);
     }
 
     @Override
     public boolean isDebugEnabled() {
-        return AgentLog.enabled(LogLevel.DEBUG, ours);
+        return AgentLog.enabled(adjust(LogLevel.DEBUG), ours);
     }
 
     @Override
     public boolean isInfoEnabled() {
-        return AgentLog.enabled(LogLevel.INFO, ours);
+        return AgentLog.enabled(adjust(LogLevel.INFO), ours);
     }
 
     @Override
     public boolean isWarnEnabled() {
-        return AgentLog.enabled(LogLevel.WARN, ours);
+        return AgentLog.enabled(adjust(LogLevel.WARN), ours);
     }
 
     @Override
     public boolean isErrorEnabled() {
-        return AgentLog.enabled(LogLevel.ERROR, ours);
+        return AgentLog.enabled(adjust(LogLevel.ERROR), ours);
     }
 
     @Override
@@ -63,12 +76,12 @@ final class AgentLogger extends LegacyAbstractLogger implements LoggingEventAwar
 
     @Override
     protected void handleNormalizedLoggingCall(Level level, Marker marker, String pattern, Object[] args, Throwable t) {
-        AgentLog.write(map(level), shortName, MessageFormatter.basicArrayFormat(pattern, args), List.of(), t);
+        AgentLog.write(adjust(map(level)), shortName, MessageFormatter.basicArrayFormat(pattern, args), List.of(), t);
     }
 
     @Override
     public void log(LoggingEvent event) {
-        LogLevel level = map(event.getLevel());
+        LogLevel level = adjust(map(event.getLevel()));
         if (!AgentLog.enabled(level, ours)) {
             return;
         }

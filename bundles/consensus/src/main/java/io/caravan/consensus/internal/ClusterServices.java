@@ -1,0 +1,93 @@
+package io.caravan.consensus.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+import io.caravan.agent.GracefulLeave;
+import io.caravan.consensus.RaftConfiguration;
+import io.caravan.consensus.Replicator;
+import io.caravan.rpc.LeaderLocator;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running Raft server as the agent and the RPC layer need it: where the leader is, by RPC address (Raft peers
+ * mapped through the {@code raft_addr} and {@code rpc_addr}/{@code port} tags servers gossip; the Raft address
+ * stands in when membership does not know it), and how to leave cleanly.
+ */
+@Component(configurationPid = "io.caravan.server", configurationPolicy = ConfigurationPolicy.REQUIRE)
+public final class ClusterServices implements LeaderLocator, GracefulLeave {
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterServices.class);
+    private static final long POLL_MS = 100;
+
+    private final Replicator raft;
+    private final RaftConfiguration group;
+    private final String selfId;
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    private volatile ClusterMembership membership;
+
+    @Activate
+    public ClusterServices(@Reference Replicator raft, @Reference RaftConfiguration group, ServerPidConfig config) {
+        this.raft = raft;
+        this.group = group;
+        this.selfId = config.node_id();
+    }
+
+    @Override
+    public boolean isLeader() {
+        return raft.isLeader();
+    }
+
+    @Override
+    public Optional<String> leaderRpcAddress() {
+        return raft.leaderAddress().map(this::rpcAddressOf);
+    }
+
+    @Override
+    public List<String> serverRpcAddresses() {
+        List<String> out = new ArrayList<>();
+        leaderRpcAddress().ifPresent(out::add);
+        for (RaftConfiguration.Server s : group.servers()) {
+            String rpc = rpcAddressOf(s.address());
+            if (!out.contains(rpc)) {
+                out.add(rpc);
+            }
+        }
+        return out;
+    }
+
+    private String rpcAddressOf(String raftAddress) {
+        ClusterMembership m = membership;
+        return m == null ? raftAddress : m.rpcAddressOf(raftAddress).orElse(raftAddress);
+    }
+
+    /**
+     * The leader first takes itself out of the group (the others elect a new leader); a follower leaves membership
+     * and waits for the leader to remove it.
+     */
+    @Override
+    public void leave(Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        if (raft.isLeader() && group.servers().size() > 1) {
+            LOG.info("Leaving: this server, the leader, removes itself from the Raft group");
+            group.removePeer(selfId).toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        }
+        ClusterMembership m = membership;
+        if (m != null) {
+            m.leave();
+        }
+        while (System.nanoTime() < deadline && group.servers().size() > 1
+                && group.servers().stream().anyMatch(s -> s.id().equals(selfId))) {
+            Thread.sleep(POLL_MS);
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package io.caravan.consensus.internal;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import io.caravan.membership.Member;
+import io.caravan.membership.Membership;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Reference;
+
+/** {@link ClusterMembership} from the membership bundle's gossip; present while a {@link Membership} is. */
+@Component(configurationPid = "io.caravan.server", configurationPolicy = ConfigurationPolicy.REQUIRE)
+public final class GossipMembership implements ClusterMembership {
+    private final Membership membership;
+    private final String region;
+    private final Duration deadAfter;
+
+    @Activate
+    public GossipMembership(@Reference Membership membership, ServerPidConfig config) {
+        this.membership = membership;
+        this.region = config.region();
+        this.deadAfter = Duration.ofMillis(config.dead_server_cleanup_ms());
+    }
+
+    @Override
+    public Optional<List<Peer>> initialGroup(Peer self, int expect) {
+        return RaftMembers.initialGroup(self, membership.members(), region, expect);
+    }
+
+    @Override
+    public int visibleServers() {
+        return RaftMembers.servers(membership.members(), region).size();
+    }
+
+    @Override
+    public Optional<List<Peer>> nextConfiguration(Peer self, List<Peer> current, Map<String, Duration> failedFor) {
+        return RaftMembers.nextConfiguration(self, current, membership.members(), region, failedFor, deadAfter);
+    }
+
+    @Override
+    public List<String> failedServers() {
+        return RaftMembers.servers(membership.members(), region).stream()
+                .filter(m -> m.status() == Member.Status.FAILED).map(m -> m.tag(RaftMembers.TAG_ID)).toList();
+    }
+
+    @Override
+    public void announceRunning() {
+        membership.setTags(Map.of(RaftMembers.TAG_RAFT_RUNNING, "1"));
+    }
+
+    @Override
+    public Optional<String> rpcAddressOf(String raftAddress) {
+        return membership.members().stream()
+                .filter(m -> raftAddress.equals(m.tag(RaftMembers.TAG_RAFT_ADDR)))
+                .filter(m -> m.tag("rpc_addr") != null && m.tag("port") != null)
+                .findFirst().map(GossipMembership::rpcAddress);
+    }
+
+    static String rpcAddress(Member m) {
+        String host = m.tag("rpc_addr");
+        return (host.contains(":") ? "[" + host + "]" : host) + ":" + m.tag("port");
+    }
+
+    @Override
+    public void leave() {
+        membership.leave();
+    }
+}

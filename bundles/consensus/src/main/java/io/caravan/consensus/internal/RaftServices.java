@@ -1,0 +1,64 @@
+package io.caravan.consensus.internal;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+import io.caravan.consensus.Applied;
+import io.caravan.consensus.RaftConfiguration;
+import io.caravan.consensus.Replicator;
+
+/** One running Raft server as the services others use: writes, and the group as operators see it. */
+final class RaftServices implements Replicator, RaftConfiguration {
+    private final RaftNode node;
+
+    RaftServices(RaftNode node) {
+        this.node = node;
+    }
+
+    @Override
+    public CompletionStage<Applied> submit(byte[] command) {
+        return node.submit(command);
+    }
+
+    @Override
+    public boolean isLeader() {
+        return node.isLeader();
+    }
+
+    @Override
+    public Optional<String> leaderAddress() {
+        return node.leaderAddress();
+    }
+
+    @Override
+    public long lastAppliedIndex() {
+        return node.lastAppliedIndex();
+    }
+
+    @Override
+    public List<String> peers() {
+        return node.peers();
+    }
+
+    @Override
+    public List<Server> servers() {
+        Optional<String> leader = node.leaderId();
+        return node.configuration().stream()
+                .map(p -> new Server(p.id(), p.address(), leader.map(p.id()::equals).orElse(false), true))
+                .toList();
+    }
+
+    @Override
+    public CompletionStage<Void> removePeer(String idOrAddress) {
+        List<Peer> current = node.configuration();
+        List<Peer> next = current.stream()
+                .filter(p -> !p.id().equals(idOrAddress) && !p.address().equals(idOrAddress)).toList();
+        if (next.size() == current.size()) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException(
+                    "peer \"" + idOrAddress + "\" was not found in the Raft configuration"));
+        }
+        return node.setPeers(next);
+    }
+}
