@@ -110,14 +110,14 @@ final class RaftNode implements Replicator, AutoCloseable {
                 .toList());
         this.stateMachine = new CommandStateMachine(handler, clock, this::halt);
         // Only a handler that takes several commands at one index gets batches; for others, writes go out as they come.
-        this.batcher = new SubmitBatcher(this::write,
-                handler instanceof BatchingCommandHandler ? MAX_WRITES_IN_FLIGHT : Integer.MAX_VALUE,
-                maxBatchBytes(settings, tuning));
         this.retries = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "caravan-raft-retry");
             t.setDaemon(true);
             return t;
         });
+        this.batcher = new SubmitBatcher(this::write, retries,
+                handler instanceof BatchingCommandHandler ? MAX_WRITES_IN_FLIGHT : Integer.MAX_VALUE,
+                maxBatchBytes(settings, tuning));
     }
 
     /** Builds and starts the Raft server: restores the latest snapshot, replays the log; does not wait for a leader. */

@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 import io.caravan.consensus.Applied;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
@@ -36,16 +38,22 @@ final class SubmitBatcher {
     }
 
     private final Writer writer;
+    private final Executor sender;
     private final int maxInFlight;
     private final int maxBatchBytes;
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
     private int inFlight;   // guarded by this
 
-    SubmitBatcher(Writer writer, int maxInFlight, int maxBatchBytes) {
+    /**
+     * @param sender runs the sends of queued commands: a write completes on Ratis' apply thread, which must not be the
+     *     one that appends the next entry
+     */
+    SubmitBatcher(Writer writer, Executor sender, int maxInFlight, int maxBatchBytes) {
         if (maxInFlight < 1 || maxBatchBytes < 1) {
             throw new IllegalArgumentException("maxInFlight " + maxInFlight + ", maxBatchBytes " + maxBatchBytes);
         }
         this.writer = writer;
+        this.sender = sender;
         this.maxInFlight = maxInFlight;
         this.maxBatchBytes = maxBatchBytes;
     }
@@ -97,7 +105,7 @@ final class SubmitBatcher {
                 } else {
                     p.result().complete(applied);
                 }
-                next();
+                sendQueued();
             });
             writer.write(UnsafeByteOperations.unsafeWrap(request), written);
             return;
@@ -114,7 +122,7 @@ final class SubmitBatcher {
                     distribute(batch, applied);
                 }
             } finally {
-                next();
+                sendQueued();
             }
         });
         writer.write(UnsafeByteOperations.unsafeWrap(request), written);
@@ -156,7 +164,8 @@ final class SubmitBatcher {
         }
     }
 
-    private void next() {
+    /** A write finished: its slot goes to everything queued meanwhile, or back to the pool if nothing is. */
+    private void sendQueued() {
         List<Pending> batch = new ArrayList<>();
         synchronized (this) {
             int bytes = 0;
@@ -173,7 +182,13 @@ final class SubmitBatcher {
                 return;
             }
         }
-        send(batch);
+        try {
+            sender.execute(() -> send(batch));
+        } catch (RejectedExecutionException stopped) {   // the node is closing
+            IllegalStateException e = new IllegalStateException("The Raft server is stopped", stopped);
+            batch.forEach(p -> p.result().completeExceptionally(e));
+            sendQueued();
+        }
     }
 
     private static Throwable unwrap(Throwable error) {

@@ -39,8 +39,8 @@ class SubmitBatcherTest {
     private final List<Write> writes = new ArrayList<>();
 
     private SubmitBatcher batcher(int maxInFlight, int maxBatchBytes) {
-        return new SubmitBatcher((request, written) -> writes.add(new Write(request, written)), maxInFlight,
-                maxBatchBytes);
+        return new SubmitBatcher((request, written) -> writes.add(new Write(request, written)), Runnable::run,
+                maxInFlight, maxBatchBytes);
     }
 
     private static byte[] cmd(int i) {
@@ -164,5 +164,33 @@ class SubmitBatcherTest {
         assertEquals(SubmitBatcher.BATCH, writes.get(1).request().byteAt(0));
         org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> SubmitBatcher.payload(ByteString.copyFromUtf8("xyz")));
+    }
+
+    @Test
+    void queuedCommandsAreSentOnTheSenderNotOnTheThreadThatCompletedTheWrite() throws Exception {
+        List<Runnable> sends = new ArrayList<>();
+        SubmitBatcher batcher = new SubmitBatcher((request, written) -> writes.add(new Write(request, written)),
+                sends::add, 1, 1 << 20);
+        List<CompletableFuture<Applied>> results = submit(batcher, 0, 3);
+        writes.get(0).apply(1);
+        assertEquals(1, writes.size(), "not sent inline");
+        assertEquals(1, sends.size());
+        sends.get(0).run();
+        assertEquals(2, writes.get(1).commands().size());
+        writes.get(1).apply(2);
+        assertArrayEquals(reversed(cmd(2)), results.get(2).get().result());
+    }
+
+    @Test
+    void aStoppedSenderFailsTheQueuedCommands() {
+        SubmitBatcher batcher = new SubmitBatcher((request, written) -> writes.add(new Write(request, written)),
+                command -> {
+                    throw new java.util.concurrent.RejectedExecutionException("shut down");
+                }, 1, 1 << 20);
+        List<CompletableFuture<Applied>> results = submit(batcher, 0, 3);
+        writes.get(0).apply(1);
+        assertTrue(results.get(1).isCompletedExceptionally());
+        assertTrue(results.get(2).isCompletedExceptionally());
+        assertEquals(0, batcher.queued());
     }
 }
