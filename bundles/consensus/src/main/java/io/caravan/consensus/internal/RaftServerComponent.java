@@ -92,20 +92,25 @@ public final class RaftServerComponent {
 
     private void startAndRegister() {
         try {
+            boolean hadState = hasState();
             RaftSettings settings = initialSettings();
-            if (settings == null) {
-                return;   // deactivated while waiting
-            }
-            RaftNode n = new RaftNode(settings, handler, System::currentTimeMillis);
-            n.onStop(this::unregister);
-            synchronized (this) {
-                if (deactivated) {
-                    return;
+            RaftNode n = settings == null ? null : startNode(settings);
+            if (n != null && hadState && membership != null
+                    && n.configuration().stream().noneMatch(p -> p.id().equals(configured.self().id()))) {
+                // It left (or was removed) and its log says so. As Nomad (rejoin_after_leave = false), leaving is
+                // for good: it stays out rather than have the leader try, and fail, to add it back with that log.
+                LOG.error("This server left the cluster (it is not in its Raft configuration {}) and does not "
+                        + "rejoin: to join again, stop it and remove {}", n.configuration(), configured.dir());
+                n.close();
+                ClusterMembership m = membership;
+                if (m != null) {
+                    m.leave();
                 }
-                node = n;
+                return;
             }
-            n.start();
-            announce();
+            if (n == null) {
+                return;   // deactivated meanwhile
+            }
             while (!n.awaitReady(READY_POLL)) {
                 if (!n.isRunning()) {
                     return;
@@ -124,14 +129,35 @@ public final class RaftServerComponent {
         }
     }
 
+    private RaftNode startNode(RaftSettings settings) throws java.io.IOException {
+        RaftNode n = new RaftNode(settings, handler, System::currentTimeMillis);
+        n.onStop(this::unregister);
+        synchronized (this) {
+            if (deactivated) {
+                return null;
+            }
+            node = n;
+        }
+        n.start();
+        announce();
+        return n;
+    }
+
+    private java.nio.file.Path groupDir() {
+        return configured.dir().resolve(RaftNode.GROUP_ID.getUuid().toString());
+    }
+
+    private boolean hasState() {
+        return Files.isDirectory(groupDir());
+    }
+
     /**
      * The group to start with: the configured one when there is Raft state on disk, static peers, or nothing to wait
      * for; otherwise the one membership gives. Null when deactivated while waiting.
      */
     private RaftSettings initialSettings() throws InterruptedException {
-        boolean hasState = Files.isDirectory(configured.dir().resolve(RaftNode.GROUP_ID.getUuid().toString()));
         int expect = (int) config.bootstrap_expect();
-        if (hasState || configured.peers().size() > 1 || expect == 1 || config.dev_mode()) {
+        if (hasState() || configured.peers().size() > 1 || expect == 1 || config.dev_mode()) {
             return configured;
         }
         long lastLog = 0;
