@@ -101,7 +101,8 @@ public final class AgentRuntime implements AgentConfigService {
             checkListenable(resolved);
             settings = resolved;
             applyLogging(resolved);
-            int raftPort = resolved.server() ? dataDir.raftPort(resolved.rpcAddr(), resolved.serfPort() + 1) : 0;
+            int raftPort = resolved.server()
+                    ? dataDir.raftPort(resolved.rpcAddr(), (int) running.integer("ports.raft", 0)) : 0;
             if (resolved.server()) {
                 checkListenable("Raft", resolved.rpcAddr(), raftPort);
             }

@@ -88,11 +88,15 @@ final class DataDir implements AutoCloseable {
     }
 
     /**
-     * The port this server's Raft log listens on, chosen at its first start and kept, because peers record it in the
-     * Raft configuration. Nomad carries Raft over the RPC port; here the RPC port speaks WebSocket and Ratis needs a
-     * port of its own: the first of {@code preferred, preferred+1, …} that {@code host} can bind.
+     * The port this server's Raft log listens on: {@code configured} when set (non-zero), else one the system picks at
+     * the first start, kept in the data dir because peers record it in the Raft configuration. Nomad carries Raft over
+     * the RPC port; here the RPC port speaks WebSocket and Ratis needs a port of its own. A system-picked port never
+     * collides with ports configured for other agents on the same host.
      */
-    int raftPort(String host, int preferred) throws IOException {
+    int raftPort(String host, int configured) throws IOException {
+        if (configured > 0) {
+            return configured;
+        }
         Path file = root.resolve("raft-port");
         if (Files.isRegularFile(file)) {
             String text = Files.readString(file, StandardCharsets.UTF_8).trim();
@@ -102,16 +106,13 @@ final class DataDir implements AutoCloseable {
                 throw new IOException(file + " does not hold a port number");
             }
         }
-        for (int port = preferred; port < preferred + 100 && port <= 65535; port++) {
-            try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
-                probe.bind(new java.net.InetSocketAddress(host, port));
-            } catch (IOException taken) {
-                continue;
-            }
-            writePrivate(file, Integer.toString(port));
-            return port;
+        int port;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
+            probe.bind(new java.net.InetSocketAddress(host, 0));
+            port = probe.getLocalPort();
         }
-        throw new IOException("no free port for the Raft log in " + preferred + "-" + (preferred + 99) + " on " + host);
+        writePrivate(file, Integer.toString(port));
+        return port;
     }
 
     private static void writePrivate(Path file, String content) throws IOException {
