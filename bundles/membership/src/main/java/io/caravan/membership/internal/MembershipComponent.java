@@ -173,7 +173,10 @@ public final class MembershipComponent implements Membership {
                 continue;
             }
             try {
-                List<String> found = d.addresses(ds.get().args());
+                // Found hosts take the serf port unless the string names one (providers default to the RPC port).
+                Map<String, String> args = new LinkedHashMap<>(ds.get().args());
+                args.putIfAbsent("port", Integer.toString(io.caravan.membership.Membership.DEFAULT_PORT));
+                List<String> found = d.addresses(args);
                 LOG.debug("retry_join: provider {} found {}", provider, found);
                 out.addAll(found);
             } catch (Exception e) {

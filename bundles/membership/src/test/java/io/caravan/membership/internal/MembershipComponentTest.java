@@ -71,10 +71,12 @@ class MembershipComponentTest {
                 new Class<?>[] {BundleContext.class}, (p, m, a) -> null);
         MembershipComponent c = new MembershipComponent(config(v), ctx);
         try {
-            Discoverer fake = args -> List.of(args.get("name") + ":4648");
+            Discoverer fake = args -> List.of(args.get("name") + ":" + args.get("port"));
             c.addDiscoverer(fake, Map.of(DiscoverProvider.PROPERTY, "fake"));
-            assertEquals(List.of("10.0.0.1", "servers.example:4648"),
-                    c.resolve(List.of("10.0.0.1", "provider=fake name=servers.example", "provider=missing x=1")));
+            assertEquals(List.of("10.0.0.1", "servers.example:4648", "other.example:5648"),
+                    c.resolve(List.of("10.0.0.1", "provider=fake name=servers.example", "provider=missing x=1",
+                            "provider=fake name=other.example port=5648")),
+                    "found hosts take the serf port unless the string names one");
             c.removeDiscoverer(fake);
             assertEquals(List.of(), c.resolve(List.of("provider=fake name=x")));
             assertEquals("s1.global", c.self().name());
