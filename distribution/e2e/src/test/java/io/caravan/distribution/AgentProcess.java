@@ -60,6 +60,29 @@ final class AgentProcess implements AutoCloseable {
         return agent;
     }
 
+    /**
+     * {@code caravan agent -config <config>} as written, waiting only until its HTTP API answers (a server of a
+     * cluster is not healthy until the others join).
+     */
+    static AgentProcess start(Path config, Path log, int http, int rpc) throws Exception {
+        AgentProcess agent = new AgentProcess(run(log, "agent", "-config", config.toString()), log, config, http, rpc);
+        await("the agent answers HTTP", START, () -> {
+            if (!agent.process.isAlive()) {
+                throw new AssertionError("agent exited with " + agent.process.exitValue() + ":\n" + agent.log());
+            }
+            try {
+                agent.get("/v1/agent/self");
+                return true;
+            } catch (IOException e) {
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        });
+        return agent;
+    }
+
     /** Any {@code caravan} command, its output (both streams) in {@code log}. */
     static Process run(Path log, String... args) throws IOException {
         List<String> command = new ArrayList<>();

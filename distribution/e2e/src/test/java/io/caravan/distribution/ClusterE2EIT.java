@@ -1,0 +1,246 @@
+package io.caravan.distribution;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Three server processes and a client process from the distribution, each with its own HCL file as a deployment
+ * guide writes them (bootstrap_expect = 3, a gossip key, retry_join): the servers elect a leader, a job runs on the
+ * client, and after kill -9 of the leader a new one takes over, the allocations keep running, a new job is accepted
+ * and placed (the client, configured with the dead leader only, fails over to the servers it was told of), and the
+ * killed server rejoins with its data.
+ */
+class ClusterE2EIT {
+    private static final Duration WAIT = Duration.ofSeconds(90);
+
+    private final List<AgentProcess> agents = new ArrayList<>();
+    private Path dir;
+
+    private record Ports(int http, int rpc, int serf) {}
+
+    @AfterEach
+    void stop() throws Exception {
+        for (AgentProcess a : agents) {
+            if (a.process.isAlive()) {
+                try {   // stop the jobs' tasks: the client leaves them running on shutdown, as Nomad does
+                    a.delete("/v1/job/web?purge=true");
+                    a.delete("/v1/job/web2?purge=true");
+                } catch (Exception ignored) {
+                    // best effort
+                }
+                break;
+            }
+        }
+        Thread.sleep(1500);
+        for (AgentProcess a : agents) {
+            a.close();
+        }
+    }
+
+    private String serverConfig(int i, Ports own, List<Ports> all, String key) {
+        String join = all.stream().map(p -> "\"127.0.0.1:" + p.serf() + "\"").collect(Collectors.joining(", "));
+        return """
+                name      = "server%d"
+                data_dir  = "%s"
+                bind_addr = "127.0.0.1"
+                advertise {
+                  http = "127.0.0.1"
+                  rpc  = "127.0.0.1"
+                  serf = "127.0.0.1"
+                }
+                ports {
+                  http = %d
+                  rpc  = %d
+                  serf = %d
+                }
+                server {
+                  enabled          = true
+                  bootstrap_expect = 3
+                  encrypt          = "%s"
+                  server_join {
+                    retry_join     = [%s]
+                    retry_interval = "1s"
+                  }
+                }
+                """.formatted(i, dir.resolve("server" + i), own.http(), own.rpc(), own.serf(), key, join);
+    }
+
+    private AgentProcess startServer(int i, Ports p, String logName) throws Exception {
+        AgentProcess a = AgentProcess.start(dir.resolve("server" + i + ".hcl"), dir.resolve(logName), p.http(), p.rpc());
+        agents.add(a);
+        return a;
+    }
+
+    private static String leaderOf(AgentProcess a) {
+        try {
+            var r = a.get("/v1/status/leader");
+            return r.statusCode() == 200 ? AgentProcess.JSON.readTree(r.body()).asText() : "";
+        } catch (Exception e) {
+            return "";
+        }
+    }
+
+    @Test
+    void threeServersAndAClientSurviveTheLossOfTheLeader() throws Exception {
+        dir = Files.createTempDirectory("caravan-cluster-");
+        byte[] raw = new byte[32];
+        new SecureRandom().nextBytes(raw);
+        String key = Base64.getEncoder().encodeToString(raw);
+        List<Ports> ports = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ports.add(new Ports(AgentProcess.freePort(), AgentProcess.freePort(), AgentProcess.freePort()));
+        }
+        List<AgentProcess> servers = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            Files.writeString(dir.resolve("server" + (i + 1) + ".hcl"), serverConfig(i + 1, ports.get(i), ports, key));
+            servers.add(startServer(i + 1, ports.get(i), "server" + (i + 1) + ".log"));
+        }
+
+        AgentProcess.await("the three servers agree on a leader", WAIT, () -> {
+            Set<String> leaders = servers.stream().map(ClusterE2EIT::leaderOf).collect(Collectors.toSet());
+            return leaders.size() == 1 && !leaders.contains("");
+        });
+        String leaderRpc = leaderOf(servers.get(0));
+        int leaderIndex = indexOf(ports, leaderRpc);
+        AgentProcess leader = servers.get(leaderIndex);
+        AgentProcess follower = servers.get((leaderIndex + 1) % 3);
+
+        // server members: three alive, one leader.
+        Path membersOut = dir.resolve("members.out");
+        Process members = AgentProcess.run(membersOut, "server", "members", "-address", follower.address());
+        assertTrue(members.waitFor(60, TimeUnit.SECONDS));
+        String table = Files.readString(membersOut);
+        assertEquals(0, members.exitValue(), table);
+        List<String> rows = table.lines().skip(1).filter(l -> !l.isBlank()).toList();
+        assertEquals(3, rows.size(), table);
+        assertTrue(rows.stream().allMatch(r -> r.contains(" alive ")), table);
+        assertEquals(1, rows.stream().filter(r -> r.matches(".* alive\\s+true .*")).count(), table);
+
+        // A client-only agent that knows only the leader.
+        Ports cp = new Ports(AgentProcess.freePort(), AgentProcess.freePort(), AgentProcess.freePort());
+        Files.writeString(dir.resolve("client.hcl"), """
+                name      = "client1"
+                data_dir  = "%s"
+                bind_addr = "127.0.0.1"
+                advertise {
+                  http = "127.0.0.1"
+                  rpc  = "127.0.0.1"
+                  serf = "127.0.0.1"
+                }
+                ports {
+                  http = %d
+                  rpc  = %d
+                  serf = %d
+                }
+                client {
+                  enabled = true
+                  servers = ["%s"]
+                }
+                plugin "raw_exec" {
+                  config {
+                    enabled = true
+                  }
+                }
+                """.formatted(dir.resolve("client"), cp.http(), cp.rpc(), cp.serf(), leaderRpc));
+        AgentProcess client = AgentProcess.start(dir.resolve("client.hcl"), dir.resolve("client.log"), cp.http(),
+                cp.rpc());
+        agents.add(client);
+        AgentProcess.await("the client node is ready", WAIT, () -> follower.json("/v1/nodes")
+                .findValues("Status").stream().anyMatch(s -> s.asText().equals("ready")));
+
+        // The Raft configuration names the three, one leader; the client was told of all three servers.
+        JsonNode raft = follower.json("/v1/operator/raft/configuration").get("Servers");
+        assertEquals(3, raft.size(), raft.toString());
+        assertEquals(1, raft.findValues("Leader").stream().filter(JsonNode::asBoolean).count(), raft.toString());
+        AgentProcess.await("the client learnt every server", WAIT, () -> client.json("/v1/agent/servers").size() == 3);
+
+        // A job submitted to a follower runs on the client.
+        assertEquals(200, follower.putForm("/v1/jobs", job("web")).statusCode());
+        AgentProcess.await("web runs", WAIT, () -> running(follower, "web").size() == 2);
+        Set<String> webAllocs = running(follower, "web");
+
+        // kill -9 the leader.
+        long killed = System.nanoTime();
+        leader.process.destroyForcibly();
+        assertTrue(leader.process.waitFor(30, TimeUnit.SECONDS));
+        List<AgentProcess> rest = servers.stream().filter(s -> s != leader).toList();
+        AgentProcess.await("a new leader", WAIT, () -> {
+            Set<String> l = rest.stream().map(ClusterE2EIT::leaderOf).collect(Collectors.toSet());
+            return l.size() == 1 && !l.contains("") && !l.contains(leaderRpc);
+        });
+        var accepted = follower.putForm("/v1/jobs", job("web2"));
+        long failoverMs = (System.nanoTime() - killed) / 1_000_000;
+        assertEquals(200, accepted.statusCode(), accepted.body());
+        System.out.println("leader kill -9 -> next write committed: " + failoverMs + " ms");
+        AgentProcess survivor = rest.get(0);
+        AgentProcess.await("web2 runs on the client, which failed over", WAIT,
+                () -> running(survivor, "web2").size() == 2);
+        assertEquals(webAllocs, running(survivor, "web"), "web's allocations kept running, none replaced");
+        assertEquals("ready", survivor.json("/v1/nodes").get(0).get("Status").asText());
+
+        // The killed server comes back with its data and rejoins.
+        AgentProcess back = startServer(leaderIndex + 1, ports.get(leaderIndex), "server" + (leaderIndex + 1) + ".again.log");
+        AgentProcess.await("the restarted server follows the new leader and has both jobs", WAIT, () -> {
+            String l = leaderOf(back);
+            return !l.isEmpty() && l.equals(leaderOf(survivor)) && back.json("/v1/jobs").size() == 2;
+        });
+        AgentProcess.await("three alive members again", WAIT, () -> survivor.json("/v1/agent/members")
+                .get("Members").findValues("Status").stream().filter(s -> s.asText().equals("alive")).count() == 3);
+        assertNotEquals("", leaderOf(back));
+
+        // A server with another gossip key cannot join: it says why, and the cluster never lists it.
+        byte[] other = new byte[32];
+        new SecureRandom().nextBytes(other);
+        Ports intruder = new Ports(AgentProcess.freePort(), AgentProcess.freePort(), AgentProcess.freePort());
+        Files.writeString(dir.resolve("server4.hcl"),
+                serverConfig(4, intruder, ports, Base64.getEncoder().encodeToString(other)));
+        AgentProcess wrongKey = startServer(4, intruder, "server4.log");
+        AgentProcess.await("the server with the wrong key reports it", WAIT,
+                () -> wrongKey.log().contains("wrong gossip key"));
+        assertEquals(3, survivor.json("/v1/agent/members").get("Members").size(), "the intruder is not a member");
+    }
+
+    private static int indexOf(List<Ports> ports, String rpcAddress) {
+        for (int i = 0; i < ports.size(); i++) {
+            if (rpcAddress.equals("127.0.0.1:" + ports.get(i).rpc())) {
+                return i;
+            }
+        }
+        throw new AssertionError("leader " + rpcAddress + " is none of the servers' RPC addresses " + ports);
+    }
+
+    private static Set<String> running(AgentProcess a, String job) {
+        Set<String> ids = new TreeSet<>();
+        for (JsonNode alloc : a.json("/v1/job/" + job + "/allocations")) {
+            if (alloc.get("ClientStatus").asText().equals("running")) {
+                ids.add(alloc.get("ID").asText());
+            }
+        }
+        return ids;
+    }
+
+    private static String job(String id) {
+        return """
+                {"Job": {"ID": "%s", "Type": "service", "Datacenters": ["dc1"], "TaskGroups": [{"Name": "g",
+                  "Count": 2, "Tasks": [{"Name": "t", "Driver": "raw_exec",
+                  "Config": {"command": "/bin/sleep", "args": ["300"]}}]}]}}
+                """.formatted(id);
+    }
+}
