@@ -4,10 +4,10 @@ import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 
 /**
- * One RPC endpoint: Nomad's name ({@code Node.Register}), its request and response records, where it must run, and
- * the handler. Request and response travel as CBOR in the servers' internal JSON shape.
+ * One RPC endpoint: Nomad's name ({@code Node.Register}), its request and response records, where it must run, who
+ * may call it, and the handler. Request and response travel as CBOR in the servers' internal JSON shape.
  */
-public record Endpoint<Q, R>(String name, Class<Q> request, Class<R> response, Routing routing,
+public record Endpoint<Q, R>(String name, Class<Q> request, Class<R> response, Routing routing, Callers callers,
                              Handler<Q, R> handler) {
 
     public Endpoint {
@@ -15,7 +15,23 @@ public record Endpoint<Q, R>(String name, Class<Q> request, Class<R> response, R
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(response, "response");
         Objects.requireNonNull(routing, "routing");
+        Objects.requireNonNull(callers, "callers");
         Objects.requireNonNull(handler, "handler");
+    }
+
+    /** An endpoint any agent may call (authorization, if any, is the handler's: a node secret, a token). */
+    public Endpoint(String name, Class<Q> request, Class<R> response, Routing routing, Handler<Q, R> handler) {
+        this(name, request, response, routing, Callers.ANY, handler);
+    }
+
+    /** Who may call an endpoint over the network (calls made inside the agent always may). */
+    public enum Callers {
+        ANY,
+        /**
+         * Only servers: connections that proved they hold the cluster's gossip key when they connected. Without a
+         * gossip key nothing can be proved and every connection counts as a server's, as Nomad without TLS.
+         */
+        SERVERS
     }
 
     /** Where a call is served. */

@@ -95,6 +95,7 @@ final class PidTranslator {
         agent.put("advertise.serf", s.advertiseSerf());
         agent.put("server.enabled", s.server());
         agent.put("server.bootstrap.expect", s.bootstrapExpect());
+        agent.put("server.encrypt", s.encrypt());   // the RPC layer: servers prove themselves with it
         agent.put("client.enabled", s.client());
         agent.put("client.servers", clientServers(s, config).toArray(String[]::new));
         agent.put("acl.enabled", s.aclEnabled());

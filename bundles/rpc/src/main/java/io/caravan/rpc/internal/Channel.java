@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
+import io.caravan.rpc.Endpoint;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +31,11 @@ abstract class Channel {
 
     /** Sends one whole message; messages are delivered in the order they were written. */
     protected abstract CompletableFuture<?> write(byte[] message);
+
+    /** Whether the other side proved it is a server (see {@link Endpoint.Callers#SERVERS}). */
+    boolean fromServer() {
+        return false;
+    }
 
     /** Closes the connection; {@link #closed(Throwable)} follows. */
     abstract void close();

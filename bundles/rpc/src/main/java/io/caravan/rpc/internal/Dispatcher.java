@@ -86,7 +86,7 @@ final class Dispatcher {
         s.calls().increment();
         CompletableFuture<byte[]> result;
         try {
-            result = route(method, hops, body);
+            result = route(method, hops, body, from);
         } catch (RuntimeException e) {
             result = CompletableFuture.failedFuture(e);
         }
@@ -99,10 +99,15 @@ final class Dispatcher {
         });
     }
 
-    private CompletableFuture<byte[]> route(String method, int hops, byte[] body) {
+    /** @param from the connection the call came on; null for a call made inside this agent */
+    private CompletableFuture<byte[]> route(String method, int hops, byte[] body, Channel from) {
         Endpoint<?, ?> endpoint = method == null ? null : endpoints.get(method);
         if (endpoint == null) {
             throw new CaravanException(ErrorCode.NOT_FOUND, "rpc: can't find method " + method);
+        }
+        if (endpoint.callers() == Endpoint.Callers.SERVERS && from != null && !from.fromServer()) {
+            throw new CaravanException(ErrorCode.PERMISSION_DENIED, "Permission denied: " + method
+                    + " is for servers only");
         }
         LeaderLocator l = locator;
         if (endpoint.routing() == Endpoint.Routing.LEADER && l != null && !l.isLeader()) {
@@ -120,7 +125,7 @@ final class Dispatcher {
     private void forwardWhenLed(LeaderLocator l, String method, int hops, byte[] body, long deadline,
                                 CompletableFuture<byte[]> result) {
         if (l.isLeader()) {
-            route(method, hops, body).whenComplete((ok, error) -> complete(result, ok, error));
+            route(method, hops, body, null).whenComplete((ok, error) -> complete(result, ok, error));
             return;
         }
         Optional<String> leader = l.leaderRpcAddress();

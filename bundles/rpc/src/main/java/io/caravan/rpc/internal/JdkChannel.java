@@ -16,6 +16,7 @@ import java.util.concurrent.CompletionStage;
 final class JdkChannel extends Channel implements WebSocket.Listener {
     static final String PATH = "/v1/rpc";
     static final String NODE_HEADER = "X-Caravan-Node-ID";
+    static final String SERVER_HEADER = "X-Caravan-Server-Proof";
 
     private final ByteArrayOutputStream partial = new ByteArrayOutputStream();
     private final Object sendLock = new Object();
@@ -26,18 +27,30 @@ final class JdkChannel extends Channel implements WebSocket.Listener {
         super(dispatcher, address);
     }
 
-    /** Dials {@code host:port}; a client node names itself so servers can call it back on this connection. */
+    /**
+     * Dials {@code host:port}; a client node names itself so servers can call it back on this connection, and a
+     * server proves it is one.
+     */
     static CompletableFuture<JdkChannel> open(HttpClient http, Dispatcher dispatcher, String address, String nodeId,
-                                              Duration timeout) {
+                                              String serverProof, Duration timeout) {
         JdkChannel channel = new JdkChannel(dispatcher, address);
         WebSocket.Builder builder = http.newWebSocketBuilder().connectTimeout(timeout);
         if (nodeId != null && !nodeId.isEmpty()) {
             builder.header(NODE_HEADER, nodeId);
         }
+        if (serverProof != null) {
+            builder.header(SERVER_HEADER, serverProof);
+        }
         return builder.buildAsync(URI.create("ws://" + address + PATH), channel).thenApply(ws -> {
             channel.socket = ws;
             return channel;
         });
+    }
+
+    /** Calls coming back on a connection this agent dialled come from the server it chose to dial. */
+    @Override
+    boolean fromServer() {
+        return true;
     }
 
     @Override

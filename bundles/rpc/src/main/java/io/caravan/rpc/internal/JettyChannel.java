@@ -14,12 +14,19 @@ import org.eclipse.jetty.websocket.core.OpCode;
 /** The server's end of a connection an agent opened: Jetty's WebSocket core, one binary message per envelope. */
 final class JettyChannel extends Channel implements FrameHandler {
     private final String nodeId;
+    private final boolean fromServer;
     private final ByteArrayOutputStream partial = new ByteArrayOutputStream();
     private volatile CoreSession session;
 
-    JettyChannel(Dispatcher dispatcher, String peer, String nodeId) {
+    JettyChannel(Dispatcher dispatcher, String peer, String nodeId, boolean fromServer) {
         super(dispatcher, peer);
         this.nodeId = nodeId;
+        this.fromServer = fromServer;
+    }
+
+    @Override
+    boolean fromServer() {
+        return fromServer;
     }
 
     /** The client node that opened this connection, or empty for a server. */

@@ -50,6 +50,9 @@ public final class RpcComponent implements Rpc {
 
         String[] client_servers() default {};
 
+        /** The gossip key (servers only): servers prove themselves to each other with it. */
+        String server_encrypt() default "";
+
         long leader_wait_ms() default 5_000;
 
         /** The longest call, blocking queries included (Nomad's max wait is 10 minutes). */
@@ -62,7 +65,8 @@ public final class RpcComponent implements Rpc {
     @Activate
     public RpcComponent(Config config, BundleContext context) throws Exception {
         engine = new RpcEngine(config.client_enabled() ? config.node_id() : "",
-                Duration.ofMillis(config.leader_wait_ms()), Duration.ofMillis(config.call_timeout_ms()));
+                Duration.ofMillis(config.leader_wait_ms()), Duration.ofMillis(config.call_timeout_ms()),
+                config.server_enabled() ? ServerProof.of(config.server_encrypt()) : ServerProof.NONE);
         try {
             if (config.server_enabled()) {
                 engine.listen(config.addresses_rpc(), config.ports_rpc(), Duration.ofMillis(config.call_timeout_ms()));

@@ -31,6 +31,7 @@ final class RpcEngine implements Rpc, AutoCloseable {
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(3);
 
     private final String nodeId;
+    private final ServerProof proof;
     private final Duration callTimeout;
     private final ScheduledExecutorService timer;
     private final ExecutorService io;
@@ -46,9 +47,11 @@ final class RpcEngine implements Rpc, AutoCloseable {
      * @param nodeId this agent's node ID, sent when dialling so servers can call back (empty: not a client node)
      * @param leaderWait how long a call for the leader waits for one to be elected
      * @param callTimeout the longest any call may take (blocking queries included)
+     * @param proof what this agent, a server, shows when it dials, and asks of servers that dial it
      */
-    RpcEngine(String nodeId, Duration leaderWait, Duration callTimeout) {
+    RpcEngine(String nodeId, Duration leaderWait, Duration callTimeout, ServerProof proof) {
         this.nodeId = nodeId;
+        this.proof = proof;
         this.callTimeout = callTimeout;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "caravan-rpc-timer"));
         this.io = Executors.newCachedThreadPool(r -> daemon(r, "caravan-rpc-client"));
@@ -69,7 +72,7 @@ final class RpcEngine implements Rpc, AutoCloseable {
 
     /** Starts serving on {@code host:port} (0: any free port). */
     void listen(String host, int port, Duration idleTimeout) throws Exception {
-        RpcListener l = new RpcListener(host, port, dispatcher, idleTimeout, this::opened);
+        RpcListener l = new RpcListener(host, port, dispatcher, idleTimeout, proof, this::opened);
         l.start();
         listener = l;
         LOG.info("RPC listening on {}:{}", host, l.port());
@@ -193,7 +196,7 @@ final class RpcEngine implements Rpc, AutoCloseable {
             if (existing != null && (!existing.isDone() || usable(existing))) {
                 return existing;
             }
-            return JdkChannel.open(http, dispatcher, a, nodeId, CONNECT_TIMEOUT);
+            return JdkChannel.open(http, dispatcher, a, nodeId, proof.value(), CONNECT_TIMEOUT);
         });
         f.whenComplete((c, error) -> {
             if (error != null) {

@@ -23,7 +23,8 @@ final class RpcListener implements AutoCloseable {
     private final Server server;
     private final ServerConnector connector;
 
-    RpcListener(String host, int port, Dispatcher dispatcher, Duration idleTimeout, Consumer<JettyChannel> opened) {
+    RpcListener(String host, int port, Dispatcher dispatcher, Duration idleTimeout, ServerProof proof,
+                Consumer<JettyChannel> opened) {
         QueuedThreadPool pool = new QueuedThreadPool(MAX_THREADS, 2);
         pool.setName("caravan-rpc");
         pool.setDaemon(true);
@@ -36,8 +37,9 @@ final class RpcListener implements AutoCloseable {
         WebSocketUpgradeHandler upgrade = new WebSocketUpgradeHandler(new WebSocketComponents());
         upgrade.addMapping(JdkChannel.PATH, WebSocketNegotiator.from((request, response, callback) -> {
             String nodeId = request.getHeaders().get(JdkChannel.NODE_HEADER);
+            boolean fromServer = proof.accepts(request.getHeaders().get(JdkChannel.SERVER_HEADER));
             JettyChannel channel = new JettyChannel(dispatcher,
-                    Request.getRemoteAddr(request) + ":" + Request.getRemotePort(request), nodeId);
+                    Request.getRemoteAddr(request) + ":" + Request.getRemotePort(request), nodeId, fromServer);
             opened.accept(channel);
             return channel;
         }, (websocket, request, response) -> (FrameHandler) websocket));

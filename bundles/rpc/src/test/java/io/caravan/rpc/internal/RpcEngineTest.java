@@ -46,7 +46,11 @@ class RpcEngineTest {
     }
 
     private RpcEngine engine(String nodeId) {
-        RpcEngine e = new RpcEngine(nodeId, Duration.ofSeconds(2), Duration.ofSeconds(20));
+        return engine(nodeId, ServerProof.NONE);
+    }
+
+    private RpcEngine engine(String nodeId, ServerProof proof) {
+        RpcEngine e = new RpcEngine(nodeId, Duration.ofSeconds(2), Duration.ofSeconds(20), proof);
         engines.add(e);
         return e;
     }
@@ -166,6 +170,27 @@ class RpcEngineTest {
         byte[] big = new byte[5 * 1024 * 1024 + 17];
         big[big.length - 1] = 42;
         assertEquals(new Text(Integer.toString(big.length)), await(client.call("Test.Size", new Blob(big), Text.class)));
+    }
+
+    @Test
+    void serverOnlyEndpointsAnswerOnlyConnectionsThatProveTheGossipKey() throws Exception {
+        String key = java.util.Base64.getEncoder().encodeToString(new byte[32]);
+        String otherKey = java.util.Base64.getEncoder().encodeToString(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+                12, 13, 14, 15, 16});
+        RpcEngine server = engine("", ServerProof.of(key));
+        server.dispatcher().add(List.of(new Endpoint<>("Raft.Apply", Text.class, Text.class, Endpoint.Routing.LOCAL,
+                Endpoint.Callers.SERVERS, q -> CompletableFuture.completedFuture(new Text("applied")))));
+        server.listen("127.0.0.1", 0, Duration.ofMinutes(1));
+
+        CaravanException client = failure(engine("node-1").callAt(at(server), "Raft.Apply", new Text(""), Text.class));
+        assertEquals(ErrorCode.PERMISSION_DENIED, client.code());
+        CaravanException wrongKey = failure(engine("", ServerProof.of(otherKey))
+                .callAt(at(server), "Raft.Apply", new Text(""), Text.class));
+        assertEquals(ErrorCode.PERMISSION_DENIED, wrongKey.code());
+        assertEquals(new Text("applied"), await(engine("", ServerProof.of(key))
+                .callAt(at(server), "Raft.Apply", new Text(""), Text.class)));
+        assertEquals(new Text("applied"), await(server.dispatch("Raft.Apply", new Text(""), Text.class)),
+                "calls made inside the agent are trusted");
     }
 
     @Test

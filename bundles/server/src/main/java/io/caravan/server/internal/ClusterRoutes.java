@@ -170,7 +170,7 @@ public final class ClusterRoutes implements ApiRoutes, EndpointProvider {
     @Override
     public List<Endpoint<?, ?>> endpoints() {
         return List.of(new Endpoint<>(REMOVE_PEER, RemovePeerRequest.class, RemovePeerResponse.class,
-                Endpoint.Routing.LEADER, q -> raftConfiguration().removePeer(q.idOrAddress())
+                Endpoint.Routing.LEADER, Endpoint.Callers.SERVERS, q -> raftConfiguration().removePeer(q.idOrAddress())
                         .handle((ok, error) -> {
                             if (error != null) {
                                 throw new CompletionException(asApiError(error));

@@ -86,7 +86,7 @@ public final class RaftWrites implements EndpointProvider {
     @Override
     public java.util.List<Endpoint<?, ?>> endpoints() {
         return java.util.List.of(new Endpoint<>(APPLY, ApplyRequest.class, Applied.class, Endpoint.Routing.LEADER,
-                q -> replicator.copy().orTimeout(LEADER_HOLD.toMillis(), TimeUnit.MILLISECONDS)
+                Endpoint.Callers.SERVERS, q -> replicator.copy().orTimeout(LEADER_HOLD.toMillis(), TimeUnit.MILLISECONDS)
                         .thenCompose(log -> log.submit(q.entry()))));
     }
 
