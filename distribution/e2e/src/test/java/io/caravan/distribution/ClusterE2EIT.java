@@ -176,6 +176,13 @@ class ClusterE2EIT {
         AgentProcess.await("web runs", WAIT, () -> running(follower, "web").size() == 2);
         Set<String> webAllocs = running(follower, "web");
 
+        // The client-only agent answers any API call by forwarding it to a server: same body, same errors.
+        assertEquals(webAllocs, running(client, "web"), "the client agent forwards /v1/job/web/allocations");
+        var missing = client.get("/v1/job/nope");
+        assertEquals(404, missing.statusCode());
+        assertEquals(follower.get("/v1/job/nope").body(), missing.body());
+        assertTrue(client.get("/v1/jobs").headers().firstValue("X-Nomad-Index").isPresent(), "query meta forwarded");
+
         // kill -9 the leader.
         long killed = System.nanoTime();
         leader.process.destroyForcibly();

@@ -107,11 +107,14 @@ final class PidTranslator {
 
         List<String> headers = new ArrayList<>();
         s.responseHeaders().forEach((k, v) -> headers.add(k + ": " + v));
+        String ownHttp = s.httpAddr().equals("0.0.0.0") || s.httpAddr().equals("::") ? "127.0.0.1" : s.httpAddr();
         pids.put(HTTP_PID, Map.of(
                 "region", s.region(),
                 "response.headers", headers.stream().sorted().toArray(String[]::new),
                 "console.root", CONSOLE_ROOT,
-                "console.allow.remote", s.consoleAllowRemote()));
+                "console.allow.remote", s.consoleAllowRemote(),
+                "server.enabled", s.server(),
+                "http.addr", new AgentSettings.HostPort(ownHttp, s.httpPort()).toString()));
 
         pids.put(FELIX_HTTP_PID, Map.of(
                 "org.apache.felix.http.enable", true,

@@ -59,9 +59,12 @@ public final class ApiServlet extends HttpServlet {
     private final transient Map<ApiRoutes, Integer> groups = new ConcurrentHashMap<>();
     private transient volatile Router router = Router.of(List.of());
     private transient volatile Settings settings;
+    /** Present on agents with RPC; a client-only agent forwards calls it has no route for ({@link HttpForwarding}). */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    private transient volatile io.caravan.rpc.Rpc rpc;
 
     /** The parts of {@link HttpConfig} this servlet uses, swapped atomically on change. */
-    private record Settings(String region, List<String[]> responseHeaders, String consoleRoot) {
+    private record Settings(String region, List<String[]> responseHeaders, String consoleRoot, boolean server) {
         static Settings of(HttpConfig config) {
             List<String[]> headers = new ArrayList<>();
             for (String line : config.response_headers()) {
@@ -70,7 +73,8 @@ public final class ApiServlet extends HttpServlet {
                     headers.add(new String[] {line.substring(0, colon).trim(), line.substring(colon + 1).trim()});
                 }
             }
-            return new Settings(config.region(), List.copyOf(headers), config.console_root());
+            return new Settings(config.region(), List.copyOf(headers), config.console_root(),
+                    config.server_enabled());
         }
     }
 
@@ -168,6 +172,10 @@ public final class ApiServlet extends HttpServlet {
     private CompletionStage<ApiResponse> dispatch(HttpServletRequest request, Settings current) throws Exception {
         Router.Match match = router.find(request.getMethod(), request.getRequestURI());
         if (match instanceof Router.NotFound) {
+            io.caravan.rpc.Rpc servers = rpc;
+            if (!current.server() && servers != null && !servers.servers().isEmpty()) {
+                return forward(request, servers);
+            }
             return CompletableFuture.completedFuture(new ApiResponse(404, null, null));
         }
         if (match instanceof Router.WrongMethod) {
@@ -175,6 +183,20 @@ public final class ApiServlet extends HttpServlet {
         }
         Router.Found found = (Router.Found) match;
         return found.handler().handle(new WireRequest(request, found.params(), current.region(), NomadJson.mapper()));
+    }
+
+    /** Sends the call to a server and answers with exactly what it answered. */
+    private static CompletionStage<ApiResponse> forward(HttpServletRequest request, io.caravan.rpc.Rpc servers)
+            throws IOException {
+        String query = request.getQueryString();
+        HttpForwarding.Call call = HttpForwarding.call(request.getMethod(),
+                request.getRequestURI() + (query == null ? "" : "?" + query), request::getHeader,
+                request.getInputStream().readAllBytes());
+        return servers.call(HttpForwarding.METHOD, call, HttpForwarding.Answer.class).thenApply(answer -> {
+            Object body = answer.body() == null || answer.body().length == 0 ? null : new RawBody(
+                    answer.header("Content-Type").orElse("application/octet-stream"), answer.body());
+            return new ApiResponse(answer.status(), body, answer.meta());
+        });
     }
 
     /**

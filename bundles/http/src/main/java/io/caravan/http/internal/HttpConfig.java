@@ -17,4 +17,11 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
     @AttributeDefinition(description = "Let the web console answer requests that do not come from this host")
     boolean console_allow_remote() default false;
+
+    @AttributeDefinition(description = "Whether this agent is a server; a client-only agent forwards API calls it has "
+            + "no route for to its servers")
+    boolean server_enabled() default false;
+
+    @AttributeDefinition(description = "host:port of this agent's own HTTP listener, for calls forwarded to it")
+    String http_addr() default "127.0.0.1:4646";
 }

@@ -174,6 +174,16 @@ class ApiServletStreamTest {
             public boolean console_allow_remote() {
                 return false;
             }
+
+            @Override
+            public boolean server_enabled() {
+                return true;
+            }
+
+            @Override
+            public String http_addr() {
+                return "127.0.0.1:4646";
+            }
         };
     }
 
