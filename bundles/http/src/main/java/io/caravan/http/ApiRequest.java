@@ -31,4 +31,14 @@ public interface ApiRequest {
     <T> T body(Class<T> type);
 
     String remoteAddress();
+
+    /** The query string as sent (without {@code ?}), empty when there is none. */
+    default String rawQuery() {
+        return "";
+    }
+
+    /** The body's bytes as sent (read once), empty when there is none. */
+    default byte[] rawBody() {
+        return new byte[0];
+    }
 }

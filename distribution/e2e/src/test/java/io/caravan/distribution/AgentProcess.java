@@ -48,11 +48,12 @@ final class AgentProcess implements AutoCloseable {
 
     /** The same, logging to {@code logName} (a second agent on the same directory keeps the first one's log). */
     static AgentProcess startDev(Path dir, String extraJson, String logName) throws Exception {
-        int http = freePort();
-        int rpc = freePort();
+        int[] ports = freePorts(3);
+        int http = ports[0];
+        int rpc = ports[1];
         Path config = dir.resolve("agent.json");
         Files.writeString(config, String.format("{\"ports\": {\"http\": %d, \"rpc\": %d, \"serf\": %d}%s}", http, rpc,
-                freePort(), extraJson));
+                ports[2], extraJson));
         Path log = dir.resolve(logName);
         AgentProcess agent = new AgentProcess(run(log, "agent", "-dev", "-config", config.toString()), log, config,
                 http, rpc);
@@ -89,6 +90,24 @@ final class AgentProcess implements AutoCloseable {
         command.add(DIST.resolve("bin/caravan").toString());
         command.addAll(List.of(args));
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    /** {@code n} distinct free ports (all held open while choosing, so none is handed out twice). */
+    static int[] freePorts(int n) throws IOException {
+        List<ServerSocket> held = new ArrayList<>();
+        try {
+            int[] ports = new int[n];
+            for (int i = 0; i < n; i++) {
+                ServerSocket socket = new ServerSocket(0);
+                held.add(socket);
+                ports[i] = socket.getLocalPort();
+            }
+            return ports;
+        } finally {
+            for (ServerSocket socket : held) {
+                socket.close();
+            }
+        }
     }
 
     static int freePort() throws IOException {

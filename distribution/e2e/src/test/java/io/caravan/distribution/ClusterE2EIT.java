@@ -103,9 +103,11 @@ class ClusterE2EIT {
         byte[] raw = new byte[32];
         new SecureRandom().nextBytes(raw);
         String key = Base64.getEncoder().encodeToString(raw);
+        // Every port of every agent at once, so that no two agents are handed the same one.
+        int[] free = AgentProcess.freePorts(15);
         List<Ports> ports = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            ports.add(new Ports(AgentProcess.freePort(), AgentProcess.freePort(), AgentProcess.freePort()));
+            ports.add(new Ports(free[3 * i], free[3 * i + 1], free[3 * i + 2]));
         }
         List<AgentProcess> servers = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
@@ -134,7 +136,7 @@ class ClusterE2EIT {
         assertEquals(1, rows.stream().filter(r -> r.matches(".* alive\\s+true .*")).count(), table);
 
         // A client-only agent that knows only the leader.
-        Ports cp = new Ports(AgentProcess.freePort(), AgentProcess.freePort(), AgentProcess.freePort());
+        Ports cp = new Ports(free[9], free[10], free[11]);
         Files.writeString(dir.resolve("client.hcl"), """
                 name      = "client1"
                 data_dir  = "%s"
@@ -183,6 +185,14 @@ class ClusterE2EIT {
         assertEquals(follower.get("/v1/job/nope").body(), missing.body());
         assertTrue(client.get("/v1/jobs").headers().firstValue("X-Nomad-Index").isPresent(), "query meta forwarded");
 
+        // Any server reaches the client's allocation files through the connection the client opened (to one of them).
+        String oneAlloc = webAllocs.iterator().next();
+        for (AgentProcess s : servers) {
+            var listing = s.get("/v1/client/fs/ls/" + oneAlloc + "?path=/");
+            assertEquals(200, listing.statusCode(), listing.body());
+            assertTrue(listing.body().contains("\"Name\":\"alloc\""), listing.body());
+        }
+
         // kill -9 the leader.
         long killed = System.nanoTime();
         leader.process.destroyForcibly();
@@ -215,7 +225,7 @@ class ClusterE2EIT {
         // A server with another gossip key cannot join: it says why, and the cluster never lists it.
         byte[] other = new byte[32];
         new SecureRandom().nextBytes(other);
-        Ports intruder = new Ports(AgentProcess.freePort(), AgentProcess.freePort(), AgentProcess.freePort());
+        Ports intruder = new Ports(free[12], free[13], free[14]);
         Files.writeString(dir.resolve("server4.hcl"),
                 serverConfig(4, intruder, ports, Base64.getEncoder().encodeToString(other)));
         AgentProcess wrongKey = startServer(4, intruder, "server4.log");

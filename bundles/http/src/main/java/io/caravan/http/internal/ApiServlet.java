@@ -18,6 +18,7 @@ import io.caravan.api.json.NomadJson;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.AsyncHandler;
 import io.caravan.http.ApiRoutes;
+import io.caravan.http.HttpForward;
 import io.caravan.http.QueryMeta;
 import io.caravan.http.RawBody;
 import io.caravan.http.RouteTable;
@@ -174,7 +175,7 @@ public final class ApiServlet extends HttpServlet {
         if (match instanceof Router.NotFound) {
             io.caravan.rpc.Rpc servers = rpc;
             if (!current.server() && servers != null && !servers.servers().isEmpty()) {
-                return forward(request, servers);
+                return forward(request, servers, current);
             }
             return CompletableFuture.completedFuture(new ApiResponse(404, null, null));
         }
@@ -186,17 +187,10 @@ public final class ApiServlet extends HttpServlet {
     }
 
     /** Sends the call to a server and answers with exactly what it answered. */
-    private static CompletionStage<ApiResponse> forward(HttpServletRequest request, io.caravan.rpc.Rpc servers)
-            throws IOException {
-        String query = request.getQueryString();
-        HttpForwarding.Call call = HttpForwarding.call(request.getMethod(),
-                request.getRequestURI() + (query == null ? "" : "?" + query), request::getHeader,
-                request.getInputStream().readAllBytes());
-        return servers.call(HttpForwarding.METHOD, call, HttpForwarding.Answer.class).thenApply(answer -> {
-            Object body = answer.body() == null || answer.body().length == 0 ? null : new RawBody(
-                    answer.header("Content-Type").orElse("application/octet-stream"), answer.body());
-            return new ApiResponse(answer.status(), body, answer.meta());
-        });
+    private static CompletionStage<ApiResponse> forward(HttpServletRequest request, io.caravan.rpc.Rpc servers,
+                                                        Settings current) {
+        return servers.call(HttpForward.METHOD, HttpForward.Call.of(new WireRequest(request, Map.of(),
+                current.region(), NomadJson.mapper())), HttpForward.Answer.class).thenApply(HttpForward.Answer::toResponse);
     }
 
     /**

@@ -8,12 +8,16 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
-import io.caravan.http.QueryMeta;
+import io.caravan.api.CaravanException;
+import io.caravan.api.ErrorCode;
+import io.caravan.http.HttpForward;
+import io.caravan.http.HttpForward.Answer;
+import io.caravan.http.HttpForward.Call;
 import io.caravan.rpc.Endpoint;
 import io.caravan.rpc.EndpointProvider;
 import org.osgi.service.component.annotations.Activate;
@@ -21,37 +25,17 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 
 /**
- * API calls that a client-only agent has no route for are answered by a server: the request travels over RPC
- * ({@value #METHOD}) and the server runs it against its own HTTP listener, so the answer (status, {@code X-Nomad-*}
- * headers, body, errors, blocking-query waits) is exactly what the server sends its own callers.
+ * Serves {@link HttpForward} calls against this agent's own HTTP listener, so the answer (status, {@code X-Nomad-*}
+ * headers, body, errors, blocking-query waits) is exactly what this agent sends its own callers. A server answers
+ * any call, from anyone (client-only agents forward their API calls); a client-only agent answers only
+ * {@code /v1/client/*} calls, and only from its servers (they reach a node's allocations this way).
  */
 @Component(configurationPid = "io.caravan.http", service = EndpointProvider.class)
 public final class HttpForwarding implements EndpointProvider {
-    static final String METHOD = "Agent.HTTP";
     /** Nomad's longest blocking query is 10 minutes (plus jitter). */
     private static final Duration LONGEST = Duration.ofMinutes(11);
-    private static final List<String> REQUEST_HEADERS = List.of("X-Nomad-Token", "Content-Type");
     private static final List<String> RESPONSE_HEADERS = List.of("Content-Type", "X-Nomad-Index",
             "X-Nomad-Knownleader", "X-Nomad-Lastcontact", "X-Nomad-Nexttoken");
-
-    /** One API call as it arrived: method, path with query string, the headers that matter, body. */
-    record Call(String method, String uri, Map<String, String> headers, byte[] body) {}
-
-    /** The server's answer. */
-    record Answer(int status, Map<String, String> headers, byte[] body) {
-        Optional<String> header(String name) {
-            return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name))
-                    .map(Map.Entry::getValue).findFirst();
-        }
-
-        /** The {@code X-Nomad-*} headers as the servlet writes them, or null when the server sent none. */
-        QueryMeta meta() {
-            return header("X-Nomad-Index").map(index -> new QueryMeta(Long.parseLong(index),
-                    Boolean.parseBoolean(header("X-Nomad-Knownleader").orElse("true")),
-                    Long.parseLong(header("X-Nomad-Lastcontact").orElse("0")),
-                    header("X-Nomad-Nexttoken").orElse(null))).orElse(null);
-        }
-    }
 
     private final boolean server;
     private final String self;
@@ -74,22 +58,21 @@ public final class HttpForwarding implements EndpointProvider {
         executor.shutdownNow();
     }
 
-    static Call call(String method, String uri, java.util.function.Function<String, String> header, byte[] body) {
-        Map<String, String> headers = new LinkedHashMap<>();
-        for (String name : REQUEST_HEADERS) {
-            String value = header.apply(name);
-            if (value != null) {
-                headers.put(name, value);
-            }
-        }
-        return new Call(method, uri, headers, body);
-    }
-
-    /** Only servers answer forwarded calls: a client would forward them again. */
     @Override
     public List<Endpoint<?, ?>> endpoints() {
-        return server ? List.of(new Endpoint<>(METHOD, Call.class, Answer.class, Endpoint.Routing.LOCAL, this::serve))
-                : List.of();
+        return List.of(server
+                ? new Endpoint<>(HttpForward.METHOD, Call.class, Answer.class, Endpoint.Routing.LOCAL, this::serve)
+                : new Endpoint<>(HttpForward.METHOD, Call.class, Answer.class, Endpoint.Routing.LOCAL,
+                        Endpoint.Callers.SERVERS, this::serveClientCall));
+    }
+
+    /** A client-only agent runs only its own {@code /v1/client/*} routes; anything else it would forward back. */
+    private CompletionStage<Answer> serveClientCall(Call call) {
+        if (!call.uri().startsWith("/v1/client/")) {
+            return CompletableFuture.failedFuture(new CaravanException(ErrorCode.NOT_FOUND,
+                    "this client only answers /v1/client/ calls"));
+        }
+        return serve(call);
     }
 
     private CompletionStage<Answer> serve(Call call) {

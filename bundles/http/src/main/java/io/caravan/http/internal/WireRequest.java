@@ -145,6 +145,21 @@ final class WireRequest implements ApiRequest {
     }
 
     @Override
+    public String rawQuery() {
+        String q = request.getQueryString();
+        return q == null ? "" : q;
+    }
+
+    @Override
+    public byte[] rawBody() {
+        try {
+            return request.getInputStream().readAllBytes();
+        } catch (IOException e) {
+            throw CaravanException.badRequest("Failed to read request body: " + e.getMessage());
+        }
+    }
+
+    @Override
     public String remoteAddress() {
         return request.getRemoteAddr();
     }
