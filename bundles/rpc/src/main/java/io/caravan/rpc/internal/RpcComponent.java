@@ -17,6 +17,7 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
@@ -28,7 +29,8 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
  * The agent's RPC: listens on the RPC port when this agent is a server; when it is a client only, calls the
  * configured servers and registers the {@link NodeEndpoint} the client runs through ({@link NodeRpc.Remote}).
  * Endpoints come from {@link EndpointProvider} services; a {@link LeaderLocator}, when a server has one, decides
- * forwarding. A changed agent configuration restarts it (connections are re-dialled).
+ * forwarding. A reload changes only the client's server list here: mode, addresses, ports and the key take effect at
+ * restart (Nomad's rule), so connections survive a reload.
  */
 @Component(configurationPid = "io.caravan.agent", configurationPolicy = ConfigurationPolicy.REQUIRE, immediate = true)
 @Designate(ocd = RpcComponent.Config.class)
@@ -61,6 +63,7 @@ public final class RpcComponent implements Rpc {
 
     private final RpcEngine engine;
     private ServiceRegistration<NodeEndpoint> remote;
+    private List<String> configuredServers;
 
     @Activate
     public RpcComponent(Config config, BundleContext context) throws Exception {
@@ -71,7 +74,8 @@ public final class RpcComponent implements Rpc {
             if (config.server_enabled()) {
                 engine.listen(config.addresses_rpc(), config.ports_rpc(), Duration.ofMillis(config.call_timeout_ms()));
             } else {
-                engine.setServers(Arrays.asList(config.client_servers()));
+                configuredServers = Arrays.asList(config.client_servers());
+                engine.setServers(configuredServers);
                 if (config.client_enabled()) {
                     Dictionary<String, Object> props = new Hashtable<>();
                     props.put(REMOTE, Boolean.TRUE);
@@ -81,6 +85,16 @@ public final class RpcComponent implements Rpc {
         } catch (Exception e) {
             engine.close();
             throw e;
+        }
+    }
+
+    /** Only a changed {@code client.servers} replaces the list (which servers' replies otherwise keep current). */
+    @Modified
+    void modified(Config config) {
+        List<String> configured = Arrays.asList(config.client_servers());
+        if (!config.server_enabled() && !configured.equals(configuredServers)) {
+            configuredServers = configured;
+            engine.setServers(configured);
         }
     }
 
