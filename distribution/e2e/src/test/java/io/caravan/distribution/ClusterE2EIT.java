@@ -54,10 +54,10 @@ class ClusterE2EIT {
         }
     }
 
-    private String serverConfig(int i, Ports own, List<Ports> all, String key) {
-        String join = all.stream().map(p -> "\"127.0.0.1:" + p.serf() + "\"").collect(Collectors.joining(", "));
+    /** What every agent's file starts with: its name, data dir, loopback addresses and ports. */
+    private String agentConfig(String name, Ports own) {
         return """
-                name      = "server%d"
+                name      = "%s"
                 data_dir  = "%s"
                 bind_addr = "127.0.0.1"
                 advertise {
@@ -70,6 +70,12 @@ class ClusterE2EIT {
                   rpc  = %d
                   serf = %d
                 }
+                """.formatted(name, dir.resolve(name), own.http(), own.rpc(), own.serf());
+    }
+
+    private String serverConfig(int i, Ports own, List<Ports> all, String key) {
+        String join = all.stream().map(p -> "\"127.0.0.1:" + p.serf() + "\"").collect(Collectors.joining(", "));
+        return agentConfig("server" + i, own) + """
                 server {
                   enabled          = true
                   bootstrap_expect = 3
@@ -79,7 +85,7 @@ class ClusterE2EIT {
                     retry_interval = "1s"
                   }
                 }
-                """.formatted(i, dir.resolve("server" + i), own.http(), own.rpc(), own.serf(), key, join);
+                """.formatted(key, join);
     }
 
     private AgentProcess startServer(int i, Ports p, String logName) throws Exception {
@@ -137,20 +143,7 @@ class ClusterE2EIT {
 
         // A client-only agent that knows only the leader.
         Ports cp = new Ports(free[9], free[10], free[11]);
-        Files.writeString(dir.resolve("client.hcl"), """
-                name      = "client1"
-                data_dir  = "%s"
-                bind_addr = "127.0.0.1"
-                advertise {
-                  http = "127.0.0.1"
-                  rpc  = "127.0.0.1"
-                  serf = "127.0.0.1"
-                }
-                ports {
-                  http = %d
-                  rpc  = %d
-                  serf = %d
-                }
+        Files.writeString(dir.resolve("client.hcl"), agentConfig("client1", cp) + """
                 client {
                   enabled = true
                   servers = ["%s"]
@@ -160,7 +153,7 @@ class ClusterE2EIT {
                     enabled = true
                   }
                 }
-                """.formatted(dir.resolve("client"), cp.http(), cp.rpc(), cp.serf(), leaderRpc));
+                """.formatted(leaderRpc));
         AgentProcess client = AgentProcess.start(dir.resolve("client.hcl"), dir.resolve("client.log"), cp.http(),
                 cp.rpc());
         agents.add(client);

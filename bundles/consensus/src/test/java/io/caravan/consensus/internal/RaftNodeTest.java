@@ -21,35 +21,14 @@ import java.util.stream.Stream;
 import io.caravan.consensus.Applied;
 import io.caravan.consensus.NotLeaderException;
 import io.caravan.consensus.Replicator;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /** A real one-server Raft group over Netty on loopback, without OSGi. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class RaftNodeTest {
-    private static final Duration READY = Duration.ofSeconds(30);
+class RaftNodeTest extends OneServerGroup {
     private static final long SUBMIT_SECONDS = 10;
 
-    @TempDir
-    Path dir;
-
-    private RaftNode node;
-
-    @AfterEach
-    void stop() {
-        if (node != null) {
-            node.close();
-        }
-    }
-
-    private RaftNode started(RaftSettings settings, CountingHandler handler) throws Exception {
-        node = new RaftNode(settings, handler, System::currentTimeMillis);
-        node.start();
-        assertTrue(node.awaitReady(READY), "no leader within " + READY);
-        return node;
-    }
 
     private static Applied submit(Replicator replicator, long value) throws Exception {
         return replicator.submit(CountingHandler.command(value)).toCompletableFuture()

@@ -9,8 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -21,33 +19,16 @@ import java.util.concurrent.TimeUnit;
 
 import io.caravan.consensus.Applied;
 import io.caravan.consensus.CommandHandler;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Batched submits through a real one-server group: order, per-command results and failures, replay. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class SubmitBatchingTest {
-    private static final Duration READY = Duration.ofSeconds(30);
+class SubmitBatchingTest extends OneServerGroup {
     private static final int BURST = 400;
 
-    @TempDir
-    Path dir;
-
-    private RaftNode node;
-
-    @AfterEach
-    void stop() {
-        if (node != null) {
-            node.close();
-        }
-    }
-
     private void start(RaftSettings settings, CountingHandler handler) throws Exception {
-        node = new RaftNode(settings, handler, System::currentTimeMillis);
-        node.start();
-        assertTrue(node.awaitReady(READY), "no leader within " + READY);
+        started(settings, handler);
     }
 
     /** Submits without waiting, so that all but the first few queue behind the writes in flight and are batched. */
