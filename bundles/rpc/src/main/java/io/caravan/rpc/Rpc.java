@@ -30,6 +30,13 @@ public interface Rpc {
      */
     <R> CompletionStage<R> callNode(String nodeId, String method, Object request, Class<R> response);
 
+    /** What each endpoint served here so far (forwarded calls included), by method name. */
+    List<EndpointStats> stats();
+
+    /** Calls served by one endpoint: how many, how many failed, and their durations. */
+    record EndpointStats(String method, long calls, long errors, double totalMillis, double minMillis,
+                         double maxMillis) {}
+
     /** The servers calls go to, in the order they will be tried. */
     List<String> servers();
 

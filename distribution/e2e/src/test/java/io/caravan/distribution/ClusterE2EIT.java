@@ -178,6 +178,16 @@ class ClusterE2EIT {
         assertEquals(follower.get("/v1/job/nope").body(), missing.body());
         assertTrue(client.get("/v1/jobs").headers().firstValue("X-Nomad-Index").isPresent(), "query meta forwarded");
 
+        // The server that took the client's forwarded calls counts them in Nomad's /v1/metrics shape.
+        boolean counted = false;
+        for (AgentProcess s : servers) {
+            for (JsonNode c : s.json("/v1/metrics").get("Counters")) {
+                counted |= c.get("Name").asText().equals("nomad.rpc.request")
+                        && c.get("Labels").path("method").asText().equals("Agent.HTTP") && c.get("Count").asLong() > 0;
+            }
+        }
+        assertTrue(counted, "Agent.HTTP calls counted by a server");
+
         // Any server reaches the client's allocation files through the connection the client opened (to one of them).
         String oneAlloc = webAllocs.iterator().next();
         for (AgentProcess s : servers) {

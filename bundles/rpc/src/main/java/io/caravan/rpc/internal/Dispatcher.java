@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 
 import io.caravan.api.CaravanException;
@@ -46,9 +47,22 @@ final class Dispatcher {
     }
 
     /** Per endpoint: calls served here, those that failed, and the time they took (forwarded calls included). */
-    record Stats(LongAdder calls, LongAdder errors, LongAdder nanos) {
+    record Stats(LongAdder calls, LongAdder errors, LongAdder nanos, LongAccumulator min, LongAccumulator max) {
         Stats() {
-            this(new LongAdder(), new LongAdder(), new LongAdder());
+            this(new LongAdder(), new LongAdder(), new LongAdder(), new LongAccumulator(Math::min, Long.MAX_VALUE),
+                    new LongAccumulator(Math::max, 0));
+        }
+
+        void took(long elapsed) {
+            nanos.add(elapsed);
+            min.accumulate(elapsed);
+            max.accumulate(elapsed);
+        }
+
+        io.caravan.rpc.Rpc.EndpointStats view(String method) {
+            long n = calls.sum();
+            return new io.caravan.rpc.Rpc.EndpointStats(method, n, errors.sum(), nanos.sum() / 1e6,
+                    n == 0 ? 0 : min.get() / 1e6, max.get() / 1e6);
         }
     }
 
@@ -91,7 +105,7 @@ final class Dispatcher {
             result = CompletableFuture.failedFuture(e);
         }
         return result.whenComplete((ok, error) -> {
-            s.nanos().add(System.nanoTime() - start);
+            s.took(System.nanoTime() - start);
             if (error != null) {
                 s.errors().increment();
                 LOG.debug("RPC {} from {} failed: {}", method, from == null ? "local" : from.peer(), error.toString());

@@ -149,6 +149,11 @@ public final class RpcComponent implements Rpc {
     }
 
     @Override
+    public List<EndpointStats> stats() {
+        return engine.stats();
+    }
+
+    @Override
     public List<String> servers() {
         return engine.servers();
     }

@@ -213,6 +213,12 @@ final class RpcEngine implements Rpc, AutoCloseable {
     }
 
     @Override
+    public List<EndpointStats> stats() {
+        return dispatcher.stats().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .map(e -> e.getValue().view(e.getKey())).toList();
+    }
+
+    @Override
     public List<String> servers() {
         synchronized (serversLock) {
             return servers;
