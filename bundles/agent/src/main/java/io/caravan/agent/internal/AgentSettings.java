@@ -102,8 +102,13 @@ record AgentSettings(
         if (!encrypt.isEmpty()) {
             checkGossipKey(encrypt);
         }
-        List<String> retryJoin = new ArrayList<>(c.list("server.retry_join"));
-        c.list("server.server_join.retry_join").stream().filter(a -> !retryJoin.contains(a)).forEach(retryJoin::add);
+        // Every way Nomad names servers to join: retry_join (legacy and in server_join) and start_join, which is
+        // tried like the others rather than once (a start that cannot join keeps retrying instead of failing).
+        List<String> retryJoin = new ArrayList<>();
+        for (String key : List.of("server.retry_join", "server.server_join.retry_join", "server.start_join",
+                "server.server_join.start_join")) {
+            c.list(key).stream().filter(a -> !retryJoin.contains(a)).forEach(retryJoin::add);
+        }
 
         return new AgentSettings(c.string("region", "global"), c.string("datacenter", "dc1"),
                 c.string("name", "").isBlank() ? hostName : c.string("name", ""), dataDir, pluginDir, dev, level,
