@@ -6,8 +6,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -30,8 +28,7 @@ import org.slf4j.LoggerFactory;
 import io.caravan.membership.Member;
 import io.caravan.membership.Membership;
 import io.caravan.membership.MembershipException;
-import io.caravan.plugin.api.discover.DiscoverProvider;
-import io.caravan.plugin.api.discover.DiscoverString;
+import io.caravan.plugin.api.discover.DiscoverResolver;
 import io.caravan.plugin.api.discover.Discoverer;
 
 /**
@@ -49,7 +46,7 @@ import io.caravan.plugin.api.discover.Discoverer;
 public final class MembershipComponent implements Membership {
     private static final Logger LOG = LoggerFactory.getLogger(MembershipComponent.class);
 
-    private final Map<Discoverer, String> discoverers = new ConcurrentHashMap<>();
+    private final DiscoverResolver discoverers = new DiscoverResolver();
     private final Gossip gossip;
     private final ScheduledExecutorService joiner;
     private ServiceRegistration<Membership> registration;
@@ -106,10 +103,7 @@ public final class MembershipComponent implements Membership {
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
     void addDiscoverer(Discoverer discoverer, Map<String, Object> properties) {
-        Object provider = properties.get(DiscoverProvider.PROPERTY);
-        if (provider != null) {
-            discoverers.put(discoverer, provider.toString());
-        }
+        discoverers.add(discoverer, properties);
     }
 
     void removeDiscoverer(Discoverer discoverer) {
@@ -150,40 +144,10 @@ public final class MembershipComponent implements Membership {
                 .withSuspectTimeout(Duration.ofMillis(c.suspect_timeout_ms()));
     }
 
-    /** The addresses of one attempt: plain entries as they are, discovery strings resolved now. */
+    /** The addresses of one attempt: plain entries as they are, discovery strings resolved now (port 4648). */
     List<String> resolve(List<String> entries) {
-        List<String> out = new ArrayList<>();
-        for (String entry : entries) {
-            Optional<DiscoverString> ds;
-            try {
-                ds = DiscoverString.parse(entry);
-            } catch (IllegalArgumentException e) {
-                LOG.error("retry_join: {}", e.getMessage());
-                continue;
-            }
-            if (ds.isEmpty()) {
-                out.add(entry);
-                continue;
-            }
-            String provider = ds.get().provider();
-            Discoverer d = discoverers.entrySet().stream().filter(e -> e.getValue().equals(provider))
-                    .map(Map.Entry::getKey).findFirst().orElse(null);
-            if (d == null) {
-                LOG.warn("retry_join: no discovery provider {} is installed (entry: {})", provider, entry);
-                continue;
-            }
-            try {
-                // Found hosts take the serf port unless the string names one (providers default to the RPC port).
-                Map<String, String> args = new LinkedHashMap<>(ds.get().args());
-                args.putIfAbsent("port", Integer.toString(io.caravan.membership.Membership.DEFAULT_PORT));
-                List<String> found = d.addresses(args);
-                LOG.debug("retry_join: provider {} found {}", provider, found);
-                out.addAll(found);
-            } catch (Exception e) {
-                LOG.warn("retry_join: discovery with provider {} failed: {}", provider, e.toString());
-            }
-        }
-        return out;
+        return discoverers.resolve(entries, io.caravan.membership.Membership.DEFAULT_PORT,
+                problem -> LOG.warn("retry_join: {}", problem));
     }
 
     private final class RetryJoin implements Runnable {

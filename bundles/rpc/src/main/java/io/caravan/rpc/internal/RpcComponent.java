@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 import io.caravan.api.endpoint.NodeEndpoint;
+import io.caravan.plugin.api.discover.DiscoverResolver;
+import io.caravan.plugin.api.discover.Discoverer;
 import io.caravan.rpc.EndpointProvider;
 import io.caravan.rpc.LeaderLocator;
 import io.caravan.rpc.Rpc;
@@ -35,6 +37,7 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 @Component(configurationPid = "io.caravan.agent", configurationPolicy = ConfigurationPolicy.REQUIRE, immediate = true)
 @Designate(ocd = RpcComponent.Config.class)
 public final class RpcComponent implements Rpc {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RpcComponent.class);
     static final String REMOTE = "caravan.rpc.remote";
 
     @ObjectClassDefinition(name = "Caravan RPC")
@@ -52,6 +55,11 @@ public final class RpcComponent implements Rpc {
 
         String[] client_servers() default {};
 
+        /** Discovery strings ({@code provider=…}) naming servers, resolved until they give one (clients). */
+        String[] client_retry_join() default {};
+
+        long client_retry_interval_ms() default 30_000;
+
         /** The gossip key (servers only): servers prove themselves to each other with it. */
         String server_encrypt() default "";
 
@@ -62,6 +70,13 @@ public final class RpcComponent implements Rpc {
     }
 
     private final RpcEngine engine;
+    private final DiscoverResolver discovery = new DiscoverResolver();
+    private final java.util.concurrent.ScheduledExecutorService discovering =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "caravan-rpc-discover");
+                t.setDaemon(true);
+                return t;
+            });
     private ServiceRegistration<NodeEndpoint> remote;
     private List<String> configuredServers;
 
@@ -76,6 +91,10 @@ public final class RpcComponent implements Rpc {
             } else {
                 configuredServers = Arrays.asList(config.client_servers());
                 engine.setServers(configuredServers);
+                if (config.client_retry_join().length > 0) {
+                    discovering.execute(() -> discover(Arrays.asList(config.client_retry_join()),
+                            config.client_retry_interval_ms()));
+                }
                 if (config.client_enabled()) {
                     Dictionary<String, Object> props = new Hashtable<>();
                     props.put(REMOTE, Boolean.TRUE);
@@ -98,8 +117,34 @@ public final class RpcComponent implements Rpc {
         }
     }
 
+    /** Resolves the discovery strings until they name a server; servers' replies keep the list current after. */
+    private void discover(List<String> entries, long retryMs) {
+        List<String> found = discovery.resolve(entries, RpcEngine.DEFAULT_PORT,
+                problem -> LOG.warn("server_join: {}", problem));
+        if (found.isEmpty()) {
+            LOG.info("server_join: no servers found yet; retrying in {} ms", retryMs);
+            discovering.schedule(() -> discover(entries, retryMs), retryMs, java.util.concurrent.TimeUnit.MILLISECONDS);
+            return;
+        }
+        List<String> servers = new java.util.ArrayList<>(engine.servers());
+        found.stream().map(RpcEngine::withPort).filter(a -> !servers.contains(a)).forEach(servers::add);
+        LOG.info("server_join: discovered servers {}", found);
+        engine.setServers(servers);
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+            policyOption = org.osgi.service.component.annotations.ReferencePolicyOption.GREEDY)
+    void addDiscoverer(Discoverer discoverer, java.util.Map<String, Object> properties) {
+        discovery.add(discoverer, properties);
+    }
+
+    void removeDiscoverer(Discoverer discoverer) {
+        discovery.remove(discoverer);
+    }
+
     @Deactivate
     void deactivate() throws Exception {
+        discovering.shutdownNow();
         if (remote != null) {
             try {
                 remote.unregister();

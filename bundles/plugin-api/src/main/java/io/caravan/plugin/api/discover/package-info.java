@@ -8,7 +8,7 @@
  * <p>Nothing consumes these services yet: the clustering work will use them to resolve {@code retry_join} entries
  * (NOMAD-REFERENCE §10.2).
  */
-@Version("1.0.0")
+@Version("1.1.0")
 package io.caravan.plugin.api.discover;
 
 import org.osgi.annotation.versioning.Version;

@@ -1,0 +1,68 @@
+package io.caravan.plugin.api.discover;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * Turns join entries into addresses, as {@code retry_join} reads them: a plain {@code host[:port]} stays as it is; a
+ * go-discover string ({@code provider=dns name=…}) is resolved now by the {@link Discoverer} registered for its
+ * provider, with {@code port} defaulting to the caller's port (serf 4648 for servers, RPC 4647 for clients). Thread
+ * safe: providers come and go as their bundles do.
+ */
+public final class DiscoverResolver {
+    private final Map<Discoverer, String> providers = new ConcurrentHashMap<>();
+
+    /** A provider service arrived; {@code properties} carry its {@link DiscoverProvider#PROPERTY}. */
+    public void add(Discoverer discoverer, Map<String, ?> properties) {
+        Object provider = properties.get(DiscoverProvider.PROPERTY);
+        if (provider != null) {
+            providers.put(discoverer, provider.toString());
+        }
+    }
+
+    public void remove(Discoverer discoverer) {
+        providers.remove(discoverer);
+    }
+
+    /**
+     * The addresses of one attempt, in entry order.
+     *
+     * @param problems told why an entry gave nothing (no such provider, a failed lookup, a malformed string)
+     */
+    public List<String> resolve(List<String> entries, int defaultPort, Consumer<String> problems) {
+        List<String> out = new ArrayList<>();
+        for (String entry : entries) {
+            Optional<DiscoverString> ds;
+            try {
+                ds = DiscoverString.parse(entry);
+            } catch (IllegalArgumentException e) {
+                problems.accept(e.getMessage());
+                continue;
+            }
+            if (ds.isEmpty()) {
+                out.add(entry);
+                continue;
+            }
+            String provider = ds.get().provider();
+            Discoverer d = providers.entrySet().stream().filter(e -> e.getValue().equals(provider))
+                    .map(Map.Entry::getKey).findFirst().orElse(null);
+            if (d == null) {
+                problems.accept("no discovery provider " + provider + " is installed (entry: " + entry + ")");
+                continue;
+            }
+            Map<String, String> args = new LinkedHashMap<>(ds.get().args());
+            args.putIfAbsent("port", Integer.toString(defaultPort));
+            try {
+                out.addAll(d.addresses(args));
+            } catch (Exception e) {
+                problems.accept("discovery with provider " + provider + " failed: " + e);
+            }
+        }
+        return out;
+    }
+}
