@@ -29,6 +29,7 @@ import org.osgi.service.component.annotations.ReferencePolicy;
 public final class RaftWrites implements EndpointProvider {
     static final Duration LEADER_HOLD = Duration.ofSeconds(5);
     static final String APPLY = "Raft.Apply";
+    private static final Duration RETRY_DELAY = Duration.ofMillis(100);
 
     /** A command as the Raft log takes it, and what applying it gave. */
     record ApplyRequest(byte[] entry) {}
@@ -65,19 +66,38 @@ public final class RaftWrites implements EndpointProvider {
      */
     CompletionStage<Command.Result> submit(Command command) {
         byte[] entry = CommandCodec.encode(command);
-        return replicator.copy().orTimeout(LEADER_HOLD.toMillis(), TimeUnit.MILLISECONDS)
+        return append(entry, System.nanoTime() + LEADER_HOLD.toNanos()).thenApplyAsync(RaftWrites::result, completions);
+    }
+
+    /**
+     * Appends here or through the leader; when leadership moves mid-write (no leader, or the leader's connection
+     * closed), tries again until {@code deadline}, as Nomad holds RPCs while it elects.
+     */
+    private CompletableFuture<Applied> append(byte[] entry, long deadline) {
+        long left = Math.max(1, deadline - System.nanoTime());
+        return replicator.copy().orTimeout(left, TimeUnit.NANOSECONDS)
                 .exceptionallyCompose(e -> CompletableFuture.failedFuture(
                         new CaravanException(ErrorCode.NO_LEADER, "No cluster leader")))
                 .thenCompose(log -> log.submit(entry).exceptionallyCompose(e -> forwardIfFollower(e, entry)))
-                .thenApplyAsync(RaftWrites::result, completions);
+                .exceptionallyCompose(e -> {
+                    Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
+                            ? e.getCause() : e;
+                    boolean leaderMoved = cause instanceof CaravanException c && c.code() == ErrorCode.NO_LEADER
+                            || cause instanceof NotLeaderException;
+                    if (!leaderMoved || System.nanoTime() > deadline) {
+                        return CompletableFuture.failedFuture(cause);
+                    }
+                    return CompletableFuture.supplyAsync(() -> null, CompletableFuture.delayedExecutor(
+                            RETRY_DELAY.toMillis(), TimeUnit.MILLISECONDS)).thenCompose(x -> append(entry, deadline));
+                });
     }
 
-    private CompletionStage<Applied> forwardIfFollower(Throwable error, byte[] entry) {
+    private CompletableFuture<Applied> forwardIfFollower(Throwable error, byte[] entry) {
         Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
                 ? error.getCause() : error;
         Rpc r = rpc;
         if (cause instanceof NotLeaderException nle && nle.leaderAddress().isPresent() && r != null) {
-            return r.dispatch(APPLY, new ApplyRequest(entry), Applied.class);
+            return r.dispatch(APPLY, new ApplyRequest(entry), Applied.class).toCompletableFuture();
         }
         return CompletableFuture.failedFuture(cause);
     }
