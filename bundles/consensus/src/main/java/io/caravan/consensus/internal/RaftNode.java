@@ -161,11 +161,11 @@ final class RaftNode implements Replicator, AutoCloseable {
         NettyConfigKeys.DataStream.Server.setUseEpoll(p, false);
         NettyConfigKeys.DataStream.Client.setUseEpoll(p, false);
         RaftServerConfigKeys.setStorageDir(p, List.of(settings.dir().toFile()));
-        // Election timeouts of 0.5-1 s, not Ratis' 150-300 ms: with several agents on 2 busy cores a GC pause or a
-        // scheduling delay made leaders step down mid-write. Nomad's own default is 1 s; failover stays well under 2 s.
-        RaftServerConfigKeys.Rpc.setTimeoutMin(p, org.apache.ratis.util.TimeDuration.valueOf(500,
+        // Election timeouts of 0.3-0.6 s, not Ratis' 150-300 ms: with several agents on 2 busy cores a GC pause or a
+        // scheduling delay made leaders step down mid-write; 0.5-1 s made failover take 2 s (bench/RESULTS.md).
+        RaftServerConfigKeys.Rpc.setTimeoutMin(p, org.apache.ratis.util.TimeDuration.valueOf(300,
                 java.util.concurrent.TimeUnit.MILLISECONDS));
-        RaftServerConfigKeys.Rpc.setTimeoutMax(p, org.apache.ratis.util.TimeDuration.valueOf(1000,
+        RaftServerConfigKeys.Rpc.setTimeoutMax(p, org.apache.ratis.util.TimeDuration.valueOf(600,
                 java.util.concurrent.TimeUnit.MILLISECONDS));
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
         RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, settings.snapshotThreshold());
