@@ -183,6 +183,13 @@ final class PidTranslator {
             }
         }
         labelled(pids, config, root, "plugin", label -> "io.caravan.driver." + label + "~" + label);
+        // Nomad's legacy client option enables raw_exec as plugin "raw_exec" { config { enabled = true } } does.
+        String rawExec = "io.caravan.driver.raw_exec~raw_exec";
+        Object legacy = config.map("client.options").get("driver.raw_exec.enable");
+        if (s.client() && !pids.containsKey(rawExec) && legacy != null
+                && (legacy.toString().equals("1") || legacy.toString().equalsIgnoreCase("true"))) {
+            pids.put(rawExec, Map.of("config.enabled", true));
+        }
         labelled(pids, config, root, "consul", label -> "io.caravan.consul~" + label);
         labelled(pids, config, root, "vault", label -> "io.caravan.vault~" + label);
         return pids;

@@ -49,6 +49,18 @@ class PidTranslatorTest {
     }
 
     @Test
+    void nomadsLegacyClientOptionEnablesRawExec() throws Exception {
+        Map<String, Map<String, Object>> on = translate(Configs.both(tmp,
+                List.of("-client", "-servers", "10.0.0.1:4647", "-data-dir", tmp.toString(), "-bind", "10.0.0.9"),
+                "{\"client\": {\"options\": {\"driver.raw_exec.enable\": \"1\"}}}"), "id", "v", "pw");
+        assertEquals(true, on.get("io.caravan.driver.raw_exec~raw_exec").get("config.enabled"));
+        Map<String, Map<String, Object>> off = translate(Configs.both(tmp,
+                List.of("-client", "-servers", "10.0.0.1:4647", "-data-dir", tmp.toString(), "-bind", "10.0.0.9"),
+                "{\"client\": {\"options\": {\"driver.raw_exec.enable\": \"0\"}}}"), "id", "v", "pw");
+        assertFalse(off.containsKey("io.caravan.driver.raw_exec~raw_exec"));
+    }
+
+    @Test
     void modesAreConfigurationPresentOnlyWhenEnabled() throws Exception {
         Map<String, Map<String, Object>> pids = translate(Configs.both(tmp,
                 List.of("-client", "-servers", "10.0.0.1:4647", "-data-dir", tmp.toString(), "-bind", "10.0.0.9"),
