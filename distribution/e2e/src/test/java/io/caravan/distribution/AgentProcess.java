@@ -110,12 +110,6 @@ final class AgentProcess implements AutoCloseable {
         }
     }
 
-    static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
-
     String address() {
         return "http://127.0.0.1:" + http;
     }

@@ -150,8 +150,9 @@ class DevAgentE2EIT {
         try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1,
                 java.net.InetAddress.getByName("127.0.0.1"))) {
             Path config = tmp.resolve("rpc.json");
+            int[] free = AgentProcess.freePorts(2);
             Files.writeString(config, String.format("{\"ports\": {\"http\": %d, \"rpc\": %d, \"serf\": %d}}",
-                    AgentProcess.freePort(), taken.getLocalPort(), AgentProcess.freePort()));
+                    free[0], taken.getLocalPort(), free[1]));
             Path log = tmp.resolve("rpc.log");
             Process agent = AgentProcess.run(log, "agent", "-dev", "-config", config.toString());
             assertTrue(agent.waitFor(AgentProcess.START.toSeconds(), TimeUnit.SECONDS));
