@@ -177,6 +177,7 @@ class ClusterE2EIT {
         assertEquals(404, missing.statusCode());
         assertEquals(follower.get("/v1/job/nope").body(), missing.body());
         assertTrue(client.get("/v1/jobs").headers().firstValue("X-Nomad-Index").isPresent(), "query meta forwarded");
+        assertEquals(3, client.json("/v1/agent/members").get("Members").size(), "a client agent asks a server");
 
         // The server that took the client's forwarded calls counts them in Nomad's /v1/metrics shape.
         boolean counted = false;

@@ -17,6 +17,7 @@ import io.caravan.consensus.Replicator;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.ApiRoutes;
+import io.caravan.http.HttpForward;
 import io.caravan.http.RouteTable;
 import io.caravan.membership.Member;
 import io.caravan.membership.Membership;
@@ -86,24 +87,34 @@ public final class ClusterRoutes implements ApiRoutes, EndpointProvider {
 
     @Override
     public void register(RouteTable routes) {
-        routes.get("/v1/agent/members", r -> {
+        routes.getAsync("/v1/agent/members", r -> viaServerIfClient(r, () -> {
             Membership m = membership();
             Member self = m.self();
             return ApiResponse.ok(new MembersView(self.name(), self.tag("region"), self.tag("dc"),
                     m.members().stream().map(MemberView::of).toList()));
-        });
+        }));
         routes.write("/v1/agent/join", this::join);
         routes.write("/v1/agent/force-leave", this::forceLeave);
-        routes.get("/v1/operator/raft/configuration", r -> {
+        routes.getAsync("/v1/operator/raft/configuration", r -> viaServerIfClient(r, () -> {
             RaftConfiguration group = raftConfiguration();
             Replicator l = log;
             return ApiResponse.ok(new RaftConfigurationView(group.servers().stream()
                     .map(s -> new RaftServerView(s.id(), nodeName(s.id()), s.address(), s.leader(), s.voter(), "3"))
                     .toList(), l == null ? 0 : l.lastAppliedIndex()));
-        });
+        }));
         routes.routeAsync("DELETE", "/v1/operator/raft/peer", this::removePeer);
         routes.get("/v1/agent/servers", r -> ApiResponse.ok(knownServers()));
         routes.write("/v1/agent/servers", this::setServers);
+    }
+
+    /** A client-only agent asks a server, as Nomad's client agents do for cluster reads; a server answers itself. */
+    private CompletableFuture<ApiResponse> viaServerIfClient(ApiRequest r, java.util.function.Supplier<ApiResponse> here) {
+        Rpc local = rpc;
+        if (!agent.server() && local != null && !local.servers().isEmpty()) {
+            return local.call(HttpForward.METHOD, HttpForward.Call.of(r), HttpForward.Answer.class)
+                    .thenApply(HttpForward.Answer::toResponse).toCompletableFuture();
+        }
+        return CompletableFuture.completedFuture(here.get());
     }
 
     private ApiResponse join(ApiRequest r) {
