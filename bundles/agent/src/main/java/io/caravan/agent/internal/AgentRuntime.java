@@ -102,7 +102,8 @@ public final class AgentRuntime implements AgentConfigService {
             settings = resolved;
             applyLogging(resolved);
             int raftPort = resolved.server()
-                    ? dataDir.raftPort(resolved.rpcAddr(), (int) running.integer("ports.raft", 0)) : 0;
+                    ? dataDir.raftPort(resolved.rpcAddr(), (int) running.integer("ports.raft", 0), resolved.serfPort())
+                    : 0;
             if (resolved.server()) {
                 checkListenable("Raft", resolved.rpcAddr(), raftPort);
             }

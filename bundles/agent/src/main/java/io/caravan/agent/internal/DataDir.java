@@ -87,13 +87,21 @@ final class DataDir implements AutoCloseable {
         return password;
     }
 
+    /** Where a Raft port is picked when none is configured: below Linux's ephemeral range (outgoing connections
+     * take ports from there, and one took a freshly picked Raft port before Ratis bound it) and below Nomad's dynamic
+     * task ports (20000-32000). */
+    static final int RAFT_PORT_LOW = 10000;
+    static final int RAFT_PORT_HIGH = 20000;
+    /** With the default serf port the Raft port is the one after it when free: predictable for firewalls. */
+    static final int DEFAULT_RAFT_PORT = 4649;
+
     /**
-     * The port this server's Raft log listens on: {@code configured} when set (non-zero), else one the system picks at
-     * the first start, kept in the data dir because peers record it in the Raft configuration. Nomad carries Raft over
-     * the RPC port; here the RPC port speaks WebSocket and Ratis needs a port of its own. A system-picked port never
-     * collides with ports configured for other agents on the same host.
+     * The port this server's Raft log listens on: {@code configured} when set (non-zero), else the one picked at the
+     * first start and kept in the data dir, because peers record it in the Raft configuration. Nomad carries Raft over
+     * the RPC port; here the RPC port speaks WebSocket and Ratis needs a port of its own: 4649 for an agent on the
+     * default ports, otherwise a free one in [10000, 20000), away from ports the system or tasks hand out.
      */
-    int raftPort(String host, int configured) throws IOException {
+    int raftPort(String host, int configured, int serfPort) throws IOException {
         if (configured > 0) {
             return configured;
         }
@@ -106,13 +114,29 @@ final class DataDir implements AutoCloseable {
                 throw new IOException(file + " does not hold a port number");
             }
         }
-        int port;
-        try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
-            probe.bind(new java.net.InetSocketAddress(host, 0));
-            port = probe.getLocalPort();
+        int port = serfPort == 4648 && bindable(host, DEFAULT_RAFT_PORT) ? DEFAULT_RAFT_PORT : -1;
+        java.util.Random random = new java.security.SecureRandom();
+        for (int attempt = 0; port < 0 && attempt < 200; attempt++) {
+            int candidate = RAFT_PORT_LOW + random.nextInt(RAFT_PORT_HIGH - RAFT_PORT_LOW);
+            if (bindable(host, candidate)) {
+                port = candidate;
+            }
+        }
+        if (port < 0) {
+            throw new IOException("no free port for the Raft log in " + RAFT_PORT_LOW + "-" + RAFT_PORT_HIGH
+                    + " on " + host + "; set ports { raft = N }");
         }
         writePrivate(file, Integer.toString(port));
         return port;
+    }
+
+    private static boolean bindable(String host, int port) {
+        try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
+            probe.bind(new java.net.InetSocketAddress(host, port));
+            return true;
+        } catch (IOException taken) {
+            return false;
+        }
     }
 
     private static void writePrivate(Path file, String content) throws IOException {
