@@ -90,8 +90,11 @@ class DevAgentE2EIT {
             assertEquals(200, report.statusCode(), report.body());
             assertTrue(report.body().startsWith("{\"Changed\":[\"datacenter\",\"log_level\"],"
                     + "\"Applied\":[\"log_level\"],\"RestartRequired\":[\"datacenter\"],\"ElapsedMs\":"), report.body());
+            // Config Admin delivers the new values to components on its own thread: within moments, not before the
+            // reload answers.
+            AgentProcess.await("self shows the new log level", Duration.ofSeconds(5),
+                    () -> agent.json("/v1/agent/self").toString().contains("\"LogLevel\":\"WARN\""));
             String selfAfter = agent.get("/v1/agent/self").body();
-            assertTrue(selfAfter.contains("\"LogLevel\":\"WARN\""), selfAfter);
             assertTrue(selfAfter.contains("\"Datacenter\":\"dc1\""), "self shows the configuration in force");
 
             // A broken file is a 400 with its position, and nothing changes.

@@ -23,6 +23,7 @@ import io.caravan.rpc.EndpointProvider;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 
 /**
  * Serves {@link HttpForward} calls against this agent's own HTTP listener, so the answer (status, {@code X-Nomad-*}
@@ -37,8 +38,8 @@ public final class HttpForwarding implements EndpointProvider {
     private static final List<String> RESPONSE_HEADERS = List.of("Content-Type", "X-Nomad-Index",
             "X-Nomad-Knownleader", "X-Nomad-Lastcontact", "X-Nomad-Nexttoken");
 
-    private final boolean server;
-    private final String self;
+    private final boolean server;      // a restart-scoped key: fixed for the component's life
+    private volatile String self;
     private final ExecutorService executor = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "caravan-http-forward");
         t.setDaemon(true);
@@ -50,6 +51,12 @@ public final class HttpForwarding implements EndpointProvider {
     @Activate
     public HttpForwarding(HttpConfig config) {
         this.server = config.server_enabled();
+        this.self = config.http_addr();
+    }
+
+    /** A reload must not drop the component (and its endpoint) for headers or other keys it does not use. */
+    @Modified
+    void modified(HttpConfig config) {
         this.self = config.http_addr();
     }
 
