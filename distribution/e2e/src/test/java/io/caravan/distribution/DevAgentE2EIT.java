@@ -149,6 +149,23 @@ class DevAgentE2EIT {
     }
 
     @Test
+    void aServerThatCannotJoinWithinRetryMaxExitsWithOne() throws Exception {
+        int[] free = AgentProcess.freePorts(4);   // the fourth is the address nobody answers on
+        Path config = tmp.resolve("join.json");
+        Files.writeString(config, String.format("{\"data_dir\": \"%s\", \"bind_addr\": \"127.0.0.1\","
+                + " \"advertise\": {\"http\": \"127.0.0.1\", \"rpc\": \"127.0.0.1\", \"serf\": \"127.0.0.1\"},"
+                + " \"ports\": {\"http\": %d, \"rpc\": %d, \"serf\": %d}, \"server\": {\"enabled\": true,"
+                + " \"bootstrap_expect\": 3, \"server_join\": {\"retry_join\": [\"127.0.0.1:%d\"], \"retry_max\": 2,"
+                + " \"retry_interval\": \"1s\"}}}", tmp.resolve("join-data"), free[0], free[1], free[2], free[3]));
+        Path log = tmp.resolve("join.log");
+        Process agent = AgentProcess.run(log, "agent", "-config", config.toString());
+        assertTrue(agent.waitFor(AgentProcess.START.toSeconds(), TimeUnit.SECONDS), read(log));
+        assertEquals(1, agent.exitValue(), read(log));
+        assertTrue(read(log).contains("==> Error joining the cluster: retry_join gave up after 2 attempt(s)"),
+                read(log));
+    }
+
+    @Test
     void aTakenRpcPortStopsTheAgentWithOneLine() throws Exception {
         try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1,
                 java.net.InetAddress.getByName("127.0.0.1"))) {

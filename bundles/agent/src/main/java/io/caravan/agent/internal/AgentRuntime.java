@@ -45,8 +45,8 @@ import org.slf4j.LoggerFactory;
  * SIGTERM stop (leaving the cluster first when configured). It is also the {@link AgentConfigService}. A bad command line or configuration stops the agent
  * with exit code 1 and one line on stderr.
  */
-@Component(immediate = true, service = AgentConfigService.class)
-public final class AgentRuntime implements AgentConfigService {
+@Component(immediate = true, service = {AgentConfigService.class, io.caravan.agent.AgentShutdown.class})
+public final class AgentRuntime implements AgentConfigService, io.caravan.agent.AgentShutdown {
     static final String AGENT_ARGS = "caravan.agent.args";
     private static final Logger LOG = LoggerFactory.getLogger(AgentRuntime.class);
     private static final Duration LEAVE_TIMEOUT = Duration.ofSeconds(30);
@@ -212,6 +212,16 @@ public final class AgentRuntime implements AgentConfigService {
         } catch (CaravanException e) {
             LOG.atError().addKeyValue("error", e.getMessage()).log("reload failed; nothing was changed");
         }
+    }
+
+    @Override
+    public void shutdown(int exitCode, String reason) {
+        if (!stopping.compareAndSet(false, true)) {
+            return;
+        }
+        System.err.println("==> " + reason);
+        System.err.flush();
+        exit(exitCode);
     }
 
     private void stop(String signal, boolean leave) {

@@ -28,6 +28,7 @@ import org.slf4j.LoggerFactory;
 import io.caravan.membership.Member;
 import io.caravan.membership.Membership;
 import io.caravan.membership.MembershipException;
+import io.caravan.agent.AgentShutdown;
 import io.caravan.plugin.api.discover.DiscoverResolver;
 import io.caravan.plugin.api.discover.Discoverer;
 
@@ -47,6 +48,7 @@ public final class MembershipComponent implements Membership {
     private static final Logger LOG = LoggerFactory.getLogger(MembershipComponent.class);
 
     private final DiscoverResolver discoverers = new DiscoverResolver();
+    private volatile AgentShutdown shutdown;
     private final Gossip gossip;
     private final ScheduledExecutorService joiner;
     private ServiceRegistration<Membership> registration;
@@ -104,6 +106,17 @@ public final class MembershipComponent implements Membership {
             policyOption = ReferencePolicyOption.GREEDY)
     void addDiscoverer(Discoverer discoverer, Map<String, Object> properties) {
         discoverers.add(discoverer, properties);
+    }
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    void bindShutdown(AgentShutdown agent) {
+        shutdown = agent;
+    }
+
+    void unbindShutdown(AgentShutdown agent) {
+        if (shutdown == agent) {
+            shutdown = null;
+        }
     }
 
     void removeDiscoverer(Discoverer discoverer) {
@@ -185,6 +198,11 @@ public final class MembershipComponent implements Membership {
             }
             if (max > 0 && attempts >= max) {
                 LOG.error("retry_join: giving up after {} attempt(s): {}", attempts, why);
+                AgentShutdown agent = shutdown;
+                if (agent != null) {   // as Nomad: an agent that cannot join within retry_max exits with 1
+                    agent.shutdown(1, "Error joining the cluster: retry_join gave up after " + attempts
+                            + " attempt(s): " + why);
+                }
                 return;
             }
             LOG.warn("retry_join: attempt {} failed, retrying in {} ms: {}", attempts, intervalMs, why);
