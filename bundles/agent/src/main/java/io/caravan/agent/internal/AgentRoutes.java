@@ -4,7 +4,6 @@ import java.util.List;
 
 import io.caravan.agent.AgentConfigService;
 import io.caravan.agent.HealthContributor;
-import io.caravan.api.CaravanException;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.ApiRoutes;
@@ -67,24 +66,11 @@ public final class AgentRoutes implements ApiRoutes {
         // Reloads this agent. ACL (agent:write) and forwarding to another node (?node_id=, ?server_id=) slot in
         // with the ACL and RPC transport issues.
         routes.write("/v1/agent/reload", r -> ApiResponse.ok(configService.reload()));
-        routes.get("/v1/agent/members", r -> {
-            AgentPidConfig c = serverOnly();
-            return ApiResponse.ok(new AgentViews.Members(c.name() + "." + c.region(), c.region(), c.datacenter(),
-                    List.of(AgentViews.member(c))));
-        });
+        // /v1/agent/members, join, force-leave and servers are the server bundle's ClusterRoutes (on every agent).
         routes.get("/v1/status/leader", r -> ApiResponse.ok(config.server_enabled() ? config.advertise_rpc() : ""));
         routes.get("/v1/status/peers", r -> ApiResponse.ok(
                 config.server_enabled() ? List.of(config.advertise_rpc()) : List.of()));
         routes.get("/v1/regions", r -> ApiResponse.ok(List.of(config.region())));
-    }
-
-    private AgentPidConfig serverOnly() {
-        AgentPidConfig c = config;
-        if (!c.server_enabled()) {
-            // Nomad forwards to a server here; that needs the RPC transport.
-            throw CaravanException.notImplemented("Server only endpoint: this agent is not a server");
-        }
-        return c;
     }
 
     /** Nomad's health: only the kinds asked for ({@code ?type=}), or every enabled kind; unhealthy is a 500. */

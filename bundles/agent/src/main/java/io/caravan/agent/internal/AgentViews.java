@@ -53,8 +53,6 @@ final class AgentViews {
         static final Member NONE = new Member("", "", 0, Map.of(), "", 0, 0, 0, 0, 0, 0);
     }
 
-    record Members(String serverName, String serverRegion, String serverDC, List<Member> members) {}
-
     @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
     record Health(@JsonProperty("client") Check client, @JsonProperty("server") Check server) {}
 

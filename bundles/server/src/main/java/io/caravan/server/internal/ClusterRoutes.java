@@ -1,11 +1,15 @@
 package io.caravan.server.internal;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.caravan.agent.AgentInfo;
@@ -34,22 +38,33 @@ import org.osgi.service.component.annotations.ReferencePolicy;
 
 /**
  * Nomad's cluster endpoints: server members, join and force-leave (membership), the Raft configuration and
- * remove-peer (the leader, through the {@value #REMOVE_PEER} RPC endpoint, so any server can take the request), and
- * a client's server list. Active on every agent; each route answers 501 where its part of the agent is missing, as
- * Nomad does for server-only and client-only endpoints.
+ * remove-peer (the leader, through the {@value #REMOVE_PEER_BY_ID} and {@value #REMOVE_PEER_BY_ADDRESS} RPC
+ * endpoints, so any server can take the request), and a client's server list. Active on every agent: a client-only
+ * agent asks a server for the cluster reads and remove-peer, as Nomad's agents send those RPCs to a server; the
+ * server-only writes (join, force-leave) and the client-only server list answer Nomad's 501 "Invalid method" on an
+ * agent without that part.
  */
 @Component(service = {ApiRoutes.class, EndpointProvider.class})
 public final class ClusterRoutes implements ApiRoutes, EndpointProvider {
-    static final String REMOVE_PEER = "Operator.RaftRemovePeer";
+    static final String REMOVE_PEER_BY_ID = "Operator.RaftRemovePeerByID";
+    static final String REMOVE_PEER_BY_ADDRESS = "Operator.RaftRemovePeerByAddress";
+    /** Nomad's liveness call; a client pings each server it is given before using it. */
+    static final String PING = "Status.Ping";
+    /** Nomad's answer where an agent lacks the server or client part the endpoint needs. */
+    static final String INVALID_METHOD = "Invalid method";
+    static final int DEFAULT_RPC_PORT = 4647;
+    static final long PING_TIMEOUT_MS = 5_000;
 
     /** A serf member as Nomad's {@code /v1/agent/members} shows it. */
     record MemberView(String name, String addr, int port, Map<String, String> tags, String status, int protocolMin,
                       int protocolMax, int protocolCur, int delegateMin, int delegateMax, int delegateCur) {
         static MemberView of(Member m) {
             int colon = m.address().lastIndexOf(':');
-            String host = m.address().substring(0, colon).replace("[", "").replace("]", "");
-            return new MemberView(m.name(), host, Integer.parseInt(m.address().substring(colon + 1)),
-                    new TreeMap<>(m.tags()), m.status().wireName(), 1, 5, 2, 2, 5, 4);
+            String host = colon < 0 ? m.address() : m.address().substring(0, colon);
+            host = host.replace("[", "").replace("]", "");
+            int port = colon < 0 ? 0 : Integer.parseInt(m.address().substring(colon + 1));
+            return new MemberView(m.name(), host, port, new TreeMap<>(m.tags()), m.status().wireName(), 1, 5, 2, 2,
+                    5, 4);
         }
     }
 
@@ -63,22 +78,29 @@ public final class ClusterRoutes implements ApiRoutes, EndpointProvider {
 
     record RaftConfigurationView(List<RaftServerView> servers, long index) {}
 
-    /** Remove-peer as it travels to the leader: by id or by address. */
-    record RemovePeerRequest(String idOrAddress) {}
+    /** Remove-peer as it travels to the leader, by Raft server ID. */
+    record RaftPeerByIdRequest(String id) {}
+
+    /** Remove-peer as it travels to the leader, by Raft address. */
+    record RaftPeerByAddressRequest(String address) {}
 
     record RemovePeerResponse(boolean removed) {}
 
+    record PingRequest(long sent) {}
+
+    record PingResponse(boolean ok) {}
+
     private final AgentInfo agent;
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
-    private volatile Membership membership;
+    volatile Membership membership;
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
-    private volatile RaftConfiguration raft;
+    volatile RaftConfiguration raft;
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
-    private volatile Replicator log;
+    volatile Replicator log;
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
-    private volatile LeaderLocator servers;
+    volatile LeaderLocator servers;
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
-    private volatile Rpc rpc;
+    volatile Rpc rpc;
 
     @Activate
     public ClusterRoutes(@Reference AgentInfo agent) {
@@ -87,137 +109,333 @@ public final class ClusterRoutes implements ApiRoutes, EndpointProvider {
 
     @Override
     public void register(RouteTable routes) {
-        routes.getAsync("/v1/agent/members", r -> viaServerIfClient(r, () -> {
-            Membership m = membership();
-            Member self = m.self();
-            return ApiResponse.ok(new MembersView(self.name(), self.tag("region"), self.tag("dc"),
-                    m.members().stream().map(MemberView::of).toList()));
-        }));
+        routes.getAsync("/v1/agent/members", r -> viaServerIfClient(r, this::members));
         routes.write("/v1/agent/join", this::join);
         routes.write("/v1/agent/force-leave", this::forceLeave);
-        routes.getAsync("/v1/operator/raft/configuration", r -> viaServerIfClient(r, () -> {
-            RaftConfiguration group = raftConfiguration();
-            Replicator l = log;
-            return ApiResponse.ok(new RaftConfigurationView(group.servers().stream()
-                    .map(s -> new RaftServerView(s.id(), nodeName(s.id()), s.address(), s.leader(), s.voter(), "3"))
-                    .toList(), l == null ? 0 : l.lastAppliedIndex()));
-        }));
+        routes.getAsync("/v1/operator/raft/configuration", r -> viaServerIfClient(r, this::raftConfiguration));
         routes.routeAsync("DELETE", "/v1/operator/raft/peer", this::removePeer);
         routes.get("/v1/agent/servers", r -> ApiResponse.ok(knownServers()));
-        routes.write("/v1/agent/servers", this::setServers);
+        routes.routeAsync("PUT", "/v1/agent/servers", this::setServers);
+        routes.routeAsync("POST", "/v1/agent/servers", this::setServers);
     }
 
-    /** A client-only agent asks a server, as Nomad's client agents do for cluster reads; a server answers itself. */
-    private CompletableFuture<ApiResponse> viaServerIfClient(ApiRequest r, java.util.function.Supplier<ApiResponse> here) {
-        Rpc local = rpc;
-        if (!agent.server() && local != null && !local.servers().isEmpty()) {
+    /**
+     * A client-only agent asks a server, as Nomad's client agents send cluster RPCs to one (failing with no known
+     * servers); a server answers itself.
+     */
+    private CompletableFuture<ApiResponse> viaServerIfClient(ApiRequest r, Supplier<ApiResponse> here) {
+        if (!agent.server()) {
+            Rpc local = rpc;
+            if (local == null) {
+                return CompletableFuture.failedFuture(
+                        new CaravanException(ErrorCode.NO_LEADER, "No servers reachable: the RPC layer is not running"));
+            }
             return local.call(HttpForward.METHOD, HttpForward.Call.of(r), HttpForward.Answer.class)
                     .thenApply(HttpForward.Answer::toResponse).toCompletableFuture();
         }
-        return CompletableFuture.completedFuture(here.get());
+        try {
+            return CompletableFuture.completedFuture(here.get());
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private ApiResponse members() {
+        Membership m = runningMembership();
+        Member self = m.self();
+        String region = Optional.ofNullable(self.tag("region")).orElse(agent.region());
+        String dc = Optional.ofNullable(self.tag("dc")).orElse(agent.datacenter());
+        return ApiResponse.ok(new MembersView(self.name(), region, dc,
+                m.members().stream().map(MemberView::of).toList()));
     }
 
     private ApiResponse join(ApiRequest r) {
+        serverOnly();
         List<String> addresses = r.queryAll("address");
         if (addresses.isEmpty()) {
             throw CaravanException.badRequest("missing address to join");
         }
         try {
-            return ApiResponse.ok(new JoinView(membership().join(addresses), ""));
+            return ApiResponse.ok(new JoinView(runningMembership().join(addresses), ""));
         } catch (MembershipException e) {
-            return ApiResponse.ok(new JoinView(0, e.getMessage()));
+            return ApiResponse.ok(new JoinView(0, String.valueOf(e.getMessage())));
         }
     }
 
     private ApiResponse forceLeave(ApiRequest r) {
-        String node = r.query("node").filter(n -> !n.isBlank())
-                .orElseThrow(() -> CaravanException.badRequest("missing node to force leave"));
-        Membership m = membership();
-        String region = m.self().tag("region");
-        boolean left = m.forceLeave(node) || (!node.contains(".") && m.forceLeave(node + "." + region));
+        serverOnly();
+        String node = r.query("node").orElse("");
+        if (node.isEmpty()) {
+            throw CaravanException.badRequest("missing node to force leave");
+        }
+        // Nomad parses prune as Go's ParseBool; the gossip pool reaps a member that left, so both forms remove it.
+        Optional<Boolean> prune = parseBool(r.query("prune").orElse(""));
+        if (prune == null) {
+            throw CaravanException.badRequest("invalid prune value");
+        }
+        Membership m = runningMembership();
+        String region = Optional.ofNullable(m.self().tag("region")).orElse(agent.region());
+        String name = node;
+        boolean left = m.forceLeave(name);
+        if (!left && !node.contains(".")) {
+            name = node + "." + region;
+            left = m.forceLeave(name);
+        }
         if (!left) {
-            throw CaravanException.badRequest("node " + node + " is not a failed member of the cluster");
+            String known = name;
+            boolean alive = m.members().stream().anyMatch(x -> (x.name().equals(node) || x.name().equals(known))
+                    && x.status() == Member.Status.ALIVE);
+            throw CaravanException.badRequest(alive
+                    ? "node '" + node + "' is alive: only a failed server can be forced to leave"
+                    : "No node found with name '" + node + "'");
         }
         return ApiResponse.empty();
+    }
+
+    /**
+     * Go's {@code strconv.ParseBool}: empty is absent, {@code 1 t T TRUE true True} and their false forms are
+     * values, anything else is invalid ({@code null}).
+     */
+    static Optional<Boolean> parseBool(String value) {
+        return switch (value) {
+            case "" -> Optional.empty();
+            case "1", "t", "T", "TRUE", "true", "True" -> Optional.of(true);
+            case "0", "f", "F", "FALSE", "false", "False" -> Optional.of(false);
+            default -> null;
+        };
+    }
+
+    private ApiResponse raftConfiguration() {
+        RaftConfiguration group = runningRaft();
+        Membership m = membership;
+        List<Member> members = m == null ? List.of() : m.members();
+        Replicator l = log;
+        return ApiResponse.ok(new RaftConfigurationView(group.servers().stream().map(s -> {
+            Optional<Member> member = members.stream().filter(x -> s.id().equals(x.tag("id"))).findFirst();
+            // Nomad's answer for a Raft server no gossip member vouches for.
+            String node = member.map(Member::name).orElse("(unknown)");
+            String protocol = member.map(x -> Optional.ofNullable(x.tag("raft_vsn")).orElse("3")).orElse("unknown");
+            return new RaftServerView(s.id(), node, s.address(), s.leader(), s.voter(), protocol);
+        }).toList(), l == null ? 0 : l.lastAppliedIndex()));
     }
 
     private CompletableFuture<ApiResponse> removePeer(ApiRequest r) {
-        String target = r.query("id").or(() -> r.query("address")).filter(s -> !s.isBlank())
-                .orElseThrow(() -> CaravanException.badRequest("Must specify either ?id with the server's ID or "
-                        + "?address with IP:port of peer to remove"));
+        Optional<String> id = r.query("id");
+        Optional<String> address = r.query("address");
+        if (id.isEmpty() && address.isEmpty()) {
+            throw CaravanException.badRequest(
+                    "Must specify either ?id with the server's ID or ?address with IP:port of peer to remove");
+        }
+        if (id.isPresent() && address.isPresent()) {
+            throw CaravanException.badRequest("Must specify only one of ?id or ?address");
+        }
         Rpc local = rpc;
         if (local == null) {
-            throw CaravanException.notImplemented("Server only endpoint: this agent is not a server");
+            throw new CaravanException(ErrorCode.NO_LEADER, "No cluster leader");
         }
-        return local.dispatch(REMOVE_PEER, new RemovePeerRequest(target), RemovePeerResponse.class)
-                .thenApply(ok -> ApiResponse.empty()).toCompletableFuture();
+        if (!agent.server()) {
+            return local.call(HttpForward.METHOD, HttpForward.Call.of(r), HttpForward.Answer.class)
+                    .thenApply(HttpForward.Answer::toResponse).toCompletableFuture();
+        }
+        CompletionStage<RemovePeerResponse> removed = id.isPresent()
+                ? local.dispatch(REMOVE_PEER_BY_ID, new RaftPeerByIdRequest(id.get()), RemovePeerResponse.class)
+                : local.dispatch(REMOVE_PEER_BY_ADDRESS, new RaftPeerByAddressRequest(address.get()),
+                        RemovePeerResponse.class);
+        return removed.thenApply(ok -> ApiResponse.empty()).toCompletableFuture();
     }
 
-    private ApiResponse setServers(ApiRequest r) {
-        List<String> addresses = r.queryAll("address");
-        if (addresses.isEmpty()) {
+    private List<String> knownServers() {
+        clientOnly();
+        Rpc local = rpc;
+        List<String> known = new ArrayList<>(local == null ? List.of() : local.servers());
+        LeaderLocator l = servers;
+        if (known.isEmpty() && agent.server() && l != null) {
+            known.addAll(l.serverRpcAddresses());   // a combined agent's client uses its own cluster's servers
+        }
+        known.sort(null);
+        return known;
+    }
+
+    /** Nomad pings each server given and keeps those that answer; none answering is a 400. */
+    private CompletableFuture<ApiResponse> setServers(ApiRequest r) {
+        clientOnly();
+        List<String> given = r.queryAll("address");
+        if (given.isEmpty()) {
             throw CaravanException.badRequest("missing server address");
         }
-        if (!agent.client() || agent.server()) {
-            throw CaravanException.notImplemented("Client only endpoint: this agent's client talks to its own server");
+        if (agent.server()) {
+            throw CaravanException.notImplemented(INVALID_METHOD
+                    + ": this agent's client uses the servers of its own cluster");
         }
-        rpc().setServers(addresses);
-        return ApiResponse.empty();
+        Rpc local = rpc();
+        List<CompletableFuture<String>> pings = given.stream().map(a -> ping(local, a)).toList();
+        return CompletableFuture.allOf(pings.toArray(CompletableFuture[]::new)).thenApply(done -> {
+            List<String> answering = new ArrayList<>();
+            List<String> problems = new ArrayList<>();
+            for (int i = 0; i < given.size(); i++) {
+                String result = pings.get(i).join();
+                if (result.startsWith("ok:")) {
+                    answering.add(result.substring(3));
+                } else {
+                    problems.add(result);
+                }
+            }
+            if (answering.isEmpty()) {
+                throw CaravanException.badRequest(String.join("; ", problems));
+            }
+            local.setServers(answering);
+            return ApiResponse.empty();
+        });
     }
 
-    /** A client's servers: those it calls; a server's: the region's servers, leader first. */
-    private List<String> knownServers() {
-        LeaderLocator l = servers;
-        if (agent.server() && l != null) {
-            return l.serverRpcAddresses();
+    /** {@code ok:host:port} when the server answered, else why it did not. */
+    private static CompletableFuture<String> ping(Rpc local, String given) {
+        String address;
+        try {
+            address = withRpcPort(given);
+        } catch (IllegalArgumentException e) {
+            return CompletableFuture.completedFuture("Failed to parse server address " + given + ": " + e.getMessage());
         }
-        if (!agent.client()) {
-            throw CaravanException.notImplemented("Client only endpoint: this agent is not a client");
+        try {
+            return local.callAt(address, PING, new PingRequest(System.currentTimeMillis()), PingResponse.class)
+                    .toCompletableFuture().orTimeout(PING_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                    .handle((ok, error) -> error == null ? "ok:" + address
+                            : "Server at address " + address + " failed ping: " + cause(error).getMessage());
+        } catch (RuntimeException e) {
+            return CompletableFuture.completedFuture("Server at address " + address + " failed ping: " + e.getMessage());
         }
-        return rpc().servers();
     }
 
-    /** What the leader serves for remove-peer; a follower forwards it there. */
+    /** {@code host[:port]}, {@code [v6][:port]} → with Nomad's default RPC port when none is given. */
+    static String withRpcPort(String address) {
+        String a = address.trim();
+        if (a.isEmpty()) {
+            throw new IllegalArgumentException("empty address");
+        }
+        String host;
+        String port;
+        if (a.startsWith("[")) {
+            int close = a.indexOf(']');
+            if (close < 0) {
+                throw new IllegalArgumentException("missing ']' in address");
+            }
+            host = a.substring(0, close + 1);
+            String rest = a.substring(close + 1);
+            if (!rest.isEmpty() && !rest.startsWith(":")) {
+                throw new IllegalArgumentException("unexpected text after ']'");
+            }
+            port = rest.isEmpty() ? "" : rest.substring(1);
+        } else {
+            int colon = a.lastIndexOf(':');
+            if (colon >= 0 && a.indexOf(':') != colon) {
+                return withRpcPort("[" + a + "]");   // a bare IPv6 literal
+            }
+            host = colon < 0 ? a : a.substring(0, colon);
+            port = colon < 0 ? "" : a.substring(colon + 1);
+        }
+        if (host.isEmpty() || host.equals("[]")) {
+            throw new IllegalArgumentException("missing host");
+        }
+        if (port.isEmpty()) {
+            return host + ":" + DEFAULT_RPC_PORT;
+        }
+        int p;
+        try {
+            p = Integer.parseInt(port);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("invalid port " + port);
+        }
+        if (p < 1 || p > 65535) {
+            throw new IllegalArgumentException("invalid port " + port);
+        }
+        return host + ":" + p;
+    }
+
+    /** What the leader serves for remove-peer (a follower forwards it there), and the ping every agent answers. */
     @Override
     public List<Endpoint<?, ?>> endpoints() {
-        return List.of(new Endpoint<>(REMOVE_PEER, RemovePeerRequest.class, RemovePeerResponse.class,
-                Endpoint.Routing.LEADER, Endpoint.Callers.SERVERS, q -> raftConfiguration().removePeer(q.idOrAddress())
-                        .handle((ok, error) -> {
-                            if (error != null) {
-                                throw new CompletionException(asApiError(error));
-                            }
-                            return new RemovePeerResponse(true);
-                        })));
+        return List.of(
+                new Endpoint<>(REMOVE_PEER_BY_ID, RaftPeerByIdRequest.class, RemovePeerResponse.class,
+                        Endpoint.Routing.LEADER, Endpoint.Callers.SERVERS,
+                        q -> remove(s -> s.id().equals(q.id()), "id", q.id())),
+                new Endpoint<>(REMOVE_PEER_BY_ADDRESS, RaftPeerByAddressRequest.class, RemovePeerResponse.class,
+                        Endpoint.Routing.LEADER, Endpoint.Callers.SERVERS,
+                        q -> remove(s -> s.address().equals(q.address()), "address", q.address())),
+                new Endpoint<>(PING, PingRequest.class, PingResponse.class, Endpoint.Routing.LOCAL,
+                        q -> CompletableFuture.completedFuture(new PingResponse(true))));
     }
 
-    private static CaravanException asApiError(Throwable error) {
-        Throwable t = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    /** Removes the one Raft server that {@code matches}; Nomad refuses a peer not in the configuration. */
+    CompletionStage<RemovePeerResponse> remove(java.util.function.Predicate<RaftConfiguration.Server> matches,
+                                               String kind, String value) {
+        RaftConfiguration group = raft;
+        if (group == null) {
+            return CompletableFuture.failedFuture(new CaravanException(ErrorCode.NO_LEADER, "No cluster leader"));
+        }
+        String notFound = kind + " \"" + value + "\" was not found in the Raft configuration";
+        Optional<RaftConfiguration.Server> peer = group.servers().stream().filter(matches).findFirst();
+        if (peer.isEmpty()) {
+            return CompletableFuture.failedFuture(CaravanException.badRequest(notFound));
+        }
+        CompletionStage<Void> removing;
+        try {
+            removing = group.removePeer(kind.equals("id") ? peer.get().id() : peer.get().address());
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(asApiError(e, notFound));
+        }
+        return removing.handle((ok, error) -> {
+            if (error != null) {
+                throw new CompletionException(asApiError(error, notFound));
+            }
+            return new RemovePeerResponse(true);
+        });
+    }
+
+    static CaravanException asApiError(Throwable error, String notFound) {
+        Throwable t = cause(error);
+        if (t instanceof CaravanException c) {
+            return c;
+        }
         if (t instanceof IllegalArgumentException) {
-            return CaravanException.badRequest(t.getMessage());
+            return CaravanException.badRequest(notFound);
         }
         if (t instanceof NotLeaderException) {
-            return new CaravanException(ErrorCode.NO_LEADER, t.getMessage());
+            return new CaravanException(ErrorCode.NO_LEADER, "No cluster leader");
         }
         return new CaravanException(ErrorCode.INTERNAL, null, String.valueOf(t.getMessage()), t);
     }
 
-    private String nodeName(String id) {
-        Membership m = membership;
-        if (m == null) {
-            return id;
+    private static Throwable cause(Throwable error) {
+        Throwable t = error;
+        while (t instanceof CompletionException && t.getCause() != null) {
+            t = t.getCause();
         }
-        return m.members().stream().filter(x -> id.equals(x.tag("id"))).map(Member::name).findFirst().orElse(id);
+        return t;
     }
 
-    private Membership membership() {
+    private void serverOnly() {
+        if (!agent.server()) {
+            throw CaravanException.notImplemented(INVALID_METHOD);
+        }
+    }
+
+    private void clientOnly() {
+        if (!agent.client()) {
+            throw CaravanException.notImplemented(INVALID_METHOD);
+        }
+    }
+
+    /** A server's gossip membership; 501 on an agent that is not a server, 500 until it runs. */
+    private Membership runningMembership() {
+        serverOnly();
         return Optional.ofNullable(membership).orElseThrow(
-                () -> CaravanException.notImplemented("Server only endpoint: this agent is not a server"));
+                () -> new CaravanException(ErrorCode.INTERNAL, "the server's gossip membership is not running yet"));
     }
 
-    private RaftConfiguration raftConfiguration() {
-        return Optional.ofNullable(raft).orElseThrow(() -> agent.server()
-                ? new CaravanException(ErrorCode.NO_LEADER, "No cluster leader")
-                : CaravanException.notImplemented("Server only endpoint: this agent is not a server"));
+    private RaftConfiguration runningRaft() {
+        serverOnly();
+        return Optional.ofNullable(raft).orElseThrow(() -> new CaravanException(ErrorCode.NO_LEADER,
+                "No cluster leader"));
     }
 
     private Rpc rpc() {
