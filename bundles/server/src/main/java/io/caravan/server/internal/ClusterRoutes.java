@@ -300,7 +300,7 @@ public final class ClusterRoutes implements ApiRoutes, EndpointProvider {
             return local.callAt(address, PING, new PingRequest(System.currentTimeMillis()), PingResponse.class)
                     .toCompletableFuture().orTimeout(PING_TIMEOUT_MS, TimeUnit.MILLISECONDS)
                     .handle((ok, error) -> error == null ? "ok:" + address
-                            : "Server at address " + address + " failed ping: " + cause(error).getMessage());
+                            : "Server at address " + address + " failed ping: " + reason(error));
         } catch (RuntimeException e) {
             return CompletableFuture.completedFuture("Server at address " + address + " failed ping: " + e.getMessage());
         }
@@ -403,6 +403,19 @@ public final class ClusterRoutes implements ApiRoutes, EndpointProvider {
             return new CaravanException(ErrorCode.NO_LEADER, "No cluster leader");
         }
         return new CaravanException(ErrorCode.INTERNAL, null, String.valueOf(t.getMessage()), t);
+    }
+
+    /** The first real message down the cause chain (a refused connection often has none), else the type. */
+    static String reason(Throwable error) {
+        Throwable last = error;
+        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            String m = t.getMessage();
+            if (m != null && !m.isBlank() && !m.equals("null") && !(t instanceof CompletionException)) {
+                return m;
+            }
+            last = t;
+        }
+        return last.getClass().getSimpleName();
     }
 
     private static Throwable cause(Throwable error) {

@@ -471,6 +471,14 @@ class ClusterRoutesTest {
         assertEquals("[fd00::1]:4700", ClusterRoutes.withRpcPort("[fd00::1]:4700"));
     }
 
+    @Test
+    void aPingFailureSaysWhyEvenWithoutAMessage() {
+        assertEquals("ConnectException", ClusterRoutes.reason(new CompletionException(new CaravanException(
+                ErrorCode.INTERNAL, null, "null", new java.net.ConnectException()))));
+        assertEquals("connection refused", ClusterRoutes.reason(new CompletionException(
+                new CaravanException(ErrorCode.NO_LEADER, "connection refused"))));
+    }
+
     private static List<String> names(JsonNode node) {
         List<String> names = new ArrayList<>();
         node.fieldNames().forEachRemaining(names::add);
