@@ -21,13 +21,27 @@ public interface CommandHandler {
      * replay). Each call has an index of its own, greater than the last, unless the handler is a
      * {@link BatchingCommandHandler}.
      *
-     * <p>An expected rejection (validation, conflict) is a result like any other: encode it in the returned bytes. An
-     * exception is a bug: the server logs it with the index and stops its Raft server, because skipping the entry would
-     * let replicas diverge. The entry stays in the log and is retried when the server starts again.
+     * <p>An expected rejection (validation, conflict) is a result like any other: encode it in the returned bytes. So
+     * is an entry that does not decode or fails {@link #validate}: reject it the same way on every replica, never throw.
+     * An exception is a bug in the applier of a valid command: the server logs it with the index and stops its Raft
+     * server, because skipping the entry would let replicas diverge. The entry stays in the log and is retried when the
+     * server starts again, unless an operator lists its index in the Raft directory's {@code skip-entries} file
+     * ({@code caravan operator raft skip-entry}) on every server.
      *
      * @return the result handed back to the submitter ({@link Applied#result()}); never null (use an empty array)
      */
     byte[] apply(long index, long timestampMillis, byte[] command);
+
+    /**
+     * Checks a command before the leader appends it, so that nothing reaches the log that this server's own code would
+     * not have built: called on the leader for every command of every entry, whoever submitted it. Must be quick and
+     * deterministic (the same bytes are checked again by {@link #apply} on every replica). The default accepts all.
+     *
+     * @throws IllegalArgumentException with the reason, to refuse the command: it is not appended, and the submitter's
+     *     stage fails with that exception
+     */
+    default void validate(byte[] command) {
+    }
 
     /**
      * Writes the whole state as of the last applied entry. Called on the apply thread between two entries, so the state

@@ -14,10 +14,18 @@ import org.osgi.annotation.versioning.ProviderType;
 public interface Replicator {
 
     /**
+     * The largest command the log takes: well below what one Raft append carries (Ratis' appender buffer), so that one
+     * entry can always reach the followers; a larger one would stall replication and force elections.
+     */
+    int MAX_COMMAND_BYTES = 4 * 1024 * 1024;
+
+    /**
      * Appends a command through Raft. The stage completes once the command is committed and applied on this server,
      * with the {@link CommandHandler}'s result. It fails with {@link NotLeaderException} when no leader is elected
      * within the server's bounded wait ({@code No cluster leader}) or another server leads, and with an
-     * {@link IllegalStateException} when the handler threw (the server then stops: see {@link CommandHandler#apply}).
+     * {@link IllegalStateException} when the handler threw (the server then stops: see {@link CommandHandler#apply}),
+     * and with {@link IllegalArgumentException} when the leader refused the command ({@link CommandHandler#validate}) or
+     * it is larger than {@link #MAX_COMMAND_BYTES}; a refused command is not appended.
      */
     CompletionStage<Applied> submit(byte[] command);
 

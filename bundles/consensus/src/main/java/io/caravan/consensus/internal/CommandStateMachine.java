@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -19,6 +21,7 @@ import java.util.function.LongSupplier;
 import io.caravan.consensus.CommandHandler;
 import org.apache.ratis.io.MD5Hash;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroupId;
@@ -39,24 +42,32 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Ratis' view of the {@link CommandHandler}: stamps the leader's time into each entry, applies entries through the
- * handler, and keeps its snapshots as one file plus MD5 in {@link SimpleStateMachineStorage} (Ratis' Counter example).
+ * Ratis' view of the {@link CommandHandler}: admits only this server's own submits, checked by the handler, into the
+ * log; stamps the leader's time into each entry; applies entries through the handler; and keeps its snapshots as one
+ * file plus MD5 in {@link SimpleStateMachineStorage} (Ratis' Counter example).
  */
 final class CommandStateMachine extends BaseStateMachine {
     private static final Logger LOG = LoggerFactory.getLogger(CommandStateMachine.class);
+    /** In the Raft directory: log indexes an operator told every server to pass over (one per line). */
+    static final String SKIP_FILE = "skip-entries";
 
     private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
     private final CommandHandler handler;
+    private final ClientId ownClient;
     private final LongSupplier clock;
     private final Consumer<Throwable> halt;
+    private volatile Set<Long> skipped = Set.of();
     private volatile Throwable applyFailure;
 
     /**
+     * @param ownClient the client ID this server's {@link RaftNode} submits with; requests from any other client (a
+     *     Ratis client on the Raft port) are refused before they reach the log
      * @param clock the leader's wall clock, read once per appended entry
      * @param halt told once when the handler throws; stops the Raft server (this class must not block the apply thread)
      */
-    CommandStateMachine(CommandHandler handler, LongSupplier clock, Consumer<Throwable> halt) {
+    CommandStateMachine(CommandHandler handler, ClientId ownClient, LongSupplier clock, Consumer<Throwable> halt) {
         this.handler = handler;
+        this.ownClient = ownClient;
         this.clock = clock;
         this.halt = halt;
     }
@@ -70,6 +81,7 @@ final class CommandStateMachine extends BaseStateMachine {
     public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
         super.initialize(server, groupId, raftStorage);
         storage.init(raftStorage);
+        skipped = readSkipped(raftStorage.getStorageDir().getRoot().toPath().getParent().resolve(SKIP_FILE));
         restoreLatestSnapshot();
         // NEW -> STARTING -> RUNNING, so that pause() below has a running state machine to pause.
         getLifeCycle().transition(LifeCycle.State.STARTING);
@@ -120,20 +132,38 @@ final class CommandStateMachine extends BaseStateMachine {
         LOG.info("Restored state from snapshot {} (index {})", file.getFileName(), snapshot.getIndex());
     }
 
-    /** Runs on the leader only, when it appends: the one place that reads a clock. */
+    /**
+     * Runs on the leader only, when it appends: the gate of the log and the one place that reads a clock. Only this
+     * server's own submits pass (its {@link RaftNode} writes to the local server only, with a client ID that is random
+     * per process), and each of their commands must pass the handler's {@link CommandHandler#validate}; anything else is
+     * refused here and never appended.
+     */
     @Override
     public TransactionContext startTransaction(RaftClientRequest request) {
-        // The request is RaftNode's own (submits go to the local server only): a kind byte, then one command or a batch.
+        TransactionContext.Builder context = TransactionContext.newBuilder().setStateMachine(this)
+                .setClientRequest(request);
         ByteString content = request.getMessage().getContent();
-        long now = clock.getAsLong();
-        ByteString entry = SubmitBatcher.isBatchRequest(content)
-                ? StampedCommand.encodeBatch(now, SubmitBatcher.payload(content))
-                : StampedCommand.encode(now, SubmitBatcher.payload(content));
-        return TransactionContext.newBuilder()
-                .setStateMachine(this)
-                .setClientRequest(request)
-                .setLogData(entry)
-                .build();
+        try {
+            if (!ownClient.equals(request.getClientId())) {
+                throw new IllegalArgumentException("the Raft log takes writes from its own server only");
+            }
+            // A kind byte, then one command or a batch.
+            boolean batch = SubmitBatcher.isBatchRequest(content);
+            ByteString payload = SubmitBatcher.payload(content);
+            for (byte[] command : batch ? CommandBatch.decode(payload) : List.of(payload.toByteArray())) {
+                handler.validate(command);
+            }
+            long now = clock.getAsLong();
+            return context.setLogData(batch ? StampedCommand.encodeBatch(now, payload) : StampedCommand.encode(now,
+                    payload)).build();
+        } catch (RuntimeException refused) {
+            LOG.atDebug().addKeyValue("client", request.getClientId()).addKeyValue("error", refused.getMessage())
+                    .log("write refused before the log");
+            TransactionContext refusedContext = context.build();
+            refusedContext.setException(refused instanceof IllegalArgumentException ? refused
+                    : new IllegalArgumentException("undecodable write: " + refused, refused));
+            return refusedContext;
+        }
     }
 
     @Override
@@ -143,6 +173,11 @@ final class CommandStateMachine extends BaseStateMachine {
         if (applyFailure != null) {
             // The server is stopping after a failed apply; nothing after that entry may be applied.
             return CompletableFuture.failedFuture(stopped(index));
+        }
+        if (skipped.contains(index)) {
+            LOG.warn("Log entry {} not applied: it is listed in {} (an operator skipped it)", index, SKIP_FILE);
+            updateLastAppliedTermIndex(entry.getTerm(), index);
+            return CompletableFuture.completedFuture(Message.valueOf(ByteString.EMPTY));
         }
         ByteString data = entry.getStateMachineLogEntry().getLogData();
         if (StampedCommand.isBatch(data)) {
@@ -189,8 +224,35 @@ final class CommandStateMachine extends BaseStateMachine {
     private void failed(long index, Throwable e) {
         applyFailure = e;
         LOG.error("Applying log entry {} failed; stopping the Raft server so that this replica cannot diverge. "
-                + "The entry stays in the log and is applied again when the server starts.", index, e);
+                + "The entry stays in the log and is applied again when the server starts. If it fails on every "
+                + "server, stop them all and run 'caravan operator raft skip-entry -data-dir <data_dir> {}' on each "
+                + "before starting them again.", index, index, e);
         halt.accept(e);
+    }
+
+    /** The indexes listed in {@code file}, one per line ({@code #} comments allowed); none if it does not exist. */
+    static Set<Long> readSkipped(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            return Set.of();
+        }
+        Set<Long> indexes = new TreeSet<>();
+        int lineNumber = 0;
+        for (String line : Files.readAllLines(file)) {
+            lineNumber++;
+            String text = line.replaceFirst("#.*", "").trim();
+            if (text.isEmpty()) {
+                continue;
+            }
+            try {
+                indexes.add(Long.parseLong(text));
+            } catch (NumberFormatException e) {
+                throw new IOException(file + ":" + lineNumber + ": not a log index: " + text, e);
+            }
+        }
+        if (!indexes.isEmpty()) {
+            LOG.warn("Log entries {} will be passed over, as listed in {}", indexes, file);
+        }
+        return Set.copyOf(indexes);
     }
 
     /**

@@ -42,12 +42,14 @@ import org.apache.ratis.protocol.exceptions.AlreadyClosedException;
 import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
 import org.apache.ratis.protocol.exceptions.RaftException;
 import org.apache.ratis.protocol.exceptions.ServerNotReadyException;
+import org.apache.ratis.protocol.exceptions.StateMachineException;
 import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.util.SizeInBytes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -108,7 +110,7 @@ final class RaftNode implements Replicator, AutoCloseable {
         this.group = RaftGroup.valueOf(GROUP_ID, settings.peers().stream()
                 .map(p -> RaftPeer.newBuilder().setId(p.id()).setAddress(p.address()).build())
                 .toList());
-        this.stateMachine = new CommandStateMachine(handler, clock, this::halt);
+        this.stateMachine = new CommandStateMachine(handler, clientId, clock, this::halt);
         // Only a handler that takes several commands at one index gets batches; for others, writes go out as they come.
         this.retries = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "caravan-raft-retry");
@@ -177,6 +179,12 @@ final class RaftNode implements Replicator, AutoCloseable {
         // Ratis would append a metadata entry (the commit index) after each commit: twice the log writes for a hint
         // that only speeds up a restarted follower. Leaders re-learn the commit index by committing their first entry.
         RaftServerConfigKeys.Log.setLogMetadataEnabled(p, false);
+        // One append must be able to carry the largest command (Replicator.MAX_COMMAND_BYTES) with room to spare: an
+        // entry larger than the appender's buffer never reaches the followers, and the leader loses its majority.
+        // Ratis requires its (direct, always allocated) write buffer to hold one full append.
+        long appendLimit = 2L * MAX_COMMAND_BYTES;
+        RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, SizeInBytes.valueOf(appendLimit));
+        RaftServerConfigKeys.Log.setWriteBufferSize(p, SizeInBytes.valueOf(appendLimit + 1024));
         return p;
     }
 
@@ -219,6 +227,11 @@ final class RaftNode implements Replicator, AutoCloseable {
         result.whenComplete((applied, error) -> pending.remove(result));
         if (closed.get()) {   // close() may have swept pending before the add
             result.completeExceptionally(stoppedException());
+            return result;
+        }
+        if (command.length > MAX_COMMAND_BYTES) {
+            result.completeExceptionally(new IllegalArgumentException("Request body too large: a write of "
+                    + command.length + " bytes exceeds the Raft log's limit of " + MAX_COMMAND_BYTES + " bytes"));
             return result;
         }
         batcher.submit(command.clone(), result);   // the caller may reuse its array
@@ -275,6 +288,9 @@ final class RaftNode implements Replicator, AutoCloseable {
                 }
             } else if (failure instanceof LeaderNotReadyException || failure instanceof ServerNotReadyException) {
                 retryOrGiveUp(message, deadline, result);   // just elected, or still replaying
+            } else if (failure instanceof StateMachineException refused
+                    && refused.getCause() instanceof IllegalArgumentException invalid) {
+                result.completeExceptionally(invalid);   // the gate refused it (CommandStateMachine.startTransaction)
             } else if (CommandStateMachine.BatchFailure.in(error == null ? failure : error) != null) {
                 // the handler threw mid-batch: the batcher completes the commands applied before it
                 result.completeExceptionally(CommandStateMachine.BatchFailure.in(error == null ? failure : error));
