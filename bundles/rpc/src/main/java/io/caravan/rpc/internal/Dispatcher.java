@@ -1,5 +1,9 @@
 package io.caravan.rpc.internal;
 
+import java.net.SocketException;
+import java.net.http.HttpTimeoutException;
+import java.net.http.WebSocketHandshakeException;
+import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -145,7 +149,15 @@ final class Dispatcher {
         Optional<String> leader = l.leaderRpcAddress();
         Forwarder f = forwarder;
         if (leader.isPresent() && f != null) {
-            f.forward(leader.get(), method, hops + 1, body).whenComplete((ok, error) -> complete(result, ok, error));
+            f.forward(leader.get(), method, hops + 1, body).whenComplete((ok, error) -> {
+                if (error != null && asCaravan(error).code() == ErrorCode.NO_LEADER && System.nanoTime() < deadline) {
+                    // The leader we knew is gone (or unreachable): wait for the next one, as Nomad holds RPCs.
+                    timer.schedule(() -> forwardWhenLed(l, method, hops, body, deadline, result), LEADER_POLL_MS,
+                            TimeUnit.MILLISECONDS);
+                } else {
+                    complete(result, ok, error);
+                }
+            });
         } else if (System.nanoTime() < deadline) {
             timer.schedule(() -> forwardWhenLed(l, method, hops, body, deadline, result), LEADER_POLL_MS,
                     TimeUnit.MILLISECONDS);
@@ -176,10 +188,22 @@ final class Dispatcher {
         if (t instanceof CaravanException c) {
             return c;
         }
-        if (t instanceof Channel.ChannelClosedException) {   // the leader went away mid-call: the caller may retry
-            return new CaravanException(ErrorCode.NO_LEADER, null, "No cluster leader: " + t.getMessage(), t);
+        if (t instanceof Channel.ChannelClosedException || unreachable(t)) {
+            // The leader went away mid-call, or cannot be reached: the caller may retry.
+            return new CaravanException(ErrorCode.NO_LEADER, null, "No cluster leader: " + describe(t), t);
         }
         LOG.warn("RPC handler failed", t);
-        return new CaravanException(ErrorCode.INTERNAL, null, String.valueOf(t.getMessage()), t);
+        return new CaravanException(ErrorCode.INTERNAL, null, describe(t), t);
+    }
+
+    /** A connection to the other server could not be made or broke (not an error of the handler there). */
+    private static boolean unreachable(Throwable t) {
+        return t instanceof SocketException || t instanceof HttpTimeoutException
+                || t instanceof WebSocketHandshakeException || t instanceof ClosedChannelException;
+    }
+
+    /** A message a user can read, also for exceptions that carry none (a refused connection). */
+    private static String describe(Throwable t) {
+        return t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName();
     }
 }

@@ -1,7 +1,9 @@
 package io.caravan.server.internal;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.DesiredTransition;
@@ -20,6 +22,16 @@ import io.caravan.api.model.Node;
  */
 sealed interface Command {
 
+    /**
+     * Checks what the appliers rely on (IDs present, no missing elements, known statuses), so that a command no endpoint
+     * of ours could have built is refused: before the leader appends it, and again, the same way on every replica, when
+     * it is applied. Structural only, and never made stricter for entries an older version wrote: a replay must accept
+     * what was applied before.
+     *
+     * @throws IllegalArgumentException naming the field and the reason
+     */
+    void validate();
+
     /** The evaluations this command creates or updates (the leader enqueues or blocks them once applied). */
     default List<Evaluation> evals() {
         return List.of();
@@ -32,6 +44,12 @@ sealed interface Command {
      */
     record JobRegister(Job job, Evaluation eval, boolean enforceIndex, long jobModifyIndex) implements Command {
         @Override
+        public void validate() {
+            Checks.job(job, "Job");
+            Checks.eval(eval, "Eval");
+        }
+
+        @Override
         public List<Evaluation> evals() {
             return List.of(eval);
         }
@@ -40,42 +58,100 @@ sealed interface Command {
     /** Stop a job ({@code purge}: remove it and its versions), with the evaluation that stops its allocations. */
     record JobDeregister(String namespace, String jobId, boolean purge, Evaluation eval) implements Command {
         @Override
+        public void validate() {
+            Checks.text(namespace, "Namespace");
+            Checks.text(jobId, "JobID");
+            Checks.eval(eval, "Eval");
+        }
+
+        @Override
         public List<Evaluation> evals() {
             return List.of(eval);
         }
     }
 
     /** Nomad's {@code Node.Register}: the node as the client describes it ({@code ComputedClass} set). */
-    record NodeRegister(Node node, List<Evaluation> evals) implements Command {}
+    record NodeRegister(Node node, List<Evaluation> evals) implements Command {
+        @Override
+        public void validate() {
+            Checks.present(node, "Node");
+            Checks.text(node.id(), "Node.ID");
+            Checks.evals(evals);
+        }
+    }
 
     /** A node's status changes: a heartbeat after a miss, the node asking for ready, or a missed TTL (down). */
     record NodeStatusUpdate(String nodeId, String status, long updatedAtSeconds, List<Evaluation> evals)
-            implements Command {}
+            implements Command {
+        @Override
+        public void validate() {
+            Checks.text(nodeId, "NodeID");
+            Checks.oneOf(status, "Status", Node.STATUS_INITIALIZING, Node.STATUS_READY, Node.STATUS_DOWN,
+                    Node.STATUS_DISCONNECTED);
+            Checks.evals(evals);
+        }
+    }
 
-    record NodeEligibilityUpdate(String nodeId, String eligibility, List<Evaluation> evals) implements Command {}
+    record NodeEligibilityUpdate(String nodeId, String eligibility, List<Evaluation> evals) implements Command {
+        @Override
+        public void validate() {
+            Checks.text(nodeId, "NodeID");
+            Checks.oneOf(eligibility, "Eligibility", Node.ELIGIBLE, Node.INELIGIBLE);
+            Checks.evals(evals);
+        }
+    }
 
     /**
      * Start ({@code strategy} set) or end a drain; allocations to move get DesiredTransition.Migrate. An end is
      * either cancelled by an operator or {@code complete}: the leader saw nothing left to move.
      */
     record NodeDrainUpdate(String nodeId, DrainStrategy strategy, boolean markEligible, boolean complete,
-                           long updatedAtNanos, List<Evaluation> evals) implements Command {}
+                           long updatedAtNanos, List<Evaluation> evals) implements Command {
+        @Override
+        public void validate() {
+            Checks.text(nodeId, "NodeID");
+            Checks.evals(evals);
+        }
+    }
 
     /** Remove a node ({@code node purge}); its allocations are left for the scheduler to mark lost. */
-    record NodeDeregister(String nodeId, List<Evaluation> evals) implements Command {}
+    record NodeDeregister(String nodeId, List<Evaluation> evals) implements Command {
+        @Override
+        public void validate() {
+            Checks.text(nodeId, "NodeID");
+            Checks.evals(evals);
+        }
+    }
 
     /**
      * Nomad's {@code Node.UpdateAlloc}: clients' views (status, description, task states) of their allocations,
      * from every node that sent one within a batching window — one log entry for many clients, as Nomad batches.
      */
-    record AllocClientUpdate(List<NodeAllocs> nodes, long updatedAtNanos, List<Evaluation> evals) implements Command {}
+    record AllocClientUpdate(List<NodeAllocs> nodes, long updatedAtNanos, List<Evaluation> evals) implements Command {
+        @Override
+        public void validate() {
+            Checks.each(nodes, "Nodes", node -> {
+                Checks.text(node.nodeId(), "Nodes.NodeID");
+                Checks.allocs(node.allocs(), "Nodes.Allocs");
+            });
+            Checks.evals(evals);
+        }
+    }
 
     /** One node's part of an {@link AllocClientUpdate}. */
     record NodeAllocs(String nodeId, List<Allocation> allocs) {}
 
     /** Server-requested transitions (alloc stop, drain): migrate or reschedule, with the evaluations that act. */
     record AllocTransitionUpdate(Map<String, DesiredTransition> transitions, List<Evaluation> evals)
-            implements Command {}
+            implements Command {
+        @Override
+        public void validate() {
+            Checks.present(transitions, "Transitions");
+            Checks.each(transitions.keySet(), "Transitions", id -> Checks.text(id, "Transitions.AllocID"));
+            Checks.each(transitions.values(), "Transitions", transition -> { });
+            Checks.evals(evals);
+        }
+    }
 
     /**
      * A plan the leader's applier accepted: allocations to stop (ID, desired status and description, and client
@@ -83,16 +159,101 @@ sealed interface Command {
      * once), and the evaluation the plan came from.
      */
     record PlanApply(String evalId, Job job, List<Allocation> stopped, List<Allocation> placed, long timestampNanos)
-            implements Command {}
+            implements Command {
+        @Override
+        public void validate() {
+            Checks.text(evalId, "EvalID");
+            Checks.allocs(stopped, "Stopped");
+            if (placed != null && !placed.isEmpty()) {
+                Checks.job(job, "Job");
+            }
+            Checks.allocs(placed, "Placed");
+            Checks.each(placed, "Placed", alloc -> {
+                Checks.text(alloc.nodeId(), "Placed.NodeID");
+                Checks.text(alloc.namespace(), "Placed.Namespace");
+                Checks.present(alloc.jobId(), "Placed.JobID");
+            });
+        }
+    }
 
     /** Create or update evaluations (a scheduler's outcome, a blocked or follow-up evaluation). */
-    record EvalUpsert(List<Evaluation> evals) implements Command {}
+    record EvalUpsert(List<Evaluation> evals) implements Command {
+        @Override
+        public void validate() {
+            Checks.evals(evals);
+        }
+    }
 
     /**
      * {@code PUT /v1/operator/scheduler/configuration}; with {@code cas}, only if the stored configuration's
      * ModifyIndex is still {@code expectedIndex} (0: none stored), decided at apply time.
      */
-    record SchedulerConfigUpdate(SchedulerConfig config, boolean cas, long expectedIndex) implements Command {}
+    record SchedulerConfigUpdate(SchedulerConfig config, boolean cas, long expectedIndex) implements Command {
+        @Override
+        public void validate() {
+            Checks.present(config, "SchedulerConfig");
+        }
+    }
+
+    /** The checks of {@link #validate}: each throws {@link IllegalArgumentException} naming the field. */
+    final class Checks {
+        private Checks() {
+        }
+
+        static void present(Object value, String field) {
+            if (value == null) {
+                throw new IllegalArgumentException(field + ": missing");
+            }
+        }
+
+        static void text(String value, String field) {
+            if (value == null || value.isBlank()) {
+                throw new IllegalArgumentException(field + ": missing");
+            }
+        }
+
+        static void oneOf(String value, String field, String... allowed) {
+            if (!List.of(allowed).contains(value)) {
+                throw new IllegalArgumentException(field + ": unknown value " + value);
+            }
+        }
+
+        static <T> void each(Collection<T> values, String field, Consumer<T> check) {
+            present(values, field);
+            for (T value : values) {
+                present(value, field + " element");
+                check.accept(value);
+            }
+        }
+
+        static void job(Job job, String field) {
+            present(job, field);
+            text(job.id(), field + ".ID");
+            text(job.namespace(), field + ".Namespace");
+            text(job.type(), field + ".Type");
+            each(job.taskGroups(), field + ".TaskGroups", group -> {
+                text(group.name(), field + ".TaskGroups.Name");
+                each(group.tasks(), field + ".TaskGroups.Tasks",
+                        task -> text(task.name(), field + ".TaskGroups.Tasks.Name"));
+            });
+        }
+
+        static void eval(Evaluation eval, String field) {
+            present(eval, field);
+            text(eval.id(), field + ".ID");
+            text(eval.namespace(), field + ".Namespace");
+            present(eval.jobId(), field + ".JobID");
+        }
+
+        static void evals(List<Evaluation> evals) {
+            each(evals, "Evals", eval -> eval(eval, "Evals"));
+        }
+
+        /** Updates name an allocation by ID alone; the rest is read from the stored one. */
+        static void allocs(List<Allocation> allocs, String field) {
+            each(allocs, field, alloc -> text(alloc.id(), field + ".ID"));
+        }
+    }
 
     /** What applying a command returned: Nomad's write response fields, or a rejection with its HTTP code. */
     record Result(long index, long jobModifyIndex, long evalCreateIndex, int errorCode, String error) {

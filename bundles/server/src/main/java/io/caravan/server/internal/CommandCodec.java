@@ -43,7 +43,8 @@ final class CommandCodec {
     /**
      * Reads what {@link #encode} wrote ({@code Type} first), binding {@code Command} straight to its record.
      *
-     * @throws IllegalArgumentException for an entry no version of this server wrote: a bug, not a user error
+     * @throws IllegalArgumentException for bytes that are not one of our commands (whatever Jackson or a record's
+     *     constructor threw while reading them)
      */
     static Command decode(byte[] entry) {
         try (com.fasterxml.jackson.core.JsonParser p = NomadJson.internalMapper().getFactory().createParser(entry)) {
@@ -54,7 +55,7 @@ final class CommandCodec {
             expect("Command".equals(p.nextFieldName()), "\"Command\" second");
             p.nextToken();
             return (Command) NomadJson.internalMapper().readValue(p, type);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             throw new IllegalArgumentException("undecodable log entry: " + e.getMessage(), e);
         }
     }

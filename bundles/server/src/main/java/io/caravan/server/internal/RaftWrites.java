@@ -1,8 +1,12 @@
 package io.caravan.server.internal;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import io.caravan.api.CaravanException;
@@ -37,7 +41,7 @@ public final class RaftWrites implements EndpointProvider {
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     private volatile Rpc rpc;
 
-    private final java.util.concurrent.ExecutorService completions = java.util.concurrent.Executors.newFixedThreadPool(2,
+    private final ExecutorService completions = Executors.newFixedThreadPool(2,
             r -> {
                 Thread t = new Thread(r, "caravan-write-done");
                 t.setDaemon(true);
@@ -66,6 +70,11 @@ public final class RaftWrites implements EndpointProvider {
      */
     CompletionStage<Command.Result> submit(Command command) {
         byte[] entry = CommandCodec.encode(command);
+        if (entry.length > Replicator.MAX_COMMAND_BYTES) {
+            return CompletableFuture.failedFuture(new CaravanException(ErrorCode.REQUEST_TOO_LARGE, "Request too large: "
+                    + "the write is " + entry.length + " bytes; the Raft log takes at most "
+                    + Replicator.MAX_COMMAND_BYTES));
+        }
         return append(entry, System.nanoTime() + LEADER_HOLD.toNanos()).thenApplyAsync(RaftWrites::result, completions);
     }
 
@@ -80,11 +89,19 @@ public final class RaftWrites implements EndpointProvider {
                         new CaravanException(ErrorCode.NO_LEADER, "No cluster leader")))
                 .thenCompose(log -> log.submit(entry).exceptionallyCompose(e -> forwardIfFollower(e, entry)))
                 .exceptionallyCompose(e -> {
-                    Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
-                            ? e.getCause() : e;
+                    Throwable cause = unwrap(e);
                     boolean leaderMoved = cause instanceof CaravanException c && c.code() == ErrorCode.NO_LEADER
                             || cause instanceof NotLeaderException;
-                    if (!leaderMoved || System.nanoTime() > deadline) {
+                    if (cause instanceof IllegalArgumentException refused) {   // the leader's gate: never appended
+                        return CompletableFuture.failedFuture(new CaravanException(ErrorCode.BAD_REQUEST,
+                                refused.getMessage()));
+                    }
+                    if (leaderMoved && System.nanoTime() > deadline) {
+                        // Nomad's answer once its RPC hold timeout runs out; never a Raft address.
+                        return CompletableFuture.failedFuture(new CaravanException(ErrorCode.NO_LEADER,
+                                "No cluster leader"));
+                    }
+                    if (!leaderMoved) {
                         return CompletableFuture.failedFuture(cause);
                     }
                     return CompletableFuture.supplyAsync(() -> null, CompletableFuture.delayedExecutor(
@@ -92,9 +109,12 @@ public final class RaftWrites implements EndpointProvider {
                 });
     }
 
+    /**
+     * A follower sends the write to the leader; with no RPC yet (a server still starting), the caller retries until its
+     * deadline like any other leader change.
+     */
     private CompletableFuture<Applied> forwardIfFollower(Throwable error, byte[] entry) {
-        Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
-                ? error.getCause() : error;
+        Throwable cause = unwrap(error);
         Rpc r = rpc;
         if (cause instanceof NotLeaderException nle && nle.leaderAddress().isPresent() && r != null) {
             return r.dispatch(APPLY, new ApplyRequest(entry), Applied.class).toCompletableFuture();
@@ -102,12 +122,44 @@ public final class RaftWrites implements EndpointProvider {
         return CompletableFuture.failedFuture(cause);
     }
 
-    /** What the leader serves for followers' writes: the entry through its own log. */
+    private static Throwable unwrap(Throwable error) {
+        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    }
+
+    /**
+     * What the leader serves for followers' writes. The bytes must decode to one of our commands and pass its checks;
+     * what is appended is the leader's own encoding of that command, never the caller's bytes.
+     */
     @Override
-    public java.util.List<Endpoint<?, ?>> endpoints() {
-        return java.util.List.of(new Endpoint<>(APPLY, ApplyRequest.class, Applied.class, Endpoint.Routing.LEADER,
-                Endpoint.Callers.SERVERS, q -> replicator.copy().orTimeout(LEADER_HOLD.toMillis(), TimeUnit.MILLISECONDS)
-                        .thenCompose(log -> log.submit(q.entry()))));
+    public List<Endpoint<?, ?>> endpoints() {
+        return List.of(new Endpoint<>(APPLY, ApplyRequest.class, Applied.class, Endpoint.Routing.LEADER,
+                Endpoint.Callers.SERVERS, q -> {
+                    byte[] entry = CommandCodec.encode(admitted(q.entry()));
+                    return replicator.copy().orTimeout(LEADER_HOLD.toMillis(), TimeUnit.MILLISECONDS)
+                            .thenCompose(log -> log.submit(entry))
+                            .exceptionallyCompose(e -> unwrap(e) instanceof IllegalArgumentException refused
+                                    ? CompletableFuture.failedFuture(new CaravanException(ErrorCode.BAD_REQUEST,
+                                            refused.getMessage()))
+                                    : CompletableFuture.failedFuture(unwrap(e)));
+                }));
+    }
+
+    /** A forwarded entry as a command, or a 400 saying why it is none. */
+    private static Command admitted(byte[] entry) {
+        if (entry == null) {
+            throw new CaravanException(ErrorCode.BAD_REQUEST, "invalid command: missing");
+        }
+        if (entry.length > Replicator.MAX_COMMAND_BYTES) {
+            throw new CaravanException(ErrorCode.REQUEST_TOO_LARGE, "Request too large: the Raft log takes at most "
+                    + Replicator.MAX_COMMAND_BYTES + " bytes");
+        }
+        try {
+            Command command = CommandCodec.decode(entry);
+            command.validate();
+            return command;
+        } catch (IllegalArgumentException invalid) {
+            throw new CaravanException(ErrorCode.BAD_REQUEST, "invalid command: " + invalid.getMessage());
+        }
     }
 
     @Deactivate
@@ -119,7 +171,7 @@ public final class RaftWrites implements EndpointProvider {
     Command.Result submitAndWait(Command command) {
         try {
             return submit(command).toCompletableFuture().join();
-        } catch (java.util.concurrent.CompletionException e) {
+        } catch (CompletionException e) {
             if (e.getCause() instanceof RuntimeException re) {
                 throw re;
             }

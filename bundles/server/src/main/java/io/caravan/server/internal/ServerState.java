@@ -14,6 +14,8 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The server's state: Nomad's tables in one store, written only by the Raft log through {@link CommandHandler},
@@ -22,6 +24,7 @@ import org.osgi.service.component.annotations.Deactivate;
 @Component(service = {ServerState.class, CommandHandler.class}, configurationPid = "io.caravan.server",
         configurationPolicy = ConfigurationPolicy.REQUIRE)
 public final class ServerState implements CommandHandler {
+    private static final Logger LOG = LoggerFactory.getLogger(ServerState.class);
     private final ScheduledExecutorService timers;
     private final StateStore store;
     private final Fsm fsm;
@@ -72,9 +75,27 @@ public final class ServerState implements CommandHandler {
         listeners.remove(listener);
     }
 
+    /** The leader's gate: only what decodes to one of our commands and passes its checks is appended. */
+    @Override
+    public void validate(byte[] command) {
+        CommandCodec.decode(command).validate();
+    }
+
+    /**
+     * An entry that does not decode or validate is rejected here, the same way on every replica, and recorded in the
+     * log; it changes nothing. Anything the applier of a valid command throws still stops the server (a bug).
+     */
     @Override
     public byte[] apply(long index, long timestampMillis, byte[] command) {
-        Command decoded = CommandCodec.decode(command);
+        Command decoded;
+        try {
+            decoded = CommandCodec.decode(command);
+            decoded.validate();
+        } catch (IllegalArgumentException invalid) {
+            LOG.atWarn().addKeyValue("index", index).addKeyValue("error", invalid.getMessage())
+                    .log("log entry rejected: not a valid command; nothing was changed");
+            return CommandCodec.encodeResult(Command.Result.rejected(index, 400, invalid.getMessage()));
+        }
         Command.Result result = fsm.apply(index, decoded);
         if (result.errorCode() == 0) {
             for (AppliedListener listener : listeners) {

@@ -1,8 +1,10 @@
 package io.caravan.server.internal;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
+import io.caravan.agent.AgentStats;
 import io.caravan.agent.HealthContributor;
 import io.caravan.consensus.Replicator;
 import io.caravan.http.ApiResponse;
@@ -21,9 +23,9 @@ import org.osgi.service.component.annotations.ReferencePolicy;
  * agent's configuration-based answers), and the server half of {@code /v1/agent/health}, which is unhealthy
  * until there is a leader — so scripts that wait for health can write at once.
  */
-@Component(service = {ApiRoutes.class, HealthContributor.class}, configurationPid = "io.caravan.server",
-        configurationPolicy = ConfigurationPolicy.REQUIRE)
-public final class ServerStatus implements ApiRoutes, HealthContributor {
+@Component(service = {ApiRoutes.class, HealthContributor.class, AgentStats.class},
+        configurationPid = "io.caravan.server", configurationPolicy = ConfigurationPolicy.REQUIRE)
+public final class ServerStatus implements ApiRoutes, HealthContributor, AgentStats {
 
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     private volatile Replicator raft;
@@ -51,6 +53,21 @@ public final class ServerStatus implements ApiRoutes, HealthContributor {
     private static QueryMeta meta(Replicator log) {
         return new QueryMeta(log == null ? 0 : log.lastAppliedIndex(), log != null && log.leaderAddress().isPresent(),
                 0, null);
+    }
+
+    @Override
+    public String section() {
+        return "nomad";
+    }
+
+    /** Whether this server leads, and the leader's RPC address (Nomad's {@code leader}, {@code leader_addr}). */
+    @Override
+    public Map<String, String> stats() {
+        Replicator log = raft;
+        LeaderLocator l = servers;
+        boolean leads = log != null && log.isLeader();
+        String leader = l != null ? l.leaderRpcAddress().orElse("") : "";
+        return Map.of("leader", Boolean.toString(leads), "leader_addr", leader);
     }
 
     @Override

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import io.caravan.api.model.Evaluation;
 import io.caravan.api.model.Job;
@@ -48,6 +50,38 @@ class ServerStateTest {
         // The log continues after the snapshot's index.
         b.apply(3, 1000, register("cache"));
         assertEquals(3, b.store().snapshot().count(NomadTables.JOBS));
+    }
+
+    /**
+     * What arrived in the log without our endpoint code building it is rejected the same way on every replica and
+     * changes nothing: the server keeps applying what follows (the poison pill of issue 21 halted every server).
+     */
+    @Test
+    void entriesThatAreNotValidCommandsAreRejectedAndChangeNothing() throws Exception {
+        a.apply(1, 1000, register("web"));
+        long index = 2;
+        for (String entry : List.of("{\"Type\":\"NoSuchCommand\",\"Command\":{}}", "", "not json", "[]", "{}",
+                "{\"Type\":\"JobRegister\",\"Command\":{}}",
+                "{\"Type\":\"JobRegister\",\"Command\":{\"Job\":{\"ID\":\"x\"}}}",
+                "{\"Type\":\"NodeStatusUpdate\",\"Command\":{\"NodeID\":\"n\",\"Status\":\"bogus\"}}",
+                "{\"Type\":\"EvalUpsert\",\"Command\":{\"Evals\":[null]}}",
+                "{\"Type\":\"AllocClientUpdate\",\"Command\":{\"Nodes\":[{\"NodeID\":\"n\"}]}}",
+                "{\"Type\":\"PlanApply\",\"Command\":{\"EvalID\":\"e\",\"Placed\":[{\"ID\":\"a\"}]}}",
+                "{\"Type\":\"JobRegister\",\"Command\":" + "[".repeat(5000) + "]".repeat(5000) + "}")) {
+            byte[] bytes = entry.getBytes(StandardCharsets.UTF_8);
+            assertThrows(IllegalArgumentException.class, () -> a.validate(bytes), entry);
+            Command.Result result = CommandCodec.decodeResult(a.apply(index++, 1000, bytes));
+            assertEquals(400, result.errorCode(), entry);
+        }
+        assertEquals(1, a.store().snapshot().count(NomadTables.JOBS));
+        assertEquals(1, a.store().snapshot().latestIndex(), "a rejected entry writes nothing");
+        a.apply(index, 1000, register("db"));
+        assertEquals(2, a.store().snapshot().count(NomadTables.JOBS));
+    }
+
+    @Test
+    void validCommandsPassTheLeadersGate() throws Exception {
+        a.validate(register("web"));
     }
 
     @Test
