@@ -1,8 +1,10 @@
 package io.caravan.agent.internal;
 
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.caravan.agent.AgentConfigService;
+import io.caravan.agent.AgentStats;
 import io.caravan.agent.HealthContributor;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
@@ -26,7 +28,8 @@ public final class AgentRoutes implements ApiRoutes {
     private volatile AgentPidConfig config;
 
     private final AgentConfigService configService;
-    private final java.util.List<HealthContributor> health = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<HealthContributor> health = new CopyOnWriteArrayList<>();
+    private final List<AgentStats> stats = new CopyOnWriteArrayList<>();
 
     @Reference(cardinality = org.osgi.service.component.annotations.ReferenceCardinality.MULTIPLE,
             policy = org.osgi.service.component.annotations.ReferencePolicy.DYNAMIC)
@@ -36,6 +39,16 @@ public final class AgentRoutes implements ApiRoutes {
 
     void unbindHealth(HealthContributor contributor) {
         health.remove(contributor);
+    }
+
+    @Reference(cardinality = org.osgi.service.component.annotations.ReferenceCardinality.MULTIPLE,
+            policy = org.osgi.service.component.annotations.ReferencePolicy.DYNAMIC)
+    void bindStats(AgentStats contributor) {
+        stats.add(contributor);
+    }
+
+    void unbindStats(AgentStats contributor) {
+        stats.remove(contributor);
     }
 
     /** The first problem a contributor of {@code kind} reports, if any. */
@@ -60,7 +73,7 @@ public final class AgentRoutes implements ApiRoutes {
         routes.get("/v1/agent/self", r -> {
             AgentPidConfig c = config;
             return ApiResponse.ok(new AgentViews.Self(AgentViews.selfConfig(configService.configuration(), c),
-                    AgentViews.member(c), AgentViews.stats(c)));
+                    AgentViews.member(c), AgentViews.stats(c, stats)));
         });
         routes.get("/v1/agent/health", this::health);
         // Reloads this agent. ACL (agent:write) and forwarding to another node (?node_id=, ?server_id=) slot in

@@ -1,12 +1,14 @@
 package io.caravan.agent.internal;
 
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.caravan.agent.AgentStats;
 import io.caravan.agent.internal.config.NomadConfigView;
 import io.caravan.agent.internal.config.Schema;
 import io.caravan.api.json.NomadJson;
@@ -104,13 +106,18 @@ final class AgentViews {
         return new Member(c.name() + "." + c.region(), serf.host(), serf.port(), tags, "alive", 1, 5, 2, 2, 5, 4);
     }
 
-    static Map<String, Map<String, String>> stats(AgentPidConfig c) {
+    /**
+     * @param contributed what running components know (e.g. the server's {@code leader} and {@code leader_addr}),
+     *     merged over the answers from configuration
+     */
+    static Map<String, Map<String, String>> stats(AgentPidConfig c, Collection<AgentStats> contributed) {
         Map<String, Map<String, String>> stats = new LinkedHashMap<>();
         Map<String, String> nomad = new TreeMap<>();
         nomad.put("server", Boolean.toString(c.server_enabled()));
         if (c.server_enabled()) {
-            nomad.put("leader", "true");
-            nomad.put("leader_addr", c.advertise_rpc());
+            // Until the server side reports, this server knows of no leader.
+            nomad.put("leader", "false");
+            nomad.put("leader_addr", "");
             nomad.put("bootstrap", Boolean.toString(c.server_bootstrap_expect() == 1));
             nomad.put("known_regions", "1");
         }
@@ -130,6 +137,9 @@ final class AgentViews {
             client.put("node_id", c.node_id());
             client.put("known_servers", String.join(",", knownServers(c)));
             stats.put("client", client);
+        }
+        for (AgentStats part : contributed) {
+            stats.computeIfAbsent(part.section(), k -> new TreeMap<>()).putAll(part.stats());
         }
         return stats;
     }

@@ -3,6 +3,7 @@ package io.caravan.http.internal;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
@@ -56,9 +58,15 @@ import org.slf4j.LoggerFactory;
 public final class ApiServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(ApiServlet.class);
+    /** How long a call waits for a starting server's routes (Nomad's RPC hold timeout). */
+    private static final Duration ROUTES_HOLD = Duration.ofSeconds(5);
+    /** A route every server has once its components are up. */
+    private static final String SERVER_ROUTE = "/v1/jobs";
 
     private final transient Map<ApiRoutes, Integer> groups = new ConcurrentHashMap<>();
     private transient volatile Router router = Router.of(List.of());
+    /** Completed (and replaced) whenever the route table changes: what a call waits on while a server starts. */
+    private transient volatile CompletableFuture<Void> routesChanged = new CompletableFuture<>();
     private transient volatile Settings settings;
     /** Present on agents with RPC; a client-only agent forwards calls it has no route for ({@link HttpForwarding}). */
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
@@ -126,6 +134,9 @@ public final class ApiServlet extends HttpServlet {
         Router next = Router.of(routes);
         next.conflicts().forEach(c -> LOG.atWarn().addKeyValue("route", c).log("duplicate API route"));
         router = next;
+        CompletableFuture<Void> waiting = routesChanged;
+        routesChanged = new CompletableFuture<>();
+        waiting.complete(null);
     }
 
     @Override
@@ -164,18 +175,35 @@ public final class ApiServlet extends HttpServlet {
 
     private CompletableFuture<ApiResponse> dispatchSafely(HttpServletRequest request, Settings current) {
         try {
-            return dispatch(request, current).toCompletableFuture();
+            return dispatch(request, current, System.nanoTime() + ROUTES_HOLD.toNanos()).toCompletableFuture();
         } catch (Exception e) {
             return CompletableFuture.failedFuture(e);
         }
     }
 
-    private CompletionStage<ApiResponse> dispatch(HttpServletRequest request, Settings current) throws Exception {
+    /**
+     * @param holdUntil while a server's own routes are still registering (its components start after the HTTP port
+     *     opens), a call that finds no route waits for them until this {@link System#nanoTime()} instead of answering
+     *     404, as Nomad holds calls while a server starts
+     */
+    private CompletionStage<ApiResponse> dispatch(HttpServletRequest request, Settings current, long holdUntil)
+            throws Exception {
         Router.Match match = router.find(request.getMethod(), request.getRequestURI());
         if (match instanceof Router.NotFound) {
             io.caravan.rpc.Rpc servers = rpc;
             if (!current.server() && servers != null && !servers.servers().isEmpty()) {
                 return forward(request, servers, current);
+            }
+            long left = holdUntil - System.nanoTime();
+            if (current.server() && left > 0 && router.find("GET", SERVER_ROUTE) instanceof Router.NotFound) {
+                return routesChanged.copy().completeOnTimeout(null, left, TimeUnit.NANOSECONDS)
+                        .thenCompose(changed -> {
+                            try {
+                                return dispatch(request, current, holdUntil);
+                            } catch (Exception e) {
+                                return CompletableFuture.failedFuture(e);
+                            }
+                        });
             }
             return CompletableFuture.completedFuture(new ApiResponse(404, null, null));
         }
