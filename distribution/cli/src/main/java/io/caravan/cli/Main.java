@@ -43,6 +43,7 @@ import io.caravan.cli.command.OperatorKeygenCommand;
 import io.caravan.cli.command.OperatorRaftCommand;
 import io.caravan.cli.command.OperatorRaftListPeersCommand;
 import io.caravan.cli.command.OperatorRaftRemovePeerCommand;
+import io.caravan.cli.command.OperatorRaftSkipEntryCommand;
 import io.caravan.cli.command.OperatorSchedulerCommand;
 import io.caravan.cli.command.SchedulerGetConfigCommand;
 import io.caravan.cli.command.SchedulerSetConfigCommand;
@@ -137,7 +138,8 @@ public final class Main {
                         .addSubcommand(new OperatorKeygenCommand(ctx))
                         .addSubcommand(new CommandLine(new OperatorRaftCommand())
                                 .addSubcommand(new OperatorRaftListPeersCommand(ctx))
-                                .addSubcommand(new OperatorRaftRemovePeerCommand(ctx)))
+                                .addSubcommand(new OperatorRaftRemovePeerCommand(ctx))
+                                .addSubcommand(new OperatorRaftSkipEntryCommand(ctx)))
                         .addSubcommand(new CommandLine(new OperatorSchedulerCommand())
                                 .addSubcommand(new SchedulerGetConfigCommand(ctx))
                                 .addSubcommand(new SchedulerSetConfigCommand(ctx))))
