@@ -18,6 +18,7 @@ import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.AfterEach;
+import io.caravan.distribution.ServerFiles.Ports;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,8 +33,6 @@ class ClusterE2EIT {
 
     private final List<AgentProcess> agents = new ArrayList<>();
     private Path dir;
-
-    private record Ports(int http, int rpc, int serf) {}
 
     @AfterEach
     void stop() throws Exception {
@@ -54,53 +53,10 @@ class ClusterE2EIT {
         }
     }
 
-    /** What every agent's file starts with: its name, data dir, loopback addresses and ports. */
-    private String agentConfig(String name, Ports own) {
-        return """
-                name      = "%s"
-                data_dir  = "%s"
-                bind_addr = "127.0.0.1"
-                advertise {
-                  http = "127.0.0.1"
-                  rpc  = "127.0.0.1"
-                  serf = "127.0.0.1"
-                }
-                ports {
-                  http = %d
-                  rpc  = %d
-                  serf = %d
-                }
-                """.formatted(name, dir.resolve(name), own.http(), own.rpc(), own.serf());
-    }
-
-    private String serverConfig(int i, Ports own, List<Ports> all, String key) {
-        String join = all.stream().map(p -> "\"127.0.0.1:" + p.serf() + "\"").collect(Collectors.joining(", "));
-        return agentConfig("server" + i, own) + """
-                server {
-                  enabled          = true
-                  bootstrap_expect = 3
-                  encrypt          = "%s"
-                  server_join {
-                    retry_join     = [%s]
-                    retry_interval = "1s"
-                  }
-                }
-                """.formatted(key, join);
-    }
-
     private AgentProcess startServer(int i, Ports p, String logName) throws Exception {
         AgentProcess a = AgentProcess.start(dir.resolve("server" + i + ".hcl"), dir.resolve(logName), p.http(), p.rpc());
         agents.add(a);
         return a;
-    }
-
-    private static String leaderOf(AgentProcess a) {
-        try {
-            var r = a.get("/v1/status/leader");
-            return r.statusCode() == 200 ? AgentProcess.JSON.readTree(r.body()).asText() : "";
-        } catch (Exception e) {
-            return "";
-        }
     }
 
     @Test
@@ -109,24 +65,21 @@ class ClusterE2EIT {
         byte[] raw = new byte[32];
         new SecureRandom().nextBytes(raw);
         String key = Base64.getEncoder().encodeToString(raw);
-        // Every port of every agent at once, so that no two agents are handed the same one.
-        int[] free = AgentProcess.freePorts(15);
-        List<Ports> ports = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            ports.add(new Ports(free[3 * i], free[3 * i + 1], free[3 * i + 2]));
-        }
+        // Three servers, a client and an intruder.
+        List<Ports> ports = ServerFiles.ports(5);
         List<AgentProcess> servers = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            Files.writeString(dir.resolve("server" + (i + 1) + ".hcl"), serverConfig(i + 1, ports.get(i), ports, key));
+            Files.writeString(dir.resolve("server" + (i + 1) + ".hcl"),
+                    ServerFiles.serverConfig(dir, i + 1, ports.get(i), ports.subList(0, 3), key));
             servers.add(startServer(i + 1, ports.get(i), "server" + (i + 1) + ".log"));
         }
 
         AgentProcess.await("the three servers agree on a leader", WAIT, () -> {
-            Set<String> leaders = servers.stream().map(ClusterE2EIT::leaderOf).collect(Collectors.toSet());
+            Set<String> leaders = servers.stream().map(ServerFiles::leaderOf).collect(Collectors.toSet());
             return leaders.size() == 1 && !leaders.contains("");
         });
-        String leaderRpc = leaderOf(servers.get(0));
-        int leaderIndex = indexOf(ports, leaderRpc);
+        String leaderRpc = ServerFiles.leaderOf(servers.get(0));
+        int leaderIndex = ServerFiles.indexOf(ports, leaderRpc);
         AgentProcess leader = servers.get(leaderIndex);
         AgentProcess follower = servers.get((leaderIndex + 1) % 3);
 
@@ -142,8 +95,8 @@ class ClusterE2EIT {
         assertEquals(1, rows.stream().filter(r -> r.matches(".* alive\\s+true .*")).count(), table);
 
         // A client-only agent that knows only the leader.
-        Ports cp = new Ports(free[9], free[10], free[11]);
-        Files.writeString(dir.resolve("client.hcl"), agentConfig("client1", cp) + """
+        Ports cp = ports.get(3);
+        Files.writeString(dir.resolve("client.hcl"), ServerFiles.agentConfig(dir, "client1", cp) + """
                 client {
                   enabled = true
                   servers = ["%s"]
@@ -203,7 +156,7 @@ class ClusterE2EIT {
         assertTrue(leader.process.waitFor(30, TimeUnit.SECONDS));
         List<AgentProcess> rest = servers.stream().filter(s -> s != leader).toList();
         AgentProcess.await("a new leader", WAIT, () -> {
-            Set<String> l = rest.stream().map(ClusterE2EIT::leaderOf).collect(Collectors.toSet());
+            Set<String> l = rest.stream().map(ServerFiles::leaderOf).collect(Collectors.toSet());
             return l.size() == 1 && !l.contains("") && !l.contains(leaderRpc);
         });
         var accepted = follower.putForm("/v1/jobs", job("web2"));
@@ -219,32 +172,24 @@ class ClusterE2EIT {
         // The killed server comes back with its data and rejoins.
         AgentProcess back = startServer(leaderIndex + 1, ports.get(leaderIndex), "server" + (leaderIndex + 1) + ".again.log");
         AgentProcess.await("the restarted server follows the new leader and has both jobs", WAIT, () -> {
-            String l = leaderOf(back);
-            return !l.isEmpty() && l.equals(leaderOf(survivor)) && back.json("/v1/jobs").size() == 2;
+            String l = ServerFiles.leaderOf(back);
+            return !l.isEmpty() && l.equals(ServerFiles.leaderOf(survivor)) && back.json("/v1/jobs").size() == 2;
         });
         AgentProcess.await("three alive members again", WAIT, () -> survivor.json("/v1/agent/members")
                 .get("Members").findValues("Status").stream().filter(s -> s.asText().equals("alive")).count() == 3);
-        assertNotEquals("", leaderOf(back));
+        assertNotEquals("", ServerFiles.leaderOf(back));
 
         // A server with another gossip key cannot join: it says why, and the cluster never lists it.
         byte[] other = new byte[32];
         new SecureRandom().nextBytes(other);
-        Ports intruder = new Ports(free[12], free[13], free[14]);
+        Ports intruder = ports.get(4);
         Files.writeString(dir.resolve("server4.hcl"),
-                serverConfig(4, intruder, ports, Base64.getEncoder().encodeToString(other)));
+                ServerFiles.serverConfig(dir, 4, intruder, ports.subList(0, 3),
+                        Base64.getEncoder().encodeToString(other)));
         AgentProcess wrongKey = startServer(4, intruder, "server4.log");
         AgentProcess.await("the server with the wrong key reports it", WAIT,
                 () -> wrongKey.log().contains("wrong gossip key"));
         assertEquals(3, survivor.json("/v1/agent/members").get("Members").size(), "the intruder is not a member");
-    }
-
-    private static int indexOf(List<Ports> ports, String rpcAddress) {
-        for (int i = 0; i < ports.size(); i++) {
-            if (rpcAddress.equals("127.0.0.1:" + ports.get(i).rpc())) {
-                return i;
-            }
-        }
-        throw new AssertionError("leader " + rpcAddress + " is none of the servers' RPC addresses " + ports);
     }
 
     private static Set<String> running(AgentProcess a, String job) {

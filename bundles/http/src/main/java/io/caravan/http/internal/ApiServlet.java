@@ -65,7 +65,7 @@ public final class ApiServlet extends HttpServlet {
 
     private final transient Map<ApiRoutes, Integer> groups = new ConcurrentHashMap<>();
     private transient volatile Router router = Router.of(List.of());
-    /** Completed (and replaced) whenever the route table changes: what a call waits on while a server starts. */
+    /** Completed (and replaced) when the routes or the configuration change: what a call waits on while starting. */
     private transient volatile CompletableFuture<Void> routesChanged = new CompletableFuture<>();
     private transient volatile Settings settings;
     /** Present on agents with RPC; a client-only agent forwards calls it has no route for ({@link HttpForwarding}). */
@@ -73,8 +73,13 @@ public final class ApiServlet extends HttpServlet {
     private transient volatile io.caravan.rpc.Rpc rpc;
 
     /** The parts of {@link HttpConfig} this servlet uses, swapped atomically on change. */
-    private record Settings(String region, List<String[]> responseHeaders, String consoleRoot, boolean server) {
-        static Settings of(HttpConfig config) {
+    /**
+     * The parts of {@link HttpConfig} this servlet uses, swapped atomically on change. {@code configured} is false while
+     * the servlet runs on defaults because the agent has not yet written its configuration.
+     */
+    private record Settings(String region, List<String[]> responseHeaders, String consoleRoot, boolean server,
+                            boolean configured) {
+        static Settings of(HttpConfig config, Map<String, Object> properties) {
             List<String[]> headers = new ArrayList<>();
             for (String line : config.response_headers()) {
                 int colon = line.indexOf(':');
@@ -83,18 +88,19 @@ public final class ApiServlet extends HttpServlet {
                 }
             }
             return new Settings(config.region(), List.copyOf(headers), config.console_root(),
-                    config.server_enabled());
+                    config.server_enabled(), properties.containsKey(Constants.SERVICE_PID));
         }
     }
 
     @Activate
-    public ApiServlet(HttpConfig config) {
-        this.settings = Settings.of(config);
+    public ApiServlet(HttpConfig config, Map<String, Object> properties) {
+        this.settings = Settings.of(config, properties);
     }
 
     @Modified
-    void modified(HttpConfig config) {
-        this.settings = Settings.of(config);
+    void modified(HttpConfig config, Map<String, Object> properties) {
+        this.settings = Settings.of(config, properties);
+        changed();
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
@@ -134,6 +140,11 @@ public final class ApiServlet extends HttpServlet {
         Router next = Router.of(routes);
         next.conflicts().forEach(c -> LOG.atWarn().addKeyValue("route", c).log("duplicate API route"));
         router = next;
+        changed();
+    }
+
+    /** Wakes the calls waiting for a starting agent: its routes or its configuration changed. */
+    private void changed() {
         CompletableFuture<Void> waiting = routesChanged;
         routesChanged = new CompletableFuture<>();
         waiting.complete(null);
@@ -182,9 +193,9 @@ public final class ApiServlet extends HttpServlet {
     }
 
     /**
-     * @param holdUntil while a server's own routes are still registering (its components start after the HTTP port
-     *     opens), a call that finds no route waits for them until this {@link System#nanoTime()} instead of answering
-     *     404, as Nomad holds calls while a server starts
+     * @param holdUntil while the agent is starting (this servlet has no configuration yet, or a server's own routes
+     *     are still registering: its components start after the HTTP port opens), a call that finds no route waits
+     *     until this {@link System#nanoTime()} instead of answering 404, as Nomad holds calls while a server starts
      */
     private CompletionStage<ApiResponse> dispatch(HttpServletRequest request, Settings current, long holdUntil)
             throws Exception {
@@ -195,11 +206,13 @@ public final class ApiServlet extends HttpServlet {
                 return forward(request, servers, current);
             }
             long left = holdUntil - System.nanoTime();
-            if (current.server() && left > 0 && router.find("GET", SERVER_ROUTE) instanceof Router.NotFound) {
+            boolean starting = !current.configured()
+                    || current.server() && router.find("GET", SERVER_ROUTE) instanceof Router.NotFound;
+            if (starting && left > 0) {
                 return routesChanged.copy().completeOnTimeout(null, left, TimeUnit.NANOSECONDS)
                         .thenCompose(changed -> {
                             try {
-                                return dispatch(request, current, holdUntil);
+                                return dispatch(request, settings, holdUntil);
                             } catch (Exception e) {
                                 return CompletableFuture.failedFuture(e);
                             }

@@ -28,6 +28,7 @@ import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.osgi.framework.Constants;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -46,7 +47,7 @@ class ApiServletStreamTest {
     static void start() throws Exception {
         new Random(7).nextBytes(BIG);
         producer = Executors.newScheduledThreadPool(1);
-        ApiServlet servlet = new ApiServlet(config());
+        ApiServlet servlet = new ApiServlet(config(), Map.of(Constants.SERVICE_PID, "io.caravan.http"));
         servlet.bindRoutes(routes -> routes
                 .get("/v1/test/raw", r -> ApiResponse.raw("text/plain", "héllo".getBytes(StandardCharsets.UTF_8)))
                 .get("/v1/test/chunks", r -> ApiResponse.stream(body("text/plain", out -> producer.execute(() -> {

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
@@ -137,11 +138,22 @@ public final class RaftWrites implements EndpointProvider {
                     byte[] entry = CommandCodec.encode(admitted(q.entry()));
                     return replicator.copy().orTimeout(LEADER_HOLD.toMillis(), TimeUnit.MILLISECONDS)
                             .thenCompose(log -> log.submit(entry))
-                            .exceptionallyCompose(e -> unwrap(e) instanceof IllegalArgumentException refused
-                                    ? CompletableFuture.failedFuture(new CaravanException(ErrorCode.BAD_REQUEST,
-                                            refused.getMessage()))
-                                    : CompletableFuture.failedFuture(unwrap(e)));
+                            .exceptionallyCompose(e -> CompletableFuture.failedFuture(forCaller(unwrap(e))));
                 }));
+    }
+
+    /**
+     * What the forwarding server should hear: a refusal as 400, and "not the leader" (this server was taken for the
+     * leader, or has no Raft log yet) as NO_LEADER, which it retries; never a Raft address.
+     */
+    private static Throwable forCaller(Throwable error) {
+        if (error instanceof IllegalArgumentException refused) {
+            return new CaravanException(ErrorCode.BAD_REQUEST, refused.getMessage());
+        }
+        if (error instanceof NotLeaderException || error instanceof TimeoutException) {
+            return new CaravanException(ErrorCode.NO_LEADER, "No cluster leader");
+        }
+        return error;
     }
 
     /** A forwarded entry as a command, or a 400 saying why it is none. */
