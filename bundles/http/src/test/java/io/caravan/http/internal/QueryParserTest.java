@@ -82,16 +82,6 @@ class QueryParserTest {
     }
 
     @Test
-    void consoleGuardKnowsItsPathsAndLoopback() {
-        assertTrue(ConsoleGuard.isUnder("/ui/console", "/ui/console"));
-        assertTrue(ConsoleGuard.isUnder("/ui/console/bundles", "/ui/console"));
-        assertEquals(false, ConsoleGuard.isUnder("/ui/consoleX", "/ui/console"));
-        assertTrue(ConsoleGuard.isLoopback("127.0.0.1"));
-        assertTrue(ConsoleGuard.isLoopback("0:0:0:0:0:0:0:1"));
-        assertEquals(false, ConsoleGuard.isLoopback("10.1.2.3"));
-    }
-
-    @Test
     void queryStringsAreReadWithoutTouchingTheBody() {
         Map<String, java.util.List<String>> q = WireRequest.parseQuery("type=client&type=server&pretty&prefix=a%20b+c&x=%zz");
         assertEquals(java.util.List.of("client", "server"), q.get("type"));
