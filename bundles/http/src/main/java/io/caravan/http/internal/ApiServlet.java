@@ -6,12 +6,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
 import io.caravan.api.json.NomadJson;
@@ -65,7 +65,8 @@ public final class ApiServlet extends HttpServlet {
     private transient volatile io.caravan.rpc.Rpc rpc;
 
     /** The parts of {@link HttpConfig} this servlet uses, swapped atomically on change. */
-    private record Settings(String region, List<String[]> responseHeaders, String consoleRoot, boolean server) {
+    private record Settings(String region, List<String[]> responseHeaders, String consoleRoot, boolean server,
+                            long maxRequestBody) {
         static Settings of(HttpConfig config) {
             List<String[]> headers = new ArrayList<>();
             for (String line : config.response_headers()) {
@@ -75,7 +76,7 @@ public final class ApiServlet extends HttpServlet {
                 }
             }
             return new Settings(config.region(), List.copyOf(headers), config.console_root(),
-                    config.server_enabled());
+                    config.server_enabled(), config.max_request_body());
         }
     }
 
@@ -140,6 +141,11 @@ public final class ApiServlet extends HttpServlet {
             return;
         }
         long start = System.nanoTime();
+        if (request.getContentLengthLong() > current.maxRequestBody()) {
+            // Refused before a byte is read; a chunked body is cut off while it is read (WireRequest).
+            writeError(response, 413, WireRequest.tooLarge(current.maxRequestBody()).getMessage());
+            return;
+        }
         CompletableFuture<ApiResponse> answer = dispatchSafely(request, current);
         if (answer.isDone()) {
             finish(request, response, answer, start);
@@ -165,7 +171,8 @@ public final class ApiServlet extends HttpServlet {
     private CompletableFuture<ApiResponse> dispatchSafely(HttpServletRequest request, Settings current) {
         try {
             return dispatch(request, current).toCompletableFuture();
-        } catch (Exception e) {
+        } catch (Throwable e) {
+            // Errors too (a handler's StackOverflowError): a plain-text 500, never the container's error page.
             return CompletableFuture.failedFuture(e);
         }
     }
@@ -183,18 +190,21 @@ public final class ApiServlet extends HttpServlet {
             throw new CaravanException(ErrorCode.METHOD_NOT_ALLOWED, "Invalid method");
         }
         Router.Found found = (Router.Found) match;
-        return found.handler().handle(new WireRequest(request, found.params(), current.region(), NomadJson.mapper()));
+        return found.handler().handle(new WireRequest(request, found.params(), current.region(), NomadJson.mapper(),
+                current.maxRequestBody()));
     }
 
     /** Sends the call to a server and answers with exactly what it answered. */
     private static CompletionStage<ApiResponse> forward(HttpServletRequest request, io.caravan.rpc.Rpc servers,
                                                         Settings current) {
         return servers.call(HttpForward.METHOD, HttpForward.Call.of(new WireRequest(request, Map.of(),
-                current.region(), NomadJson.mapper())), HttpForward.Answer.class).thenApply(HttpForward.Answer::toResponse);
+                current.region(), NomadJson.mapper(), current.maxRequestBody())), HttpForward.Answer.class)
+                .thenApply(HttpForward.Answer::toResponse);
     }
 
     /**
-     * Writes the answer or the error: a {@link CaravanException} by its code, anything else as a logged 500.
+     * Writes the answer or the error: a {@link CaravanException} by its code, any other throwable (an
+     * {@link Error} included) as a logged 500. Only an I/O failure writing to the client leaves: it has gone.
      *
      * @return true when a {@link StreamingBody} took over the response (it completes the request itself)
      */
@@ -206,17 +216,14 @@ public final class ApiServlet extends HttpServlet {
             ApiResponse result = answer.join();
             streaming = write(request, response, result);
             status = result.status();
-        } catch (CompletionException | CancellationException wrapped) {
-            Throwable e = wrapped.getCause() != null ? wrapped.getCause() : wrapped;
-            if (e instanceof CaravanException ce) {
-                status = ce.code().httpStatus();
-                writeError(response, status, ce.getMessage());
-            } else {
-                status = 500;
-                LOG.atError().addKeyValue("method", request.getMethod()).addKeyValue("path", request.getRequestURI())
-                        .addKeyValue("error", e.toString()).setCause(e).log("request failed");
-                writeError(response, status, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+        } catch (IOException e) {
+            if (!(e instanceof JsonProcessingException)) {
+                throw e;
             }
+            status = fail(request, response, e);
+        } catch (Throwable thrown) {
+            status = fail(request, response, thrown instanceof CompletionException && thrown.getCause() != null
+                    ? thrown.getCause() : thrown);
         }
         if (LOG.isDebugEnabled()) {
             LOG.atDebug().addKeyValue("method", request.getMethod()).addKeyValue("path", request.getRequestURI())
@@ -224,6 +231,19 @@ public final class ApiServlet extends HttpServlet {
                     .log(streaming ? "stream started" : "request complete");
         }
         return streaming;
+    }
+
+    /** @return the status written for {@code e} */
+    private static int fail(HttpServletRequest request, HttpServletResponse response, Throwable e)
+            throws IOException {
+        if (e instanceof CaravanException ce) {
+            writeError(response, ce.code().httpStatus(), ce.getMessage());
+            return ce.code().httpStatus();
+        }
+        LOG.atError().addKeyValue("method", request.getMethod()).addKeyValue("path", request.getRequestURI())
+                .addKeyValue("error", e.toString()).setCause(e).log("request failed");
+        writeError(response, 500, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+        return 500;
     }
 
     /** @return true when the body is a {@link StreamingBody}, which now owns the response */
@@ -280,6 +300,10 @@ public final class ApiServlet extends HttpServlet {
         }
         response.resetBuffer();
         response.setStatus(status);
+        if (status == 413) {
+            // The rest of the body is not read: close rather than drain it for the next request.
+            response.setHeader("Connection", "close");
+        }
         response.setContentType("text/plain; charset=utf-8");
         byte[] body = message.getBytes(StandardCharsets.UTF_8);
         response.setContentLength(body.length);
