@@ -9,6 +9,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -149,6 +153,20 @@ class ApiServletTest {
         assertEquals("text/plain;charset=utf-8", answer.header("Content-Type").replace(" ", ""));
         assertEquals("close", answer.header("Connection"));
         assertEquals(before, handled.get(), "no route ran");
+    }
+
+    @Test
+    void aClientThatSendsItAllAnywayReadsThe413() throws Exception {
+        // No Expect: 100-continue, as Nomad's Go client: the body keeps coming while the server has answered.
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        byte[] big = new byte[5 * 1024 * 1024];
+        for (int i = 0; i < 3; i++) {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(TestJetty.base(server)
+                    .resolve("/v1/test/raw")).PUT(HttpRequest.BodyPublishers.ofByteArray(big))
+                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(413, response.statusCode());
+            assertEquals("Request body too large: the limit is 1024 bytes", response.body());
+        }
     }
 
     @Test
