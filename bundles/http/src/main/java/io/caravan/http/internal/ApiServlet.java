@@ -1,6 +1,7 @@
 package io.caravan.http.internal;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -56,6 +57,8 @@ import org.slf4j.LoggerFactory;
 public final class ApiServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(ApiServlet.class);
+    /** The most of a refused body read (and dropped) so that the client sees the 413; see drainRefused. */
+    private static final long DRAIN_MAX = 8L * 1024 * 1024;
 
     private final transient Map<ApiRoutes, Integer> groups = new ConcurrentHashMap<>();
     private transient volatile Router router = Router.of(List.of());
@@ -144,6 +147,7 @@ public final class ApiServlet extends HttpServlet {
         if (request.getContentLengthLong() > current.maxRequestBody()) {
             // Refused before a byte is read; a chunked body is cut off while it is read (WireRequest).
             writeError(response, 413, WireRequest.tooLarge(current.maxRequestBody()).getMessage());
+            drainRefused(request, response);
             return;
         }
         CompletableFuture<ApiResponse> answer = dispatchSafely(request, current);
@@ -238,6 +242,9 @@ public final class ApiServlet extends HttpServlet {
             throws IOException {
         if (e instanceof CaravanException ce) {
             writeError(response, ce.code().httpStatus(), ce.getMessage());
+            if (ce.code() == ErrorCode.PAYLOAD_TOO_LARGE) {
+                drainRefused(request, response);
+            }
             return ce.code().httpStatus();
         }
         LOG.atError().addKeyValue("method", request.getMethod()).addKeyValue("path", request.getRequestURI())
@@ -308,6 +315,30 @@ public final class ApiServlet extends HttpServlet {
         byte[] body = message.getBytes(StandardCharsets.UTF_8);
         response.setContentLength(body.length);
         response.getOutputStream().write(body);
+    }
+
+    /**
+     * After a 413, sends it and then reads and drops what the client is still sending, up to {@link #DRAIN_MAX}.
+     * Closing a connection with unread bytes in it resets it, and a reset can destroy the answer before the client
+     * reads it; a client still sending more than that loses the answer, as it would anywhere.
+     */
+    private static void drainRefused(HttpServletRequest request, HttpServletResponse response) {
+        try {
+            response.flushBuffer();
+            if (request.getContentLengthLong() > DRAIN_MAX
+                    || "100-continue".equalsIgnoreCase(request.getHeader("Expect"))) {
+                return; // too much to wait for, or a client that sends nothing before a 100 Continue
+            }
+            InputStream in = request.getInputStream();
+            byte[] buffer = new byte[64 * 1024];
+            long left = DRAIN_MAX;
+            int n;
+            while (left > 0 && (n = in.read(buffer, 0, (int) Math.min(buffer.length, left))) > 0) {
+                left -= n;
+            }
+        } catch (IOException e) {
+            // The client is gone or the body is broken: the connection closes either way.
+        }
     }
 
     /** Nomad redirects {@code /} to its UI; until Caravan's UI exists, {@code /ui/} leads to the web console. */

@@ -96,7 +96,8 @@ public final class HttpForwarding implements EndpointProvider {
 
     private CompletionStage<Answer> serve(Call call) {
         if (!isForwardable(call.uri(), consoleRoot)) {
-            return CompletableFuture.failedFuture(new CaravanException(ErrorCode.PERMISSION_DENIED, "Permission denied"));
+            return CompletableFuture.failedFuture(
+                    new CaravanException(ErrorCode.PERMISSION_DENIED, "Permission denied"));
         }
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://" + self + call.uri()))
                 .timeout(LONGEST)

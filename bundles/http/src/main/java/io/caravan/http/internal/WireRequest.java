@@ -189,11 +189,14 @@ final class WireRequest implements ApiRequest {
 
         @Override
         public int read(byte[] b, int off, int len) throws IOException {
+            if (remaining < 0) {
+                throw new BodyTooLarge(limit);
+            }
             if (len == 0) {
                 return 0;
             }
             // One byte past the limit tells "exactly the limit" from "more".
-            int n = in.read(b, off, (int) Math.min(len, remaining + 1));
+            int n = in.read(b, off, len > remaining ? (int) remaining + 1 : len);
             if (n > 0 && (remaining -= n) < 0) {
                 throw new BodyTooLarge(limit);
             }

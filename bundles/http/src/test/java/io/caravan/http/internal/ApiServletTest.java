@@ -2,6 +2,7 @@ package io.caravan.http.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
@@ -86,6 +87,7 @@ class ApiServletTest {
             out.write(head.getBytes(StandardCharsets.ISO_8859_1));
             try {
                 body.transferTo(out);
+                socket.shutdownOutput(); // all sent: what is not there will not come
             } catch (IOException e) {
                 // The server answered and closed while the body was still coming: what a refusal looks like.
             }
@@ -156,11 +158,23 @@ class ApiServletTest {
     }
 
     @Test
+    void aClientWaitingFor100ContinueGetsThe413AndTheConnectionEnds() throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", TestJetty.port(server))) {
+            socket.setSoTimeout(10_000); // the answer and the close come at once, or this times out
+            socket.getOutputStream().write(put("/v1/test/raw", "Content-Length: 4096\r\nExpect: 100-continue\r\n")
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            Answer answer = read(socket.getInputStream());
+            assertEquals(413, answer.status());
+            assertEquals("Request body too large: the limit is 1024 bytes", answer.body());
+        }
+    }
+
+    @Test
     void aClientThatSendsItAllAnywayReadsThe413() throws Exception {
         // No Expect: 100-continue, as Nomad's Go client: the body keeps coming while the server has answered.
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         byte[] big = new byte[5 * 1024 * 1024];
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < 20; i++) {
             HttpResponse<String> response = http.send(HttpRequest.newBuilder(TestJetty.base(server)
                     .resolve("/v1/test/raw")).PUT(HttpRequest.BodyPublishers.ofByteArray(big))
                     .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
@@ -192,6 +206,20 @@ class ApiServletTest {
                 new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)));
         assertEquals(200, answer.status());
         assertEquals("{\"Keys\":2}", answer.body());
+    }
+
+    @Test
+    void theBoundedBodyCountsEveryWayOfReading() throws IOException {
+        InputStream exact = new WireRequest.Bounded(new ByteArrayInputStream(new byte[3]), 3);
+        assertEquals(0, exact.read());
+        assertEquals(2, exact.readAllBytes().length);
+        assertEquals(-1, exact.read());
+        InputStream over = new WireRequest.Bounded(new ByteArrayInputStream(new byte[4]), 3);
+        assertEquals(3, over.skip(3));
+        assertThrows(IOException.class, over::read);
+        assertThrows(IOException.class, over::read, "stays refused");
+        byte[] all = new byte[100];
+        assertEquals(100, new WireRequest.Bounded(new ByteArrayInputStream(all), Long.MAX_VALUE).readAllBytes().length);
     }
 
     @Test

@@ -8,7 +8,7 @@ import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
-/** Test helper: a servlet at {@code /v1/*} in Jetty 12, the container Felix HTTP runs it in, on a free loopback port. */
+/** Test helper: a servlet at {@code /v1/*} in Jetty 12, the container Felix HTTP runs it in, on a free port. */
 final class TestJetty {
     private TestJetty() {
     }
