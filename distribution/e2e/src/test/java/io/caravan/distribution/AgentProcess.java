@@ -30,13 +30,16 @@ final class AgentProcess implements AutoCloseable {
     final Process process;
     final Path log;
     final Path config;
+    /** The address the HTTP API listens on. */
+    final String host;
     final int http;
     final int rpc;
 
-    private AgentProcess(Process process, Path log, Path config, int http, int rpc) {
+    private AgentProcess(Process process, Path log, Path config, String host, int http, int rpc) {
         this.process = process;
         this.log = log;
         this.config = config;
+        this.host = host;
         this.http = http;
         this.rpc = rpc;
     }
@@ -48,15 +51,21 @@ final class AgentProcess implements AutoCloseable {
 
     /** The same, logging to {@code logName} (a second agent on the same directory keeps the first one's log). */
     static AgentProcess startDev(Path dir, String extraJson, String logName) throws Exception {
+        return startDev(dir, extraJson, logName, "127.0.0.1");
+    }
+
+    /** The same, with the HTTP API alone listening on {@code httpHost} ({@code addresses.http}). */
+    static AgentProcess startDev(Path dir, String extraJson, String logName, String httpHost) throws Exception {
         int[] ports = freePorts(3);
         int http = ports[0];
         int rpc = ports[1];
         Path config = dir.resolve("agent.json");
-        Files.writeString(config, String.format("{\"ports\": {\"http\": %d, \"rpc\": %d, \"serf\": %d}%s}", http, rpc,
-                ports[2], extraJson));
+        String addresses = httpHost.equals("127.0.0.1") ? "" : ", \"addresses\": {\"http\": \"" + httpHost + "\"}";
+        Files.writeString(config, String.format("{\"ports\": {\"http\": %d, \"rpc\": %d, \"serf\": %d}%s%s}", http,
+                rpc, ports[2], addresses, extraJson));
         Path log = dir.resolve(logName);
         AgentProcess agent = new AgentProcess(run(log, "agent", "-dev", "-config", config.toString()), log, config,
-                http, rpc);
+                httpHost, http, rpc);
         agent.awaitHealthy();
         return agent;
     }
@@ -66,7 +75,8 @@ final class AgentProcess implements AutoCloseable {
      * cluster is not healthy until the others join).
      */
     static AgentProcess start(Path config, Path log, int http, int rpc) throws Exception {
-        AgentProcess agent = new AgentProcess(run(log, "agent", "-config", config.toString()), log, config, http, rpc);
+        AgentProcess agent = new AgentProcess(run(log, "agent", "-config", config.toString()), log, config,
+                "127.0.0.1", http, rpc);
         await("the agent answers HTTP", START, () -> {
             if (!agent.process.isAlive()) {
                 throw new AssertionError("agent exited with " + agent.process.exitValue() + ":\n" + agent.log());
@@ -111,7 +121,7 @@ final class AgentProcess implements AutoCloseable {
     }
 
     String address() {
-        return "http://127.0.0.1:" + http;
+        return "http://" + host + ":" + http;
     }
 
     HttpResponse<String> get(String path) throws IOException, InterruptedException {

@@ -112,13 +112,17 @@ final class PidTranslator {
         List<String> headers = new ArrayList<>();
         s.responseHeaders().forEach((k, v) -> headers.add(k + ": " + v));
         String ownHttp = s.httpAddr().equals("0.0.0.0") || s.httpAddr().equals("::") ? "127.0.0.1" : s.httpAddr();
-        pids.put(HTTP_PID, Map.of(
-                "region", s.region(),
-                "response.headers", headers.stream().sorted().toArray(String[]::new),
-                "console.root", CONSOLE_ROOT,
-                "console.allow.remote", s.consoleAllowRemote(),
-                "server.enabled", s.server(),
-                "http.addr", new AgentSettings.HostPort(ownHttp, s.httpPort()).toString()));
+        Map<String, Object> http = new LinkedHashMap<>();
+        http.put("region", s.region());
+        http.put("response.headers", headers.stream().sorted().toArray(String[]::new));
+        http.put("console.root", CONSOLE_ROOT);
+        http.put("console.allow.remote", s.consoleAllowRemote());
+        http.put("server.enabled", s.server());
+        http.put("http.addr", new AgentSettings.HostPort(ownHttp, s.httpPort()).toString());
+        if (config.get("limits.http_max_request_body") instanceof Long bytes) {
+            http.put("max.request.body", bytes); // unset: the component's own default
+        }
+        pids.put(HTTP_PID, http);
 
         pids.put(FELIX_HTTP_PID, Map.of(
                 "org.apache.felix.http.enable", true,

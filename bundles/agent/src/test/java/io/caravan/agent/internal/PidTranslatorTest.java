@@ -49,6 +49,15 @@ class PidTranslatorTest {
     }
 
     @Test
+    void theRequestBodyLimitReachesTheHttpComponentInBytes() throws Exception {
+        Map<String, Map<String, Object>> pids = translate(Configs.both(tmp, List.of("-dev"),
+                "{\"limits\": {\"http_max_request_body\": \"8MiB\"}}"), "id", "v", "pw");
+        assertEquals(8L * 1024 * 1024, pids.get("io.caravan.http").get("max.request.body"));
+        Map<String, Map<String, Object>> unset = translate(Configs.both(tmp, List.of("-dev")), "id", "v", "pw");
+        assertFalse(unset.get("io.caravan.http").containsKey("max.request.body"), "the component's default applies");
+    }
+
+    @Test
     void nomadsLegacyClientOptionEnablesRawExec() throws Exception {
         Map<String, Map<String, Object>> on = translate(Configs.both(tmp,
                 List.of("-client", "-servers", "10.0.0.1:4647", "-data-dir", tmp.toString(), "-bind", "10.0.0.9"),

@@ -1,19 +1,20 @@
 package io.caravan.http.internal;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
 import io.caravan.api.json.NomadJson;
@@ -62,6 +63,8 @@ public final class ApiServlet extends HttpServlet {
     private static final Duration ROUTES_HOLD = Duration.ofSeconds(5);
     /** A route every server has once its components are up. */
     private static final String SERVER_ROUTE = "/v1/jobs";
+    /** The most of a refused body read (and dropped) so that the client sees the 413; see drainRefused. */
+    private static final long DRAIN_MAX = 8L * 1024 * 1024;
 
     private final transient Map<ApiRoutes, Integer> groups = new ConcurrentHashMap<>();
     private transient volatile Router router = Router.of(List.of());
@@ -72,13 +75,12 @@ public final class ApiServlet extends HttpServlet {
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     private transient volatile io.caravan.rpc.Rpc rpc;
 
-    /** The parts of {@link HttpConfig} this servlet uses, swapped atomically on change. */
     /**
      * The parts of {@link HttpConfig} this servlet uses, swapped atomically on change. {@code configured} is false while
      * the servlet runs on defaults because the agent has not yet written its configuration.
      */
     private record Settings(String region, List<String[]> responseHeaders, String consoleRoot, boolean server,
-                            boolean configured) {
+                            long maxRequestBody, boolean configured) {
         static Settings of(HttpConfig config, Map<String, Object> properties) {
             List<String[]> headers = new ArrayList<>();
             for (String line : config.response_headers()) {
@@ -88,7 +90,7 @@ public final class ApiServlet extends HttpServlet {
                 }
             }
             return new Settings(config.region(), List.copyOf(headers), config.console_root(),
-                    config.server_enabled(), properties.containsKey(Constants.SERVICE_PID));
+                    config.server_enabled(), config.max_request_body(), properties.containsKey(Constants.SERVICE_PID));
         }
     }
 
@@ -162,6 +164,12 @@ public final class ApiServlet extends HttpServlet {
             return;
         }
         long start = System.nanoTime();
+        if (request.getContentLengthLong() > current.maxRequestBody()) {
+            // Refused before a byte is read; a chunked body is cut off while it is read (WireRequest).
+            writeError(response, 413, WireRequest.tooLarge(current.maxRequestBody()).getMessage());
+            drainRefused(request, response);
+            return;
+        }
         CompletableFuture<ApiResponse> answer = dispatchSafely(request, current);
         if (answer.isDone()) {
             finish(request, response, answer, start);
@@ -187,7 +195,8 @@ public final class ApiServlet extends HttpServlet {
     private CompletableFuture<ApiResponse> dispatchSafely(HttpServletRequest request, Settings current) {
         try {
             return dispatch(request, current, System.nanoTime() + ROUTES_HOLD.toNanos()).toCompletableFuture();
-        } catch (Exception e) {
+        } catch (Throwable e) {
+            // Errors too (a handler's StackOverflowError): a plain-text 500, never the container's error page.
             return CompletableFuture.failedFuture(e);
         }
     }
@@ -224,18 +233,21 @@ public final class ApiServlet extends HttpServlet {
             throw new CaravanException(ErrorCode.METHOD_NOT_ALLOWED, "Invalid method");
         }
         Router.Found found = (Router.Found) match;
-        return found.handler().handle(new WireRequest(request, found.params(), current.region(), NomadJson.mapper()));
+        return found.handler().handle(new WireRequest(request, found.params(), current.region(), NomadJson.mapper(),
+                current.maxRequestBody()));
     }
 
     /** Sends the call to a server and answers with exactly what it answered. */
     private static CompletionStage<ApiResponse> forward(HttpServletRequest request, io.caravan.rpc.Rpc servers,
                                                         Settings current) {
         return servers.call(HttpForward.METHOD, HttpForward.Call.of(new WireRequest(request, Map.of(),
-                current.region(), NomadJson.mapper())), HttpForward.Answer.class).thenApply(HttpForward.Answer::toResponse);
+                current.region(), NomadJson.mapper(), current.maxRequestBody())), HttpForward.Answer.class)
+                .thenApply(HttpForward.Answer::toResponse);
     }
 
     /**
-     * Writes the answer or the error: a {@link CaravanException} by its code, anything else as a logged 500.
+     * Writes the answer or the error: a {@link CaravanException} by its code, any other throwable (an
+     * {@link Error} included) as a logged 500. Only an I/O failure writing to the client leaves: it has gone.
      *
      * @return true when a {@link StreamingBody} took over the response (it completes the request itself)
      */
@@ -247,17 +259,14 @@ public final class ApiServlet extends HttpServlet {
             ApiResponse result = answer.join();
             streaming = write(request, response, result);
             status = result.status();
-        } catch (CompletionException | CancellationException wrapped) {
-            Throwable e = wrapped.getCause() != null ? wrapped.getCause() : wrapped;
-            if (e instanceof CaravanException ce) {
-                status = ce.code().httpStatus();
-                writeError(response, status, ce.getMessage());
-            } else {
-                status = 500;
-                LOG.atError().addKeyValue("method", request.getMethod()).addKeyValue("path", request.getRequestURI())
-                        .addKeyValue("error", e.toString()).setCause(e).log("request failed");
-                writeError(response, status, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+        } catch (IOException e) {
+            if (!(e instanceof JsonProcessingException)) {
+                throw e;
             }
+            status = fail(request, response, e);
+        } catch (Throwable thrown) {
+            status = fail(request, response, thrown instanceof CompletionException && thrown.getCause() != null
+                    ? thrown.getCause() : thrown);
         }
         if (LOG.isDebugEnabled()) {
             LOG.atDebug().addKeyValue("method", request.getMethod()).addKeyValue("path", request.getRequestURI())
@@ -265,6 +274,22 @@ public final class ApiServlet extends HttpServlet {
                     .log(streaming ? "stream started" : "request complete");
         }
         return streaming;
+    }
+
+    /** @return the status written for {@code e} */
+    private static int fail(HttpServletRequest request, HttpServletResponse response, Throwable e)
+            throws IOException {
+        if (e instanceof CaravanException ce) {
+            writeError(response, ce.code().httpStatus(), ce.getMessage());
+            if (ce.code() == ErrorCode.PAYLOAD_TOO_LARGE) {
+                drainRefused(request, response);
+            }
+            return ce.code().httpStatus();
+        }
+        LOG.atError().addKeyValue("method", request.getMethod()).addKeyValue("path", request.getRequestURI())
+                .addKeyValue("error", e.toString()).setCause(e).log("request failed");
+        writeError(response, 500, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+        return 500;
     }
 
     /** @return true when the body is a {@link StreamingBody}, which now owns the response */
@@ -321,10 +346,38 @@ public final class ApiServlet extends HttpServlet {
         }
         response.resetBuffer();
         response.setStatus(status);
+        if (status == 413) {
+            // The rest of the body is not read: close rather than drain it for the next request.
+            response.setHeader("Connection", "close");
+        }
         response.setContentType("text/plain; charset=utf-8");
         byte[] body = message.getBytes(StandardCharsets.UTF_8);
         response.setContentLength(body.length);
         response.getOutputStream().write(body);
+    }
+
+    /**
+     * After a 413, sends it and then reads and drops what the client is still sending, up to {@link #DRAIN_MAX}.
+     * Closing a connection with unread bytes in it resets it, and a reset can destroy the answer before the client
+     * reads it; a client still sending more than that loses the answer, as it would anywhere.
+     */
+    private static void drainRefused(HttpServletRequest request, HttpServletResponse response) {
+        try {
+            response.flushBuffer();
+            if (request.getContentLengthLong() > DRAIN_MAX
+                    || "100-continue".equalsIgnoreCase(request.getHeader("Expect"))) {
+                return; // too much to wait for, or a client that sends nothing before a 100 Continue
+            }
+            InputStream in = request.getInputStream();
+            byte[] buffer = new byte[64 * 1024];
+            long left = DRAIN_MAX;
+            int n;
+            while (left > 0 && (n = in.read(buffer, 0, (int) Math.min(buffer.length, left))) > 0) {
+                left -= n;
+            }
+        } catch (IOException e) {
+            // The client is gone or the body is broken: the connection closes either way.
+        }
     }
 
     /** Nomad redirects {@code /} to its UI; until Caravan's UI exists, {@code /ui/} leads to the web console. */

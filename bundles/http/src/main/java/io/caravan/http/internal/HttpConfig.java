@@ -22,6 +22,10 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
             + "no route for to its servers")
     boolean server_enabled() default false;
 
+    /** 2 MiB: twice Nomad's default job_max_source_size (1 MB), half the 4 MiB at which a Raft write failed. */
+    @AttributeDefinition(description = "Largest API request body in bytes; a larger one is answered 413")
+    long max_request_body() default 2L * 1024 * 1024;
+
     @AttributeDefinition(description = "host:port of this agent's own HTTP listener, for calls forwarded to it")
     String http_addr() default "127.0.0.1:4646";
 }

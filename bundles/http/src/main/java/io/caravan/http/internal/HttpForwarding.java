@@ -40,6 +40,7 @@ public final class HttpForwarding implements EndpointProvider {
 
     private final boolean server;      // a restart-scoped key: fixed for the component's life
     private volatile String self;
+    private volatile String consoleRoot;
     private final ExecutorService executor = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "caravan-http-forward");
         t.setDaemon(true);
@@ -52,17 +53,28 @@ public final class HttpForwarding implements EndpointProvider {
     public HttpForwarding(HttpConfig config) {
         this.server = config.server_enabled();
         this.self = config.http_addr();
+        this.consoleRoot = config.console_root();
     }
 
     /** A reload must not drop the component (and its endpoint) for headers or other keys it does not use. */
     @Modified
     void modified(HttpConfig config) {
         this.self = config.http_addr();
+        this.consoleRoot = config.console_root();
     }
 
     @Deactivate
     void deactivate() {
         executor.shutdownNow();
+    }
+
+    /**
+     * A forwarded call reaches this agent from its own host, where the web console's loopback guard lets everything
+     * through: only a path that cannot lead to the console is run.
+     */
+    static boolean isForwardable(String uri, String consoleRoot) {
+        int query = uri.indexOf('?');
+        return !ConsoleGuard.mayBeUnder(query < 0 ? uri : uri.substring(0, query), consoleRoot);
     }
 
     @Override
@@ -83,6 +95,10 @@ public final class HttpForwarding implements EndpointProvider {
     }
 
     private CompletionStage<Answer> serve(Call call) {
+        if (!isForwardable(call.uri(), consoleRoot)) {
+            return CompletableFuture.failedFuture(
+                    new CaravanException(ErrorCode.PERMISSION_DENIED, "Permission denied"));
+        }
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://" + self + call.uri()))
                 .timeout(LONGEST)
                 .method(call.method(), call.body() == null || call.body().length == 0

@@ -24,11 +24,7 @@ final class QueryParser {
         long minIndex = 0;
         String index = param.apply("index");
         if (index != null && !index.isEmpty()) {
-            try {
-                minIndex = Long.parseUnsignedLong(index);
-            } catch (NumberFormatException e) {
-                throw CaravanException.badRequest("Invalid index");
-            }
+            minIndex = parseIndex(index);
         }
 
         Duration wait = Duration.ZERO;
@@ -71,6 +67,22 @@ final class QueryParser {
         return new QueryOptions(region, namespace, minIndex, wait, stale, orDefault(param.apply("prefix"), ""),
                 orDefault(param.apply("filter"), ""), perPage, orDefault(param.apply("next_token"), ""),
                 "true".equals(param.apply("reverse")));
+    }
+
+    /**
+     * Nomad's index is a uint64. Past {@code Long.MAX_VALUE} it is clamped there: no index this store reaches is
+     * that high, so the query blocks until its wait ends, as Nomad's would.
+     */
+    static long parseIndex(String text) {
+        if (!text.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            throw CaravanException.badRequest("Invalid index"); // Go's ParseUint takes no sign, space or '_'
+        }
+        try {
+            long index = Long.parseUnsignedLong(text);
+            return index < 0 ? Long.MAX_VALUE : index;
+        } catch (NumberFormatException e) {
+            throw CaravanException.badRequest("Invalid index"); // more than 64 bits
+        }
     }
 
     private static String orDefault(String value, String fallback) {

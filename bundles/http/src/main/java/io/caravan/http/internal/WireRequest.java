@@ -1,5 +1,6 @@
 package io.caravan.http.internal;
 
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PushbackInputStream;
@@ -11,6 +12,7 @@ import java.util.Optional;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.caravan.api.CaravanException;
+import io.caravan.api.ErrorCode;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.QueryOptions;
 import jakarta.servlet.http.HttpServletRequest;
@@ -23,11 +25,15 @@ final class WireRequest implements ApiRequest {
     private final Map<String, List<String>> query;
     private final QueryOptions options;
     private final ObjectMapper json;
+    private final long maxBody;
 
-    WireRequest(HttpServletRequest request, Map<String, String> params, String defaultRegion, ObjectMapper json) {
+    /** @param maxBody the most body bytes {@link #body} and {@link #rawBody} read before answering 413 */
+    WireRequest(HttpServletRequest request, Map<String, String> params, String defaultRegion, ObjectMapper json,
+                long maxBody) {
         this.request = request;
         this.params = params;
         this.json = json;
+        this.maxBody = maxBody;
         this.query = parseQuery(request.getQueryString());
         this.options = QueryParser.parse(name -> query(name).orElse(null), defaultRegion,
                 java.util.concurrent.ThreadLocalRandom.current());
@@ -120,7 +126,7 @@ final class WireRequest implements ApiRequest {
 
     @Override
     public <T> T body(Class<T> type) {
-        try (PushbackInputStream in = new PushbackInputStream(request.getInputStream())) {
+        try (PushbackInputStream in = new PushbackInputStream(input())) {
             int first = skipWhitespace(in);
             if (first < 0) {
                 throw CaravanException.badRequest("Request body is empty");
@@ -131,8 +137,80 @@ final class WireRequest implements ApiRequest {
             String where = e.getLocation() == null ? ""
                     : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
             throw CaravanException.badRequest("Failed to parse request body: " + e.getOriginalMessage() + where);
+        } catch (BodyTooLarge e) {
+            throw e.toCaravan();
         } catch (IOException e) {
             throw CaravanException.badRequest("Failed to read request body: " + e.getMessage());
+        }
+    }
+
+    /** The body, cut off after {@code maxBody} bytes: a chunked body has no length to check up front. */
+    private InputStream input() throws IOException {
+        return new Bounded(request.getInputStream(), maxBody);
+    }
+
+    /** 413 with the limit, plain text as every API error. */
+    static CaravanException tooLarge(long limit) {
+        return new CaravanException(ErrorCode.PAYLOAD_TOO_LARGE, "Request body too large: the limit is " + limit
+                + " bytes");
+    }
+
+    /** Thrown by {@link Bounded} as an IOException, so it passes through Jackson's reader unchanged. */
+    private static final class BodyTooLarge extends IOException {
+        private static final long serialVersionUID = 1L;
+        private final long limit;
+
+        BodyTooLarge(long limit) {
+            super("body exceeds " + limit + " bytes");
+            this.limit = limit;
+        }
+
+        CaravanException toCaravan() {
+            return tooLarge(limit);
+        }
+    }
+
+    /** Reads at most {@code limit} bytes and fails on the next one. */
+    static final class Bounded extends FilterInputStream {
+        private final long limit;
+        private long remaining;
+
+        Bounded(InputStream in, long limit) {
+            super(in);
+            this.limit = limit;
+            this.remaining = limit;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (remaining < 0) {
+                throw new BodyTooLarge(limit);
+            }
+            if (len == 0) {
+                return 0;
+            }
+            // One byte past the limit tells "exactly the limit" from "more".
+            int n = in.read(b, off, len > remaining ? (int) remaining + 1 : len);
+            if (n > 0 && (remaining -= n) < 0) {
+                throw new BodyTooLarge(limit);
+            }
+            return n;
+        }
+
+        /** Skipped bytes count too, so they are read rather than skipped underneath. */
+        @Override
+        public long skip(long n) throws IOException {
+            if (n <= 0) {
+                return 0;
+            }
+            int read = read(new byte[(int) Math.min(n, 8192)]);
+            return Math.max(read, 0);
         }
     }
 
@@ -152,8 +230,10 @@ final class WireRequest implements ApiRequest {
 
     @Override
     public byte[] rawBody() {
-        try {
-            return request.getInputStream().readAllBytes();
+        try (InputStream in = input()) {
+            return in.readAllBytes();
+        } catch (BodyTooLarge e) {
+            throw e.toCaravan();
         } catch (IOException e) {
             throw CaravanException.badRequest("Failed to read request body: " + e.getMessage());
         }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.annotation.Annotation;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -24,14 +23,11 @@ import java.util.concurrent.atomic.AtomicReference;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.BodyWriter;
 import io.caravan.http.StreamingBody;
-import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
-import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
-import org.osgi.framework.Constants;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.osgi.framework.Constants;
 
 /** Raw and streaming bodies through the real servlet in Jetty, the container Felix HTTP runs it in. */
 class ApiServletStreamTest {
@@ -47,7 +43,8 @@ class ApiServletStreamTest {
     static void start() throws Exception {
         new Random(7).nextBytes(BIG);
         producer = Executors.newScheduledThreadPool(1);
-        ApiServlet servlet = new ApiServlet(config(), Map.of(Constants.SERVICE_PID, "io.caravan.http"));
+        ApiServlet servlet = new ApiServlet(HttpConfigs.of(Map.of("server_enabled", true)),
+                Map.of(Constants.SERVICE_PID, "io.caravan.http"));
         servlet.bindRoutes(routes -> routes
                 .get("/v1/test/raw", r -> ApiResponse.raw("text/plain", "héllo".getBytes(StandardCharsets.UTF_8)))
                 .get("/v1/test/chunks", r -> ApiResponse.stream(body("text/plain", out -> producer.execute(() -> {
@@ -83,19 +80,8 @@ class ApiServletStreamTest {
                     follower.set(out);
                     watch(out);
                 }))), Map.of());
-        server = new Server();
-        ServerConnector connector = new ServerConnector(server);
-        connector.setHost("127.0.0.1");
-        connector.setPort(0);
-        server.addConnector(connector);
-        ServletContextHandler context = new ServletContextHandler();
-        context.setContextPath("/");
-        ServletHolder holder = new ServletHolder(servlet);
-        holder.setAsyncSupported(true);
-        context.addServlet(holder, "/v1/*");
-        server.setHandler(context);
-        server.start();
-        base = URI.create("http://127.0.0.1:" + connector.getLocalPort());
+        server = TestJetty.start(servlet);
+        base = TestJetty.base(server);
     }
 
     /** Writes BIG in 64 KiB chunks, only while the writer is ready, rescheduling itself: no thread ever blocks. */
@@ -145,45 +131,6 @@ class ApiServletStreamTest {
             @Override
             public void start(BodyWriter out) {
                 start.accept(out);
-            }
-        };
-    }
-
-    private static HttpConfig config() {
-        return new HttpConfig() {
-            @Override
-            public Class<? extends Annotation> annotationType() {
-                return HttpConfig.class;
-            }
-
-            @Override
-            public String region() {
-                return "global";
-            }
-
-            @Override
-            public String[] response_headers() {
-                return new String[0];
-            }
-
-            @Override
-            public String console_root() {
-                return "/ui/console";
-            }
-
-            @Override
-            public boolean console_allow_remote() {
-                return false;
-            }
-
-            @Override
-            public boolean server_enabled() {
-                return true;
-            }
-
-            @Override
-            public String http_addr() {
-                return "127.0.0.1:4646";
             }
         };
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -82,22 +83,32 @@ class QueryParserTest {
     }
 
     @Test
-    void consoleGuardKnowsItsPathsAndLoopback() {
-        assertTrue(ConsoleGuard.isUnder("/ui/console", "/ui/console"));
-        assertTrue(ConsoleGuard.isUnder("/ui/console/bundles", "/ui/console"));
-        assertEquals(false, ConsoleGuard.isUnder("/ui/consoleX", "/ui/console"));
-        assertTrue(ConsoleGuard.isLoopback("127.0.0.1"));
-        assertTrue(ConsoleGuard.isLoopback("0:0:0:0:0:0:0:1"));
-        assertEquals(false, ConsoleGuard.isLoopback("10.1.2.3"));
+    void anIndexPastWhatAStoreReachesBlocksUntilTheWaitEnds() {
+        // Nomad's index is a uint64: 2^63 and 2^64-1 are valid and must block, not wrap negative and answer at once.
+        for (String index : List.of("9223372036854775807", "9223372036854775808", "18446744073709551615")) {
+            QueryOptions o = parse(Map.of("index", index, "wait", "16s"));
+            assertEquals(Long.MAX_VALUE, o.minIndex(), index);
+            assertTrue(o.maxWait().compareTo(Duration.ofSeconds(16)) >= 0, "jitter is added as for any blocking query");
+        }
+        assertEquals(0, parse(Map.of("index", "0")).minIndex());
+        assertEquals(7, parse(Map.of("index", "007")).minIndex());
+    }
+
+    @Test
+    void anIndexThatIsNotAUint64IsRefusedAsNomadDoes() {
+        for (String index : List.of("18446744073709551616", "99999999999999999999999", "-1", "+5", " 5", "5 ", "1e3",
+                "0x10", "1_000", "abc", "٣")) {
+            assertEquals("Invalid index", error(Map.of("index", index)), index);
+        }
     }
 
     @Test
     void queryStringsAreReadWithoutTouchingTheBody() {
-        Map<String, java.util.List<String>> q = WireRequest.parseQuery("type=client&type=server&pretty&prefix=a%20b+c&x=%zz");
-        assertEquals(java.util.List.of("client", "server"), q.get("type"));
-        assertEquals(java.util.List.of(""), q.get("pretty"));
-        assertEquals(java.util.List.of("a b c"), q.get("prefix"));
-        assertEquals(java.util.List.of("%zz"), q.get("x"));
+        Map<String, List<String>> q = WireRequest.parseQuery("type=client&type=server&pretty&prefix=a%20b+c&x=%zz");
+        assertEquals(List.of("client", "server"), q.get("type"));
+        assertEquals(List.of(""), q.get("pretty"));
+        assertEquals(List.of("a b c"), q.get("prefix"));
+        assertEquals(List.of("%zz"), q.get("x"));
         assertTrue(WireRequest.parseQuery(null).isEmpty());
     }
 }

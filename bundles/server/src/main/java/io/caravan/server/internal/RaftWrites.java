@@ -72,7 +72,7 @@ public final class RaftWrites implements EndpointProvider {
     CompletionStage<Command.Result> submit(Command command) {
         byte[] entry = CommandCodec.encode(command);
         if (entry.length > Replicator.MAX_COMMAND_BYTES) {
-            return CompletableFuture.failedFuture(new CaravanException(ErrorCode.REQUEST_TOO_LARGE, "Request too large: "
+            return CompletableFuture.failedFuture(new CaravanException(ErrorCode.PAYLOAD_TOO_LARGE, "Request too large: "
                     + "the write is " + entry.length + " bytes; the Raft log takes at most "
                     + Replicator.MAX_COMMAND_BYTES));
         }
@@ -162,7 +162,7 @@ public final class RaftWrites implements EndpointProvider {
             throw new CaravanException(ErrorCode.BAD_REQUEST, "invalid command: missing");
         }
         if (entry.length > Replicator.MAX_COMMAND_BYTES) {
-            throw new CaravanException(ErrorCode.REQUEST_TOO_LARGE, "Request too large: the Raft log takes at most "
+            throw new CaravanException(ErrorCode.PAYLOAD_TOO_LARGE, "Request too large: the Raft log takes at most "
                     + Replicator.MAX_COMMAND_BYTES + " bytes");
         }
         try {

@@ -1,12 +1,16 @@
 package io.caravan.agent.internal.config;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.caravan.api.GoDuration;
 
@@ -21,6 +25,9 @@ import io.caravan.api.GoDuration;
  */
 public final class Decoder {
     static final Set<String> LOG_LEVELS = Set.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "ERR", "OFF");
+    /** A number and an optional unit: {@code 4096}, {@code 512KiB}, {@code 1.5 GB}, {@code 2m}. */
+    private static final Pattern SIZE = Pattern.compile("(\\d+(?:\\.\\d+)?) ?((?:[kmgt](?:i?b)?|b)?)",
+            Pattern.CASE_INSENSITIVE);
 
     private final List<ConfigException.Problem> problems = new ArrayList<>();
 
@@ -122,6 +129,7 @@ public final class Decoder {
             case FLOAT -> number(node, path);
             case BOOL -> bool(node, path);
             case DURATION -> duration(node, path);
+            case SIZE -> size(node, path);
             case LIST -> list(node, path);
             case MAP -> map(node, path);
             case ANY -> unwrapBlock(raw(node));
@@ -198,6 +206,42 @@ public final class Decoder {
         } catch (IllegalArgumentException e) {
             problem(node.pos(), "\"" + path + "\": " + e.getMessage() + " (write e.g. \"30s\", \"5m\", \"1h30m\")");
             return null;
+        }
+    }
+
+    private Long size(Node node, String path) {
+        String text = scalarText(node, path, "a size");
+        if (text == null) {
+            return null;
+        }
+        long bytes = parseSize(text);
+        if (bytes <= 0) {
+            problem(node.pos(), "\"" + path + "\": invalid size \"" + text
+                    + "\" (write a number of bytes or e.g. \"512KiB\", \"2MiB\", \"1MB\")");
+            return null;
+        }
+        return bytes;
+    }
+
+    /**
+     * Bytes in a size as go-humanize reads one (Nomad's sizes): a number, optionally with a unit, any case, a space
+     * allowed between: B; KB, MB, GB, TB (and K, M, G, T) in powers of 1000; KiB, MiB, GiB, TiB in powers of 1024.
+     *
+     * @return the whole bytes, or -1 when the text is not a size or is too large
+     */
+    static long parseSize(String text) {
+        Matcher m = SIZE.matcher(text.trim());
+        if (!m.matches()) {
+            return -1;
+        }
+        String unit = m.group(2).toLowerCase(Locale.ROOT);
+        int power = unit.isEmpty() ? 0 : "bkmgt".indexOf(unit.charAt(0));
+        BigDecimal base = BigDecimal.valueOf(unit.length() == 3 && unit.charAt(1) == 'i' ? 1024 : 1000);
+        try {
+            return new BigDecimal(m.group(1)).multiply(power <= 0 ? BigDecimal.ONE : base.pow(power))
+                    .setScale(0, RoundingMode.DOWN).longValueExact();
+        } catch (ArithmeticException e) {
+            return -1;
         }
     }
 

@@ -19,7 +19,7 @@ import java.util.Set;
  * for every key instead of code per key.
  */
 public final class Schema {
-    public enum Type { STRING, INT, FLOAT, BOOL, DURATION, LIST, MAP, ANY }
+    public enum Type { STRING, INT, FLOAT, BOOL, DURATION, SIZE, LIST, MAP, ANY }
 
     /** An entry of a block: an attribute, a nested block, or a block repeated under labels. */
     public sealed interface Key permits Attr, Block, Labelled {

@@ -70,6 +70,34 @@ class JsonConformanceTest {
     }
 
     @Test
+    void sizesAreBytesWrittenAsGoHumanizeReadsThem() throws Exception {
+        assertEquals(4096, Decoder.parseSize("4096"));
+        assertEquals(2 * 1024 * 1024, Decoder.parseSize("2MiB"));
+        assertEquals(8 * 1024 * 1024, Decoder.parseSize("8 mib"));
+        assertEquals(1_000_000, Decoder.parseSize("1MB"));
+        assertEquals(1_000_000, Decoder.parseSize("1m"));
+        assertEquals(1536, Decoder.parseSize("1.5KiB"));
+        assertEquals(3L << 30, Decoder.parseSize("3GiB"));
+        assertEquals(12, Decoder.parseSize("12b"));
+        for (String bad : List.of("", "lots", "-1", "2 MiBs", "1e6", "MiB", "1.KiB", "99999999999TiB")) {
+            assertEquals(-1, Decoder.parseSize(bad), bad);
+        }
+        Map<String, Object> c = Decoder.decode(JsonSource.read("s.json", """
+                {"limits": {"http_max_request_body": "512KiB"}}
+                """), Schema.nomadAgent().root());
+        assertEquals(512L * 1024, Decoder.asMap(c.get("limits")).get("http_max_request_body"));
+        ConfigException e = assertThrows(ConfigException.class, () -> Decoder.decode(JsonSource.read("s.json", """
+                {"limits": {"http_max_request_body": "lots"}}
+                """), Schema.nomadAgent().root()));
+        assertEquals(List.of("s.json:1:38: \"limits.http_max_request_body\": invalid size \"lots\" "
+                + "(write a number of bytes or e.g. \"512KiB\", \"2MiB\", \"1MB\")"),
+                e.problems().stream().map(ConfigException.Problem::toString).toList());
+        ConfigException zero = assertThrows(ConfigException.class, () -> Decoder.decode(JsonSource.read("s.json",
+                "{\"limits\": {\"http_max_request_body\": 0}}"), Schema.nomadAgent().root()));
+        assertEquals(1, zero.problems().size());
+    }
+
+    @Test
     void laterFilesWinListsAppendMapsMerge() throws Exception {
         Schema.Block root = Schema.nomadAgent().root();
         Map<String, Object> a = Decoder.decode(JsonSource.read("a.json", """
