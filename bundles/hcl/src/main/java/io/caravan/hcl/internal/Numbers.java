@@ -29,6 +29,12 @@ public final class Numbers {
 
     /** The canonical (shortest round-tripping decimal) form of the 512-bit number nearest to {@code x}. */
     public static BigDecimal canonical(BigDecimal x) {
+        BigDecimal stripped = x.stripTrailingZeros();
+        if (stripped.scale() <= 0 && stripped.precision() - stripped.scale() <= 154) {
+            // An integer below 10^154 < 2^512 is exact in binary and is its own shortest form. The common case
+            // (indexes, counts) skips the search below, which made each for-loop iteration costly.
+            return stripped;
+        }
         return shortest(exact(x));
     }
 

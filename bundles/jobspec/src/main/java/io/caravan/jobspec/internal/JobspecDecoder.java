@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.caravan.hcl.Attribute;
 import io.caravan.hcl.Block;
 import io.caravan.hcl.BodyItem;
+import io.caravan.hcl.Budget;
 import io.caravan.hcl.Diagnostic;
 import io.caravan.hcl.EvalContext;
 import io.caravan.hcl.HclFile;
@@ -38,6 +39,7 @@ public final class JobspecDecoder {
         HclFile file = parsed.file();
         Path dir = Path.of(filename).toAbsolutePath().getParent();
         EvalContext base = EvalContext.empty()
+                .withBudget(new Budget()) // one for the whole file: its limits hold for the jobspec as a whole
                 .withFunctions(Functions.all(allowFileFunctions ? dir : null))
                 // Like Nomad (its EvalContext.UnknownVariable), any root other than var and local is kept as
                 // "${...}" for the client or scheduler: attr, node, meta, env, NOMAD_*, ...
