@@ -118,6 +118,16 @@ class LimitsTest {
     }
 
     @Test
+    void aFileOfErrorsGetsAHundredOfThem() {
+        for (String src : List.of("=\n".repeat(300_000), "a = '".repeat(300_000), "'".repeat(1_000_000))) {
+            List<Diagnostic> d = HclParser.tryParse(src, "l.hcl").diagnostics();
+            assertEquals(101, d.size());
+            assertEquals("Too many errors", d.get(100).summary());
+            assertEquals("Only the first 100 errors are reported.", d.get(100).detail());
+        }
+    }
+
+    @Test
     void aHeredocOf10MbParsesInLinearTime() {
         StringBuilder body = new StringBuilder();
         while (body.length() < 10_000_000) {

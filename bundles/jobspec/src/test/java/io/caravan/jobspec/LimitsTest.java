@@ -150,6 +150,18 @@ class LimitsTest {
     }
 
     @Test
+    void aMillionBrokenLinesGetAHundredProblems() {
+        String problems = failure("job \"j\" {\n" + "= \n".repeat(300_000) + "}\n");
+        assertEquals(101, problems.lines().count());
+        assertTrue(problems.endsWith("job.nomad:102:1: Too many errors; only the first 100 are reported"), problems);
+        StringBuilder attrs = new StringBuilder("job \"j\" {\n  meta {\n");
+        for (int i = 0; i < 1000; i++) {
+            attrs.append("    a").append(i).append(" = 1 + \"x\"\n");
+        }
+        assertEquals(101, failure(attrs.append("  }\n}\n").toString()).lines().count());
+    }
+
+    @Test
     void aHeredocOf10MbParses() {
         StringBuilder hcl = new StringBuilder("job \"j\" {\n  meta {\n    a = <<-EOT\n");
         String line = "      a line of a large heredoc, indented by six spaces ${\"and interpolated\"}\n";

@@ -65,10 +65,12 @@ public final class Parser {
     }
 
     /**
-     * Parses a configuration file; diagnostics are appended to {@code diagnostics}. With {@code hcl1Names},
+     * Parses a configuration file; diagnostics are appended to {@code all} (at most 100 errors, then a note that
+     * there were more). With {@code hcl1Names},
      * attribute and block names may also be quoted ({@code "a" = 1}) or dotted ({@code a.b = 1}), as HCL1 allowed.
      */
-    public static HclFile parseFile(String src, String filename, boolean hcl1Names, List<Diagnostic> diagnostics) {
+    public static HclFile parseFile(String src, String filename, boolean hcl1Names, List<Diagnostic> all) {
+        List<Diagnostic> diagnostics = CappedDiagnostics.of(all);
         SourceMap map = new SourceMap(filename, src);
         Parser p = new Parser(src, map, Lexer.lex(src, map, diagnostics), diagnostics);
         p.hcl1Names = hcl1Names;
@@ -77,7 +79,8 @@ public final class Parser {
     }
 
     /** Parses a lone expression (newlines are insignificant); null if it failed. */
-    public static Expression parseExpression(String src, String filename, List<Diagnostic> diagnostics) {
+    public static Expression parseExpression(String src, String filename, List<Diagnostic> all) {
+        List<Diagnostic> diagnostics = CappedDiagnostics.of(all);
         SourceMap map = new SourceMap(filename, src);
         Parser p = new Parser(src, map, Lexer.lex(src, map, diagnostics), diagnostics);
         p.skipNewlines.push(true);
@@ -95,7 +98,8 @@ public final class Parser {
     }
 
     /** Parses a standalone template (e.g. a file's content); null if it failed. */
-    public static Expression parseTemplate(String src, String filename, List<Diagnostic> diagnostics) {
+    public static Expression parseTemplate(String src, String filename, List<Diagnostic> all) {
+        List<Diagnostic> diagnostics = CappedDiagnostics.of(all);
         SourceMap map = new SourceMap(filename, src);
         Parser p = new Parser(src, map, Lexer.lexTemplate(src, map, diagnostics), diagnostics);
         try {

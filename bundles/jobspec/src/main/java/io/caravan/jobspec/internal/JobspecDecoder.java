@@ -21,6 +21,8 @@ import java.util.Map;
 /** One parse of an HCL2 jobspec: syntax, inputs, then the job block through the schema table. */
 public final class JobspecDecoder {
 
+    private static final int MAX_PROBLEMS = 100;
+
     private JobspecDecoder() {
     }
 
@@ -86,6 +88,15 @@ public final class JobspecDecoder {
             out.add(r == null ? new Problem("<unknown>", 0, 0, message)
                     : new Problem(r.filename(), r.start().line(), r.start().column(), message));
         }
-        return new JobspecException(out.stream().distinct().toList());
+        List<Problem> distinct = out.stream().distinct().toList();
+        if (distinct.size() <= MAX_PROBLEMS) {
+            return new JobspecException(distinct);
+        }
+        // One broken line repeated a million times must not make a message of a million lines.
+        List<Problem> first = new ArrayList<>(distinct.subList(0, MAX_PROBLEMS));
+        Problem last = distinct.get(MAX_PROBLEMS);
+        first.add(new Problem(last.file(), last.line(), last.column(), "Too many errors; only the first "
+                + MAX_PROBLEMS + " are reported"));
+        return new JobspecException(first);
     }
 }
