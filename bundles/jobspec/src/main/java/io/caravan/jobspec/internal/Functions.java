@@ -439,7 +439,7 @@ public final class Functions {
                     yield String.format(Locale.ROOT, "%." + precision + verb,
                             num(List.of(v), 0).doubleValue());
                 }
-                case 'q' -> JSON.valueToTree(scalar(v)).toString();
+                case 'q' -> jsonText(Value.of(scalar(v)));
                 case 't' -> Boolean.toString(v instanceof Value.BoolValue b ? b.value()
                         : Boolean.parseBoolean(scalar(v)));
                 case 'x' -> v instanceof Value.NumberValue n ? n.value().toBigIntegerExact().toString(16)
