@@ -18,6 +18,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -1110,7 +1111,9 @@ public final class Parser {
                     case 'u', 'U' -> {
                         int len = e == 'u' ? 4 : 8;
                         String hex = i + 2 + len <= s.length() ? s.substring(i + 2, i + 2 + len) : "";
-                        int cp = hex.matches("[0-9a-fA-F]+") ? (int) Long.parseLong(hex, 16) : -1;
+                        // No regular expression here: a string may hold a million of these escapes.
+                        int cp = !hex.isEmpty() && hex.chars().allMatch(HexFormat::isHexDigit)
+                                ? (int) Long.parseLong(hex, 16) : -1;
                         if (cp < 0 || cp > Character.MAX_CODE_POINT || (cp >= 0xD800 && cp <= 0xDFFF)) {
                             diagnostics.add(Diagnostic.error("Invalid escape sequence", "The \\" + e + " escape "
                                     + "sequence must be followed by " + (len == 4 ? "four" : "eight")
