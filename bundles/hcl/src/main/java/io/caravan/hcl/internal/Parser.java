@@ -53,7 +53,7 @@ public final class Parser {
      * level costs up to 2 KiB of stack once the JIT has compiled the parser (a quoted string's interpolation is the
      * costliest), so 128 levels need about half of the agent's 512 KiB thread stacks ({@code -Xss512k}).
      */
-    static final int MAX_NESTING = 128;
+    private static final int MAX_NESTING = 128;
     private int nesting;
     /** HCL1 compatibility: item names may be quoted strings or dotted identifiers. */
     private boolean hcl1Names;
