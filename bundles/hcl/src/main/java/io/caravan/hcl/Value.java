@@ -3,6 +3,7 @@ package io.caravan.hcl;
 import io.caravan.hcl.internal.Numbers;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,6 +21,31 @@ public sealed interface Value {
     NullValue NULL = new NullValue();
     BoolValue TRUE = new BoolValue(true);
     BoolValue FALSE = new BoolValue(false);
+
+    /**
+     * How deeply lists and objects built by evaluation may nest (see {@link Budget}). Everything that walks a value
+     * (conversion to Java or JSON, equality) recurses, so evaluation refuses deeper values, such as one built by a
+     * chain of locals each wrapping the previous one.
+     */
+    int MAX_DEPTH = 256;
+
+    /**
+     * Levels of list and object nesting: 0 for a primitive, 1 for a list of primitives, and so on. Whatever builds
+     * them, values deeper than {@code 4 * MAX_DEPTH} are refused with {@link IllegalArgumentException}.
+     */
+    default int depth() {
+        return 0;
+    }
+
+    /**
+     * Elements of this value written out in full: a collection's own plus its elements' sizes, so a value that
+     * holds the same part twice counts it twice (saturating at {@link Long#MAX_VALUE}); 0 for a primitive. Values
+     * can share parts, so doubling a list in a chain of locals makes a value of small memory but exponential size,
+     * and walking it (to JSON, for equality) would never end: evaluation bounds this by {@link Budget#MAX_ELEMENTS}.
+     */
+    default long size() {
+        return 0;
+    }
 
     /** HCL's name for this value's type, for messages: string, number, bool, null, tuple, object, unknown. */
     String typeName();
@@ -176,9 +202,16 @@ public sealed interface Value {
         }
     }
 
-    record ListValue(List<Value> elements) implements Value {
+    /** A tuple or list; {@code depth} and {@code size} are derived from the elements (values passed are ignored). */
+    record ListValue(List<Value> elements, int depth, long size) implements Value {
         public ListValue {
             elements = List.copyOf(elements);
+            depth = nestedDepth(elements);
+            size = nestedSize(elements);
+        }
+
+        public ListValue(List<Value> elements) {
+            this(elements, 0, 0);
         }
 
         @Override
@@ -201,9 +234,16 @@ public sealed interface Value {
         }
     }
 
-    record ObjectValue(Map<String, Value> attributes) implements Value {
+    /** An object or map; {@code depth} and {@code size} are derived from the attributes (values passed are ignored). */
+    record ObjectValue(Map<String, Value> attributes, int depth, long size) implements Value {
         public ObjectValue {
             attributes = Collections.unmodifiableSortedMap(new TreeMap<>(attributes));
+            depth = nestedDepth(attributes.values());
+            size = nestedSize(attributes.values());
+        }
+
+        public ObjectValue(Map<String, Value> attributes) {
+            this(attributes, 0, 0);
         }
 
         @Override
@@ -225,6 +265,28 @@ public sealed interface Value {
                     .append(" = ").append(v));
             return sb.append('}').toString();
         }
+    }
+
+    private static int nestedDepth(Collection<Value> children) {
+        int max = 0;
+        for (Value v : children) {
+            max = Math.max(max, v.depth());
+        }
+        if (max >= 4 * MAX_DEPTH) {
+            throw new IllegalArgumentException("values may be nested at most " + 4 * MAX_DEPTH + " levels deep");
+        }
+        return max + 1;
+    }
+
+    private static long nestedSize(Collection<Value> children) {
+        long size = children.size();
+        for (Value v : children) {
+            size += v.size();
+            if (size < 0) {
+                return Long.MAX_VALUE;
+            }
+        }
+        return size;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.caravan.hcl.internal;
 
+import io.caravan.hcl.Budget;
 import io.caravan.hcl.Diagnostic;
 import io.caravan.hcl.EvalContext;
 import io.caravan.hcl.Expression;
@@ -22,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * Evaluates expressions to {@link Value}s. Unknown values (deferred variables) propagate: any operation on one
@@ -34,9 +36,11 @@ public final class Evaluator {
     }
 
     private final EvalContext ctx;
+    private final Budget budget;
 
     private Evaluator(EvalContext ctx) {
         this.ctx = ctx;
+        this.budget = ctx.budget() != null ? ctx.budget() : new Budget();
     }
 
     public static Value evaluate(Expression e, EvalContext ctx) {
@@ -47,7 +51,36 @@ public final class Evaluator {
         return new HclException(Diagnostic.error(summary, detail, at));
     }
 
+    /** A list or object built at {@code at} (the caller has charged its elements), within the limits on values. */
+    private static Value collection(Supplier<Value> build, Range at) {
+        Value v;
+        try {
+            v = build.get();
+        } catch (IllegalArgumentException e) { // deeper than any value should be: see Value.depth
+            throw tooDeep(at);
+        }
+        return bounded(v, at);
+    }
+
+    private static Value bounded(Value v, Range at) {
+        if (v.depth() > Value.MAX_DEPTH) {
+            throw tooDeep(at);
+        }
+        if (v.size() > Budget.MAX_ELEMENTS) {
+            throw error("Result too large", "This value would have more than the limit of " + Budget.MAX_ELEMENTS
+                    + " list or object elements when written out in full (a part it holds more than once counts "
+                    + "each time).", at);
+        }
+        return v;
+    }
+
+    private static HclException tooDeep(Range at) {
+        return error("Value too deeply nested", "Lists and objects may be nested at most " + Value.MAX_DEPTH
+                + " levels deep.", at);
+    }
+
     private Value eval(Expression e, Scope scope) {
+        budget.step(e.range());
         if (e instanceof Expression.Literal l) {
             return l.value();
         } else if (e instanceof Expression.Template t) {
@@ -70,11 +103,12 @@ public final class Evaluator {
         } else if (e instanceof Expression.Call c) {
             return call(c, scope);
         } else if (e instanceof Expression.Tuple t) {
+            budget.elements(t.elements().size(), t.range());
             List<Value> out = new ArrayList<>();
             for (Expression el : t.elements()) {
                 out.add(eval(el, scope));
             }
-            return Value.list(out);
+            return collection(() -> Value.list(out), t.range());
         } else if (e instanceof Expression.ObjectCons o) {
             return object(o, scope);
         } else if (e instanceof Expression.For f) {
@@ -205,11 +239,12 @@ public final class Evaluator {
         }
         // A non-list value is treated as a one-element list, per the spec.
         List<Value> elements = source instanceof ListValue l ? l.elements() : List.of(source);
+        budget.elements(elements.size(), s.range());
         List<Value> out = new ArrayList<>();
         for (Value el : elements) {
             out.add(eval(s.each(), new Scope(Map.of(), el, scope)));
         }
-        return Value.list(out);
+        return collection(() -> Value.list(out), s.range());
     }
 
     private Value call(Expression.Call c, Scope scope) {
@@ -241,7 +276,15 @@ public final class Evaluator {
         }
         try {
             Value result = fn.call(List.copyOf(args));
-            return result == null ? Value.NULL : result;
+            // Functions bound each result themselves (Budget.checkLength...); this bounds what they add up to.
+            if (result instanceof StringValue s) {
+                budget.chars(s.value().length(), c.range());
+            } else if (result instanceof ListValue l) {
+                budget.elements(l.elements().size(), c.range());
+            } else if (result instanceof ObjectValue o) {
+                budget.elements(o.attributes().size(), c.range());
+            }
+            return result == null ? Value.NULL : bounded(result, c.range());
         } catch (HclException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -251,6 +294,7 @@ public final class Evaluator {
     }
 
     private Value object(Expression.ObjectCons o, Scope scope) {
+        budget.elements(o.items().size(), o.range());
         Map<String, Value> out = new TreeMap<>();
         boolean unknown = false;
         for (Expression.ObjectCons.Item item : o.items()) {
@@ -276,7 +320,7 @@ public final class Evaluator {
             }
             out.put(key, eval(item.value(), scope));
         }
-        return unknown ? new UnknownValue(o.range()) : Value.object(out);
+        return unknown ? new UnknownValue(o.range()) : collection(() -> Value.object(out), o.range());
     }
 
     /** The (key, value) pairs a for expression or directive iterates, in HCL's order; null if unknown. */
@@ -338,6 +382,7 @@ public final class Evaluator {
                     continue;
                 }
             }
+            budget.elements(1, f.range());
             if (!f.isObject()) {
                 tuple.add(eval(f.value(), inner));
                 continue;
@@ -365,12 +410,13 @@ public final class Evaluator {
             }
         }
         if (!f.isObject()) {
-            return Value.list(tuple);
+            return collection(() -> Value.list(tuple), f.range());
         }
         if (f.grouped()) {
-            groups.forEach((k, vs) -> object.put(k, Value.list(vs)));
+            budget.elements(groups.size(), f.range());
+            groups.forEach((k, vs) -> object.put(k, collection(() -> Value.list(vs), f.range())));
         }
-        return Value.object(object);
+        return collection(() -> Value.object(object), f.range());
     }
 
     private Value unary(Expression.Unary u, Scope scope) {
@@ -479,6 +525,9 @@ public final class Evaluator {
             Value v = eval(only.expression(), scope);
             return v.isKnown() ? v : Value.of(only.source());
         }
+        if (parts.size() == 1 && parts.get(0) instanceof TemplatePart.Literal only) {
+            return Value.of(only.value()); // source text, not produced: nothing to charge
+        }
         StringBuilder sb = new StringBuilder();
         render(parts, scope, sb);
         return Value.of(sb.toString());
@@ -487,10 +536,12 @@ public final class Evaluator {
     private void render(List<TemplatePart> parts, Scope scope, StringBuilder sb) {
         for (TemplatePart p : parts) {
             if (p instanceof TemplatePart.Literal l) {
+                budget.chars(l.value().length(), l.range());
                 sb.append(l.value());
             } else if (p instanceof TemplatePart.Interpolation i) {
                 Value v = eval(i.expression(), scope);
                 if (!v.isKnown()) {
+                    budget.chars(i.source().length(), i.range());
                     sb.append(i.source());
                     continue;
                 }
@@ -501,10 +552,12 @@ public final class Evaluator {
                             : "Cannot include the given value in a string template: string required, but the value "
                                     + "is of type " + v.typeName() + ".", i.expression().range());
                 }
+                budget.chars(s.length(), i.range());
                 sb.append(s);
             } else if (p instanceof TemplatePart.If d) {
                 Value cond = eval(d.condition(), scope);
                 if (!cond.isKnown()) {
+                    budget.chars(d.source().length(), d.range());
                     sb.append(d.source());
                     continue;
                 }
@@ -512,10 +565,12 @@ public final class Evaluator {
             } else if (p instanceof TemplatePart.For d) {
                 List<Value[]> pairs = iterate(eval(d.collection(), scope), d.collection().range());
                 if (pairs == null) {
+                    budget.chars(d.source().length(), d.range());
                     sb.append(d.source());
                     continue;
                 }
                 for (Value[] kv : pairs) {
+                    budget.step(d.range()); // a body of literals only evaluates nothing, yet nested loops multiply
                     render(d.body(), forScope(d.keyVar(), d.valueVar(), kv, scope), sb);
                 }
             }

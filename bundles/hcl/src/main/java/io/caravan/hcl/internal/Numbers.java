@@ -1,5 +1,6 @@
 package io.caravan.hcl.internal;
 
+import io.caravan.hcl.Budget;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
@@ -14,8 +15,13 @@ import java.math.RoundingMode;
 public final class Numbers {
 
     static final int PRECISION = 512;
-    /** Guard against {@code 1e999999999}: its exact expansion would not fit in memory. */
-    private static final int MAX_SCALE = 100_000;
+    /**
+     * Guard against {@code 1e999999999}: its exact expansion would not fit in memory, and already at {@code 1e99999}
+     * each operation on it takes about a second. Jobspecs and configurations need nothing near {@code 1e1000}.
+     */
+    private static final int MAX_SCALE = 1000;
+    /** See {@link Budget#MAX_NUMBER_LENGTH}. */
+    static final int MAX_LENGTH = Budget.MAX_NUMBER_LENGTH;
     private static final BigInteger FIVE = BigInteger.valueOf(5);
 
     private Numbers() {
@@ -23,6 +29,12 @@ public final class Numbers {
 
     /** The canonical (shortest round-tripping decimal) form of the 512-bit number nearest to {@code x}. */
     public static BigDecimal canonical(BigDecimal x) {
+        BigDecimal stripped = x.stripTrailingZeros();
+        if (stripped.scale() <= 0 && stripped.precision() - stripped.scale() <= 154) {
+            // An integer below 10^154 < 2^512 is exact in binary and is its own shortest form. The common case
+            // (indexes, counts) skips the search below, which made each for-loop iteration costly.
+            return stripped;
+        }
         return shortest(exact(x));
     }
 
@@ -132,7 +144,7 @@ public final class Numbers {
     /** Parses HCL number syntax ({@code 12}, {@code 1.5}, {@code 1e3}, optionally signed); null if not a number. */
     public static BigDecimal parse(String s) {
         String t = s.trim();
-        if (!t.matches("[-+]?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?")) {
+        if (t.length() > MAX_LENGTH || !t.matches("[-+]?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?")) {
             return null;
         }
         try {

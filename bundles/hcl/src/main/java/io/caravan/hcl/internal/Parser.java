@@ -18,6 +18,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -47,8 +48,12 @@ public final class Parser {
     private final List<Diagnostic> diagnostics;
     private final Deque<Boolean> skipNewlines = new ArrayDeque<>();
     private int idx;
-    /** Nesting of expressions and blocks; bounded so hostile input gets a diagnostic, not a StackOverflowError. */
-    private static final int MAX_NESTING = 256;
+    /**
+     * Nesting of expressions and blocks; bounded so hostile input gets a diagnostic, not a StackOverflowError. A
+     * level costs up to 2 KiB of stack once the JIT has compiled the parser (a quoted string's interpolation is the
+     * costliest), so 128 levels need about half of the agent's 512 KiB thread stacks ({@code -Xss512k}).
+     */
+    private static final int MAX_NESTING = 128;
     private int nesting;
     /** HCL1 compatibility: item names may be quoted strings or dotted identifiers. */
     private boolean hcl1Names;
@@ -61,10 +66,12 @@ public final class Parser {
     }
 
     /**
-     * Parses a configuration file; diagnostics are appended to {@code diagnostics}. With {@code hcl1Names},
+     * Parses a configuration file; diagnostics are appended to {@code all} (at most 100 errors, then a note that
+     * there were more). With {@code hcl1Names},
      * attribute and block names may also be quoted ({@code "a" = 1}) or dotted ({@code a.b = 1}), as HCL1 allowed.
      */
-    public static HclFile parseFile(String src, String filename, boolean hcl1Names, List<Diagnostic> diagnostics) {
+    public static HclFile parseFile(String src, String filename, boolean hcl1Names, List<Diagnostic> all) {
+        List<Diagnostic> diagnostics = CappedDiagnostics.of(all);
         SourceMap map = new SourceMap(filename, src);
         Parser p = new Parser(src, map, Lexer.lex(src, map, diagnostics), diagnostics);
         p.hcl1Names = hcl1Names;
@@ -73,7 +80,8 @@ public final class Parser {
     }
 
     /** Parses a lone expression (newlines are insignificant); null if it failed. */
-    public static Expression parseExpression(String src, String filename, List<Diagnostic> diagnostics) {
+    public static Expression parseExpression(String src, String filename, List<Diagnostic> all) {
+        List<Diagnostic> diagnostics = CappedDiagnostics.of(all);
         SourceMap map = new SourceMap(filename, src);
         Parser p = new Parser(src, map, Lexer.lex(src, map, diagnostics), diagnostics);
         p.skipNewlines.push(true);
@@ -91,7 +99,8 @@ public final class Parser {
     }
 
     /** Parses a standalone template (e.g. a file's content); null if it failed. */
-    public static Expression parseTemplate(String src, String filename, List<Diagnostic> diagnostics) {
+    public static Expression parseTemplate(String src, String filename, List<Diagnostic> all) {
+        List<Diagnostic> diagnostics = CappedDiagnostics.of(all);
         SourceMap map = new SourceMap(filename, src);
         Parser p = new Parser(src, map, Lexer.lexTemplate(src, map, diagnostics), diagnostics);
         try {
@@ -316,8 +325,19 @@ public final class Parser {
     private void checkNesting(Range at) {
         if (nesting > MAX_NESTING) {
             error(at, "Nesting too deep", "Expressions and blocks may be nested at most " + MAX_NESTING
-                    + " levels deep.");
+                    + " levels deep (each operator of a chain such as a + b + c, and each attribute access or "
+                    + "index of a traversal such as a.b[0].c, counts as a level).");
         }
+    }
+
+    /**
+     * One level deeper for an operator or traversal step: a chain is parsed in a loop, but it builds a tree as deep
+     * as it is long, which evaluation (and every other walk of the tree) recurses into. Callers save
+     * {@link #nesting} and restore it when the chain ends.
+     */
+    private void chained(Token at) {
+        nesting++;
+        checkNesting(range(at));
     }
 
     private Block block(String type, Range typeRange) {
@@ -494,14 +514,19 @@ public final class Parser {
     /** Precedence climbing: operators of level >= minLevel; each level is left-associative. */
     private Expression binary(int minLevel) {
         Expression left = unary();
-        while (true) {
-            Operator op = binaryOperator(peek());
-            if (op == null || op.level() < minLevel) {
-                return left;
+        int depth = nesting;
+        try {
+            while (true) {
+                Operator op = binaryOperator(peek());
+                if (op == null || op.level() < minLevel) {
+                    return left;
+                }
+                chained(next());
+                Expression right = binary(op.level() + 1);
+                left = new Expression.Binary(op, left, right, Range.between(left.range(), right.range()));
             }
-            next();
-            Expression right = binary(op.level() + 1);
-            left = new Expression.Binary(op, left, right, Range.between(left.range(), right.range()));
+        } finally {
+            nesting = depth;
         }
     }
 
@@ -525,8 +550,20 @@ public final class Parser {
 
     /** Attribute access, indexing and splats after a term. */
     private Expression postfix(Expression e) {
+        int depth = nesting;
+        try {
+            return traversal(e);
+        } finally {
+            nesting = depth;
+        }
+    }
+
+    private Expression traversal(Expression e) {
         while (true) {
             Token t = peek();
+            if (t.is(Type.DOT) || t.is(Type.LBRACK)) {
+                chained(t);
+            }
             if (t.is(Type.DOT)) {
                 next();
                 Token n = next();
@@ -565,8 +602,20 @@ public final class Parser {
             error(n, "Invalid legacy index syntax", "When using the legacy index syntax, chaining two indexes "
                     + "together is not permitted. Use the proper index syntax instead, like [0].");
         }
-        Expression key = new Expression.Literal(Value.of(new BigDecimal(n.text())), range(n));
+        Expression key = new Expression.Literal(number(n), range(n));
         return new Expression.Index(e, key, true, Range.between(e.range(), range(n)));
+    }
+
+    private Value number(Token t) {
+        if (t.text().length() > Numbers.MAX_LENGTH) {
+            throw error(t, "Invalid number literal", "The number is longer than the limit of " + Numbers.MAX_LENGTH
+                    + " characters.");
+        }
+        try {
+            return Value.of(new BigDecimal(t.text()));
+        } catch (ArithmeticException | NumberFormatException e) {
+            throw error(t, "Invalid number literal", "The number \"" + t.text() + "\" is out of range.");
+        }
     }
 
     /**
@@ -578,14 +627,14 @@ public final class Parser {
         while (true) {
             Token t = peek();
             if (t.is(Type.DOT) && peek(1).is(Type.IDENT)) {
-                next();
+                chained(next()); // restored by postfix, whose traversal this is part of
                 Token n = next();
                 each = new Expression.GetAttr(each, n.text(), range(n), Range.between(each.range(), range(n)));
             } else if (t.is(Type.DOT) && peek(1).is(Type.NUMBER)) {
-                next();
+                chained(next());
                 each = legacyIndex(each, next());
             } else if (full && t.is(Type.LBRACK) && !peek(1).is(Type.STAR)) {
-                next();
+                chained(next());
                 skipNewlines.push(true);
                 Expression key = expression();
                 Token close = expect(Type.RBRACK, "Missing close bracket on index",
@@ -603,11 +652,7 @@ public final class Parser {
         switch (t.type()) {
             case NUMBER -> {
                 next();
-                try {
-                    return new Expression.Literal(Value.of(new BigDecimal(t.text())), range(t));
-                } catch (ArithmeticException | NumberFormatException e) {
-                    throw error(t, "Invalid number literal", "The number \"" + t.text() + "\" is out of range.");
-                }
+                return new Expression.Literal(number(t), range(t));
             }
             case IDENT -> {
                 next();
@@ -985,15 +1030,17 @@ public final class Parser {
         while (cursor[0] < flat.size()) {
             Object o = flat.get(cursor[0]);
             if (o instanceof Lit lit) {
+                // Adjacent literals (heredoc lines, escapes) read better as one part. Joined in one pass: a heredoc
+                // has a literal per line, and concatenating them one by one was quadratic.
+                StringBuilder sb = new StringBuilder(lit.value);
+                Range last = lit.range;
                 cursor[0]++;
-                int last = parts.size() - 1;
-                if (last >= 0 && parts.get(last) instanceof TemplatePart.Literal prev) {
-                    // Adjacent literals (heredoc lines, escapes) read better as one part.
-                    parts.set(last, new TemplatePart.Literal(prev.value() + lit.value,
-                            Range.between(prev.range(), lit.range)));
-                } else {
-                    parts.add(new TemplatePart.Literal(lit.value, lit.range));
+                while (cursor[0] < flat.size() && flat.get(cursor[0]) instanceof Lit more) {
+                    sb.append(more.value);
+                    last = more.range;
+                    cursor[0]++;
                 }
+                parts.add(new TemplatePart.Literal(sb.toString(), Range.between(lit.range, last)));
                 continue;
             }
             Seq s = (Seq) o;
@@ -1064,7 +1111,9 @@ public final class Parser {
                     case 'u', 'U' -> {
                         int len = e == 'u' ? 4 : 8;
                         String hex = i + 2 + len <= s.length() ? s.substring(i + 2, i + 2 + len) : "";
-                        int cp = hex.matches("[0-9a-fA-F]+") ? (int) Long.parseLong(hex, 16) : -1;
+                        // No regular expression here: a string may hold a million of these escapes.
+                        int cp = !hex.isEmpty() && hex.chars().allMatch(HexFormat::isHexDigit)
+                                ? (int) Long.parseLong(hex, 16) : -1;
                         if (cp < 0 || cp > Character.MAX_CODE_POINT || (cp >= 0xD800 && cp <= 0xDFFF)) {
                             diagnostics.add(Diagnostic.error("Invalid escape sequence", "The \\" + e + " escape "
                                     + "sequence must be followed by " + (len == 4 ? "four" : "eight")

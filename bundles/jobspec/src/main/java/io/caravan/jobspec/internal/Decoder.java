@@ -9,6 +9,7 @@ import io.caravan.hcl.Attribute;
 import io.caravan.hcl.Block;
 import io.caravan.hcl.Body;
 import io.caravan.hcl.BodyItem;
+import io.caravan.hcl.Budget;
 import io.caravan.hcl.Diagnostic;
 import io.caravan.hcl.EvalContext;
 import io.caravan.hcl.Expression;
@@ -36,6 +37,11 @@ final class Decoder {
 
     private final HclFile file;
     private final List<Diagnostic> problems;
+    /**
+     * What goes into the job, counted in full: a large local referenced by many attributes is written out once per
+     * reference. Apart from the evaluation's budget, so a large value is not counted twice (made, then written).
+     */
+    private final Budget output = new Budget();
 
     Decoder(HclFile file, List<Diagnostic> problems) {
         this.file = file;
@@ -405,7 +411,7 @@ final class Decoder {
         if (v instanceof Value.NumberValue n) {
             return n.value();
         }
-        if (v instanceof Value.StringValue s) {
+        if (v instanceof Value.StringValue s && s.value().length() <= Budget.MAX_NUMBER_LENGTH) {
             try {
                 return new BigDecimal(s.value().trim());
             } catch (NumberFormatException e) {
@@ -453,7 +459,9 @@ final class Decoder {
 
     Value eval(Expression e, EvalContext ctx) {
         try {
-            return e.evaluate(ctx);
+            Value v = e.evaluate(ctx);
+            output.charge(v, e.range());
+            return v;
         } catch (HclException ex) {
             problems.addAll(ex.diagnostics());
             return null;

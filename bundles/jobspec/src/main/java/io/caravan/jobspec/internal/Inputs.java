@@ -18,9 +18,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -269,8 +271,20 @@ final class Inputs {
                 }
             }
         }
-        failures.values().forEach(problems::addAll);
+        // Causes first: a local that failed only because another unresolved one is missing comes last, so the cap
+        // on reported problems does not hide what went wrong behind a chain of locals waiting for it.
+        failures.values().stream()
+                .sorted(Comparator.comparing((List<Diagnostic> ds) -> waitsForLocals(ds, pending.keySet())))
+                .forEach(problems::addAll);
         return ctx.withVariable("local", Value.object(locals));
+    }
+
+    /** Whether every error of a local is the evaluator's for reading another local that did not resolve either. */
+    private static boolean waitsForLocals(List<Diagnostic> failure, Set<String> unresolved) {
+        String prefix = "This object does not have an attribute named \"";
+        return failure.stream().allMatch(d -> d.summary().equals("Unsupported attribute")
+                && d.detail().startsWith(prefix) && d.detail().endsWith("\".")
+                && unresolved.contains(d.detail().substring(prefix.length(), d.detail().length() - 2)));
     }
 
     private Value eval(Expression e, EvalContext ctx) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.caravan.hcl.Attribute;
 import io.caravan.hcl.Block;
 import io.caravan.hcl.BodyItem;
+import io.caravan.hcl.Budget;
 import io.caravan.hcl.Diagnostic;
 import io.caravan.hcl.EvalContext;
 import io.caravan.hcl.HclFile;
@@ -19,6 +20,8 @@ import java.util.Map;
 
 /** One parse of an HCL2 jobspec: syntax, inputs, then the job block through the schema table. */
 public final class JobspecDecoder {
+
+    private static final int MAX_PROBLEMS = 100;
 
     private JobspecDecoder() {
     }
@@ -38,6 +41,7 @@ public final class JobspecDecoder {
         HclFile file = parsed.file();
         Path dir = Path.of(filename).toAbsolutePath().getParent();
         EvalContext base = EvalContext.empty()
+                .withBudget(new Budget()) // one for the whole file: its limits hold for the jobspec as a whole
                 .withFunctions(Functions.all(allowFileFunctions ? dir : null))
                 // Like Nomad (its EvalContext.UnknownVariable), any root other than var and local is kept as
                 // "${...}" for the client or scheduler: attr, node, meta, env, NOMAD_*, ...
@@ -84,6 +88,15 @@ public final class JobspecDecoder {
             out.add(r == null ? new Problem("<unknown>", 0, 0, message)
                     : new Problem(r.filename(), r.start().line(), r.start().column(), message));
         }
-        return new JobspecException(out.stream().distinct().toList());
+        List<Problem> distinct = out.stream().distinct().toList();
+        if (distinct.size() <= MAX_PROBLEMS) {
+            return new JobspecException(distinct);
+        }
+        // One broken line repeated a million times must not make a message of a million lines.
+        List<Problem> first = new ArrayList<>(distinct.subList(0, MAX_PROBLEMS));
+        Problem last = distinct.get(MAX_PROBLEMS);
+        first.add(new Problem(last.file(), last.line(), last.column(), "Too many errors; only the first "
+                + MAX_PROBLEMS + " are reported"));
+        return new JobspecException(first);
     }
 }
