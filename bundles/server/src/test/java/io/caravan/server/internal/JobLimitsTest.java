@@ -184,6 +184,21 @@ class JobLimitsTest {
     }
 
     @Test
+    void scalingWithinTheLimitsIsWritten() throws Exception {
+        ObjectNode job = job("web", 2);
+        ObjectNode task = (ObjectNode) ((ObjectNode) job.withArray("TaskGroups").get(0)).withArray("Tasks").get(0);
+        task.putObject("Resources").put("CPU", 250).put("MemoryMB", 128).putArray("Networks").addObject()
+                .putArray("DynamicPorts").addObject().put("Label", "http").put("To", 8080);
+        answer("PUT", "/v1/jobs", "web", wrap(job));
+        ApiResponse response = answer("PUT", "/v1/job/{id}/scale", "web", NomadJson.mapper().createObjectNode()
+                .put("Count", 100).set("Target", NomadJson.mapper().createObjectNode().put("Group", "web")));
+        assertEquals(200, response.status());
+        assertEquals(2, writes.get());
+        assertEquals(100, state.store().snapshot().get(NomadTables.JOBS, NomadTables.key("default", "web"))
+                .orElseThrow().taskGroups().get(0).count());
+    }
+
+    @Test
     void scalingOutsideTheGroupsScalingPolicyIsRefused() throws Exception {
         ObjectNode job = job("web", 2);
         ((ObjectNode) job.withArray("TaskGroups").get(0)).putObject("Scaling").put("Min", 1).put("Max", 5);

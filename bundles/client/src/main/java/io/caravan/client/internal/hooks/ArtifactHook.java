@@ -23,11 +23,11 @@ import io.caravan.api.model.TaskArtifact;
  * {@code artifacts}: fetches each {@code artifact} block into the task directory before the first start.
  * Sources: {@code http://}, {@code https://}, {@code file://}, plain absolute paths and paths relative to the task
  * directory; local files must be inside the allocation directory unless the client's {@link ArtifactSandbox} allows
- * more (as Nomad's go-getter sandbox). {@code options { checksum =
- * "sha256:…" }} (md5, sha1, sha256, sha512) is verified before the file is moved into place. The destination
- * (default {@code local/}) is interpolated and must stay inside the task directory: {@code ..} and absolute paths
- * that leave it (also through a symbolic link already on disk) are refused. A destination ending in {@code /} (or mode {@code dir}) is a directory that receives
- * the source's file name; otherwise ({@code mode = "file"}) it is the file itself.
+ * more (as Nomad's go-getter sandbox). {@code options { checksum = "sha256:…" }} (md5, sha1, sha256, sha512) is
+ * verified before the file is moved into place. The destination (default {@code local/}) is interpolated and must
+ * stay inside the task directory: {@code ..}, absolute paths and symbolic links already on disk that leave it are
+ * refused. A destination ending in {@code /} (or mode {@code dir}) is a directory that receives the source's file
+ * name; otherwise ({@code mode = "file"}) it is the file itself.
  *
  * <p>Archives ({@code .zip}, {@code .tar}, {@code .tar.gz}/{@code .tgz}, {@code .gz}) are unpacked into a directory
  * destination, as go-getter does, unless {@code options { archive = "false" }} ({@link ArtifactArchives}).
