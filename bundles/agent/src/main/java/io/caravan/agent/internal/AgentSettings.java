@@ -98,6 +98,7 @@ record AgentSettings(
         String advertiseRpc = advertise("rpc", rendered(c, "advertise.rpc", nics), rpcAddr, rpcPort, dev, nics);
         String advertiseSerf = advertise("serf", rendered(c, "advertise.serf", nics), serfAddr, serfPort, dev, nics);
 
+        checkJobLimits(c);
         String encrypt = c.string("server.encrypt", "");
         if (!encrypt.isEmpty()) {
             checkGossipKey(encrypt);
@@ -118,6 +119,25 @@ record AgentSettings(
                 c.bool("leave_on_terminate"), c.bool("enable_debug"), Map.copyOf(c.map("http_api_response_headers")),
                 c.string("ui.console.username", "admin"), c.string("ui.console.password", null),
                 c.bool("ui.console.allow_remote"), List.copyOf(files));
+    }
+
+    /** Nomad's ranges for the server's job priority keys, and a job_max_count that bounds something. */
+    private static void checkJobLimits(ConfigView c) throws InvalidConfigException {
+        long maxPriority = c.integer("server.job_max_priority", 100);
+        if (maxPriority < 100 || maxPriority > 32766) {
+            throw new InvalidConfigException("job_max_priority cannot be " + maxPriority
+                    + ". Must be between 100 and 32766");
+        }
+        long defaultPriority = c.integer("server.job_default_priority", 50);
+        if (defaultPriority < 50 || defaultPriority > maxPriority) {
+            throw new InvalidConfigException("job_default_priority cannot be " + defaultPriority
+                    + ". Must be between 50 and " + maxPriority);
+        }
+        long maxCount = c.integer("server.job_max_count", 50_000);
+        if (maxCount < 1 || maxCount > Integer.MAX_VALUE) {
+            throw new InvalidConfigException("job_max_count cannot be " + maxCount + ". Must be between 1 and "
+                    + Integer.MAX_VALUE);
+        }
     }
 
     private static String address(ConfigView c, String key, String bind, Interfaces nics)

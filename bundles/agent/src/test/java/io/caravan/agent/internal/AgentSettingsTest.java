@@ -84,6 +84,21 @@ class AgentSettingsTest {
     }
 
     @Test
+    void jobLimitsMustBoundSomething() throws Exception {
+        assertEquals("job_max_count cannot be 0. Must be between 1 and 2147483647",
+                assertThrows(AgentSettings.InvalidConfigException.class,
+                        () -> Configs.dev(tmp, "{\"server\": {\"job_max_count\": 0}}")).getMessage());
+        assertEquals("job_max_priority cannot be 99. Must be between 100 and 32766",
+                assertThrows(AgentSettings.InvalidConfigException.class,
+                        () -> Configs.dev(tmp, "{\"server\": {\"job_max_priority\": 99}}")).getMessage());
+        assertEquals("job_default_priority cannot be 150. Must be between 50 and 100",
+                assertThrows(AgentSettings.InvalidConfigException.class,
+                        () -> Configs.dev(tmp, "{\"server\": {\"job_default_priority\": 150}}")).getMessage());
+        Configs.dev(tmp, "{\"server\": {\"job_max_count\": 10, \"job_max_priority\": 200, "
+                + "\"job_default_priority\": 150}}");
+    }
+
+    @Test
     void loopbackIsOnlyAdvertisedInDevMode() throws Exception {
         List<String> serverOnLoopback = List.of("-server", "-data-dir", tmp.toString(), "-bind", "127.0.0.1");
         assertTrue(assertThrows(AgentSettings.InvalidConfigException.class,

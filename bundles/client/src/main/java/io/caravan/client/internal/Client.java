@@ -152,7 +152,7 @@ public final class Client implements ClientAllocs, AutoCloseable {
             }
         }, timing.maxWait());
         this.services = new RunnerServices(scheduler, workers, clock, random, drivers::driver, this::node, state,
-                logs, updates::offer, settings.allocDir(), settings.maxKillTimeout());
+                logs, updates::offer, settings.allocDir(), settings.maxKillTimeout(), settings.artifactSandbox());
     }
 
     private static ScheduledExecutorService scheduler(String name) {

@@ -3,10 +3,12 @@ package io.caravan.client.internal;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 import io.caravan.api.GoDuration;
+import io.caravan.client.internal.hooks.ArtifactSandbox;
 
 /**
  * The {@code client { ... }} block as the client uses it, read from the dotted Config Admin keys of PID
@@ -33,7 +35,8 @@ public record ClientSettings(
         String preferredAddressFamily,
         int networkSpeed,
         int gcMaxAllocs,
-        Duration gcInterval) {
+        Duration gcInterval,
+        ArtifactSandbox artifactSandbox) {
 
     public static final int DEFAULT_MIN_DYNAMIC_PORT = 20000;
     public static final int DEFAULT_MAX_DYNAMIC_PORT = 32000;
@@ -95,7 +98,9 @@ public record ClientSettings(
                 string(props, "preferred.address.family", ""),
                 (int) number(props, "network.speed", 0),
                 (int) number(props, "gc.max.allocs", DEFAULT_GC_MAX_ALLOCS),
-                duration(props, "gc.interval", DEFAULT_GC_INTERVAL));
+                duration(props, "gc.interval", DEFAULT_GC_INTERVAL),
+                ArtifactSandbox.of(Boolean.parseBoolean(string(props, "artifact.disable.filesystem.isolation",
+                        "false")), strings(props, "artifact.filesystem.isolation.extra.paths")));
     }
 
     private static Path path(Map<String, ?> props, String key, Path fallback) {
@@ -117,6 +122,17 @@ public record ClientSettings(
             return Long.parseLong(s.trim());
         }
         return fallback;
+    }
+
+    private static List<String> strings(Map<String, ?> props, String key) {
+        Object value = props.get(key);
+        if (value instanceof String[] array) {
+            return List.of(array);
+        }
+        if (value instanceof java.util.Collection<?> c) {
+            return c.stream().map(String::valueOf).toList();
+        }
+        return value == null ? List.of() : List.of(String.valueOf(value));
     }
 
     private static Duration duration(Map<String, ?> props, String key, Duration fallback) {

@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+
+import io.caravan.client.internal.hooks.ArtifactSandbox;
 
 import org.junit.jupiter.api.Test;
 
@@ -20,6 +23,17 @@ class ClientSettingsTest {
         assertEquals(32000, s.maxDynamicPort());
         assertEquals(Duration.ofSeconds(30), s.maxKillTimeout());
         assertEquals(ClientSettings.Reserved.NONE, s.reserved());
+        assertEquals(ArtifactSandbox.ISOLATED, s.artifactSandbox());
+    }
+
+    @Test
+    void artifactSandboxKeys() {
+        ClientSettings s = ClientSettings.from(Map.of("artifact.disable.filesystem.isolation", true,
+                "artifact.filesystem.isolation.extra.paths", new String[] {"f:r:/etc/ssl/cert.pem", "d:w:/srv/out",
+                        "/opt/files"}), Path.of("/d"));
+        // Nomad's type:mode:path form; a path the task may not read adds nothing to what artifacts may copy.
+        assertEquals(new ArtifactSandbox(true, List.of(Path.of("/etc/ssl/cert.pem"), Path.of("/opt/files"))),
+                s.artifactSandbox());
     }
 
     @Test

@@ -36,6 +36,15 @@ import io.caravan.scheduler.internal.reconcile.Reschedule;
  * two for batch (power of two choices).
  */
 public final class GenericScheduler extends PlanningScheduler {
+    /**
+     * The most placements one evaluation makes; the rest stay queued for a follow-up evaluation, which the broker
+     * hands out once this one is acked. So one evaluation holds a worker, and its plan one Raft entry, for a bounded
+     * time and size however large the job (README "Limits").
+     */
+    static final int MAX_PLACEMENTS_PER_EVAL = 5000;
+    static final String FOLLOW_UP_REMAINING = "created to place remaining allocations (at most "
+            + MAX_PLACEMENTS_PER_EVAL + " per evaluation)";
+
     private final boolean batch;
 
     public GenericScheduler(boolean batch, SchedulerState state, Planner planner, Clock clock, Supplier<String> ids,
@@ -98,11 +107,17 @@ public final class GenericScheduler extends PlanningScheduler {
         Job job = attempt.job;
         CandidateNodes candidates = pipeline.candidates(job, state.nodes(), ctx, seed(eval), true);
         int limit = batch ? 2 : Math.max(2, (int) Math.ceil(Math.log(Math.max(1, candidates.size())) / Math.log(2)));
+        int placed = 0;
+        boolean deferred = false;
         for (Placement p : placements) {
             String group = p.group().name();
             attempt.queued.merge(group, 1, Integer::sum);
             if (attempt.alreadyFailed(group)) {
                 attempt.coalesce(group); // same group, same outcome: only counted
+                continue;
+            }
+            if (placed >= MAX_PLACEMENTS_PER_EVAL) {
+                deferred = true; // stays queued: the follow-up evaluation places it
                 continue;
             }
             Allocation stopPrevious = p.stopPrevious() == null ? null : stopped(p.stopPrevious());
@@ -124,8 +139,13 @@ public final class GenericScheduler extends PlanningScheduler {
                     p.previous() == null ? null : p.previous().id(), tracker, now);
             attempt.proposed.place(alloc);
             attempt.placedIds.add(alloc.id());
+            placed++;
             linkPrevious(attempt.proposed, p, alloc, stopPrevious != null ? stopPrevious : stoppedById.get(
                     p.previous() == null ? "" : p.previous().id()));
+        }
+        if (deferred) {
+            attempt.followUps.add(EvalBuilder.followUp(eval, job, ids.get(), Evaluation.TRIGGER_QUEUED_ALLOCS,
+                    Evaluation.STATUS_PENDING, FOLLOW_UP_REMAINING, now).build());
         }
     }
 

@@ -32,25 +32,48 @@ import io.caravan.state.TableSpec;
 import io.caravan.state.WatchSet;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Nomad's jobs and evaluations endpoints. Reads are blocking queries on the state store (no thread waits); writes
  * build a command and append it through the Raft log, answering once it is applied here.
  */
-@Component(service = ApiRoutes.class)
+@Component(service = ApiRoutes.class, configurationPid = "io.caravan.server",
+        configurationPolicy = ConfigurationPolicy.REQUIRE)
 public final class JobRoutes implements ApiRoutes {
+    private static final Logger LOG = LoggerFactory.getLogger(JobRoutes.class);
+
     private final StateStore store;
     private final AgentInfo agent;
     private final RaftWrites writes;
     private final StateReads reads;
+    /** The server block's job limits; a reload changes them without re-registering the routes. */
+    private volatile JobLimits limits;
 
     @Activate
-    public JobRoutes(@Reference ServerState state, @Reference AgentInfo agent, @Reference RaftWrites writes) {
+    public JobRoutes(@Reference ServerState state, @Reference AgentInfo agent, @Reference RaftWrites writes,
+                     ServerSchedulingConfig config) {
         this.store = state.store();
         this.agent = agent;
         this.writes = writes;
         this.reads = new StateReads(store);
+        modified(config);
+    }
+
+    @Modified
+    void modified(ServerSchedulingConfig config) {
+        this.limits = JobLimits.of(config);
+        // Keys Nomad has that Caravan parses but does not act on: say so rather than ignore them silently.
+        if (!config.job_max_source_size().isEmpty()) {
+            LOG.warn("server job_max_source_size has no effect: Caravan does not store job sources");
+        }
+        if (config.job_tracked_versions() != 0) {
+            LOG.warn("server job_tracked_versions has no effect yet: every job version is kept");
+        }
     }
 
     @Override
@@ -143,7 +166,7 @@ public final class JobRoutes implements ApiRoutes {
             com.fasterxml.jackson.databind.node.ObjectNode job =
                     io.caravan.jobspec.JobspecParser.parse(req.jobHcl(), "input.hcl", options).job();
             if (req.canonicalize()) {
-                Jobs.defaults(job, agent.region());
+                Jobs.defaults(job, agent.region(), limits);
             }
             return ApiResponse.ok(job);
         } catch (io.caravan.jobspec.JobspecException e) {
@@ -163,10 +186,10 @@ public final class JobRoutes implements ApiRoutes {
             throw CaravanException.invalid("Job", "missing job");
         }
         com.fasterxml.jackson.databind.node.ObjectNode copy = job.deepCopy();
-        Jobs.defaults(copy, agent.region());
-        List<String> problems = Jobs.validate(copy);
-        return ApiResponse.ok(new ValidateResponse(false, problems,
-                problems.isEmpty() ? "" : problems.size() + " error(s) in the job:\n* " + String.join("\n* ", problems),
+        JobLimits current = limits;
+        Jobs.defaults(copy, agent.region(), current);
+        List<String> problems = Jobs.validate(copy, current);
+        return ApiResponse.ok(new ValidateResponse(false, problems, problems.isEmpty() ? "" : Jobs.summary(problems),
                 ""));
     }
 
@@ -195,7 +218,7 @@ public final class JobRoutes implements ApiRoutes {
 
     private CompletionStage<ApiResponse> registerJob(ApiRequest r) {
         JsonNode body = r.body(JsonNode.class);
-        Job job = Jobs.canonical(body, agent.region());
+        Job job = Jobs.canonical(body, agent.region(), limits);
         boolean enforce = body.path("EnforceIndex").asBoolean(false);
         long expected = body.path("JobModifyIndex").asLong(0);
         long now = System.currentTimeMillis() * 1_000_000L;
@@ -232,8 +255,16 @@ public final class JobRoutes implements ApiRoutes {
             return java.util.concurrent.CompletableFuture.completedFuture(ApiResponse.ok(new RegisterResponse("", 0,
                     job.jobModifyIndex(), "", job.modifyIndex(), 0, true), QueryMeta.index(job.modifyIndex())));
         }
+        JobLimits current = limits;
+        if (req.count() > current.maxCount()) {
+            // Checked before the count becomes an int: a long beyond it would wrap around.
+            throw CaravanException.badRequest(Jobs.summary(List.of("Count: task group \"" + group + "\" count "
+                    + req.count() + " exceeds the maximum of " + current.maxCount() + " (server job_max_count)")));
+        }
         Job scaled = job.toBuilder().taskGroups(job.taskGroups().stream().map(g -> g.name().equals(group)
                 ? g.toBuilder().count(req.count().intValue()).build() : g).toList()).build();
+        // The scaled job must pass what registering it would (the sum of counts, the group's scaling bounds).
+        Jobs.check(NomadJson.mapper().valueToTree(scaled), current);
         long now = System.currentTimeMillis() * 1_000_000L;
         Evaluation eval = Evaluation.forJob(UUID.randomUUID().toString(), scaled, Evaluation.TRIGGER_SCALING, now);
         return writes.submit(new Command.JobRegister(scaled.withSubmitTime(now), eval, false, 0))
@@ -263,7 +294,7 @@ public final class JobRoutes implements ApiRoutes {
 
     /** Nomad's {@code PUT /v1/job/:id/plan}: what registering would do, nothing written. */
     private ApiResponse planJob(ApiRequest r) throws io.caravan.scheduler.SchedulerException {
-        Job job = Jobs.canonical(r.body(JsonNode.class), agent.region());
+        Job job = Jobs.canonical(r.body(JsonNode.class), agent.region(), limits);
         if (!job.id().equals(r.pathParam("id"))) {
             throw CaravanException.invalid("Job.ID", "job ID does not match the URL");
         }

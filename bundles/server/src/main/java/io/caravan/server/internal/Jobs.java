@@ -1,7 +1,9 @@
 package io.caravan.server.internal;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -26,19 +28,20 @@ final class Jobs {
     private Jobs() {
     }
 
-    /** {@code {"Job": {...}}} (or the bare job) as a canonical Job; a 400 listing every problem otherwise. */
+    /** {@link #canonical(JsonNode, String, JobLimits)} with Nomad's default limits. */
     static Job canonical(JsonNode body, String region) {
+        return canonical(body, region, JobLimits.DEFAULT);
+    }
+
+    /** {@code {"Job": {...}}} (or the bare job) as a canonical Job; a 400 listing every problem otherwise. */
+    static Job canonical(JsonNode body, String region, JobLimits limits) {
         JsonNode node = body.has("Job") ? body.get("Job") : body;
         if (!(node instanceof ObjectNode job)) {
             throw CaravanException.badRequest("Job: missing job");
         }
         ObjectNode copy = job.deepCopy();
-        defaults(copy, region);
-        List<String> problems = validate(copy);
-        if (!problems.isEmpty()) {
-            throw CaravanException.badRequest(problems.size() + " error" + (problems.size() == 1 ? "" : "s")
-                    + " in the job:\n* " + String.join("\n* ", problems));
-        }
+        defaults(copy, region, limits);
+        check(copy, limits);
         try {
             return NomadJson.mapper().treeToValue(copy, Job.class);
         } catch (JsonProcessingException e) {
@@ -46,15 +49,30 @@ final class Jobs {
         }
     }
 
-    static void defaults(ObjectNode job, String region) {
+    /** A 400 listing every problem of a canonical job tree, if it has any. */
+    static void check(ObjectNode job, JobLimits limits) {
+        List<String> problems = validate(job, limits);
+        if (!problems.isEmpty()) {
+            throw CaravanException.badRequest(summary(problems));
+        }
+    }
+
+    /** Nomad's multierror text: "N errors in the job:" and one bullet a problem. */
+    static String summary(List<String> problems) {
+        return problems.size() + " error" + (problems.size() == 1 ? "" : "s") + " in the job:\n* "
+                + String.join("\n* ", problems);
+    }
+
+    static void defaults(ObjectNode job, String region, JobLimits limits) {
         putIfMissing(job, "Region", region);
         putIfMissing(job, "Namespace", "default");
         if (isMissing(job, "Name") && !isMissing(job, "ID")) {
             job.put("Name", job.get("ID").asText());
         }
         putIfMissing(job, "Type", "service");
-        if (job.path("Priority").asInt(0) == 0) {
-            job.put("Priority", 50); // unset or 0: the server's job_default_priority
+        JsonNode priority = job.path("Priority");
+        if (isMissing(job, "Priority") || priority.isNumber() && priority.asDouble() == 0) {
+            job.put("Priority", limits.defaultPriority()); // unset or 0: the server's job_default_priority
         }
         putIfMissing(job, "NodePool", "default");
         putIfMissing(job, "AllAtOnce", false);
@@ -105,7 +123,7 @@ final class Jobs {
     }
 
     /** Every problem, with its path ({@code TaskGroups[0].Tasks[1].Driver}), in the order a reader meets them. */
-    static List<String> validate(ObjectNode job) {
+    static List<String> validate(ObjectNode job, JobLimits limits) {
         List<String> problems = new ArrayList<>();
         String id = job.path("ID").asText("");
         if (id.isEmpty()) {
@@ -120,16 +138,22 @@ final class Jobs {
             problems.add("Type: invalid job type \"" + job.path("Type").asText() + "\"; must be one of service, batch, "
                     + "system, sysbatch");
         }
-        int priority = job.path("Priority").asInt(-1);
-        if (priority < 1 || priority > 100) {
-            problems.add("Priority: job priority must be between 1 and 100, not " + job.path("Priority"));
-        }
+        range(problems, "Priority", "job priority", job.path("Priority"), 1, limits.maxPriority(),
+                " (server job_max_priority)");
+        blocks(problems, "", job);
+        entries(problems, "Meta", job.path("Meta"));
         JsonNode groups = job.path("TaskGroups");
         if (!groups.isArray() || groups.isEmpty()) {
             problems.add("TaskGroups: missing job task groups");
             return problems;
         }
-        Set<String> groupNames = new java.util.HashSet<>();
+        if (groups.size() > JobLimits.MAX_TASK_GROUPS) {
+            problems.add("TaskGroups: " + groups.size() + " task groups exceed the maximum of "
+                    + JobLimits.MAX_TASK_GROUPS);
+            return problems; // each group would add its own problems: one is enough
+        }
+        Set<String> groupNames = new HashSet<>();
+        double total = 0;
         for (int g = 0; g < groups.size(); g++) {
             JsonNode group = groups.get(g);
             String at = "TaskGroups[" + g + "]";
@@ -139,15 +163,54 @@ final class Jobs {
             } else if (!groupNames.add(name)) {
                 problems.add(at + ".Name: task group \"" + name + "\" is defined more than once");
             }
-            if (group.path("Count").asInt(0) < 0) {
-                problems.add(at + ".Count: count must be 0 or more, not " + group.path("Count"));
+            JsonNode count = group.path("Count");
+            total += count.isNumber() ? Math.max(0, count.asDouble()) : 0;
+            if (!count.isIntegralNumber()) {
+                problems.add(at + ".Count: count must be a whole number, not " + count);
+            } else if (count.asDouble() < 0) {
+                problems.add(at + ".Count: count must be 0 or more, not " + count);
+            } else if (count.asDouble() > limits.maxCount()) {
+                problems.add(at + ".Count: task group \"" + name + "\" count " + count + " exceeds the maximum of "
+                        + limits.maxCount() + " (server job_max_count)");
             }
+            JsonNode scaling = group.path("Scaling");
+            if (scaling.isObject()) {
+                for (String bound : List.of("Min", "Max")) {
+                    if (!scaling.path(bound).isMissingNode() && !scaling.path(bound).isNull()) {
+                        range(problems, at + ".Scaling." + bound, "scaling " + bound.toLowerCase(Locale.ROOT),
+                                scaling.path(bound), 0, limits.maxCount(), " (server job_max_count)");
+                    }
+                }
+                JsonNode min = scaling.path("Min");
+                JsonNode max = scaling.path("Max");
+                if (min.isNumber() && max.isNumber() && min.asDouble() > max.asDouble()) {
+                    problems.add(at + ".Scaling: minimum count " + min + " is more than the maximum " + max);
+                }
+                if (count.isNumber() && max.isNumber() && count.asDouble() > max.asDouble()) {
+                    problems.add(at + ".Count: task group count " + count + " is more than the scaling policy's "
+                            + "maximum " + max);
+                }
+                if (count.isNumber() && min.isNumber() && count.asDouble() < min.asDouble()) {
+                    problems.add(at + ".Count: task group count " + count + " is less than the scaling policy's "
+                            + "minimum " + min);
+                }
+            }
+            blocks(problems, at + ".", group);
+            entries(problems, at + ".Meta", group.path("Meta"));
+            range(problems, at + ".EphemeralDisk.SizeMB", "ephemeral disk size",
+                    group.path("EphemeralDisk").path("SizeMB"), 0, JobLimits.MAX_DISK_MB, "");
+            networks(problems, at + ".Networks", group.path("Networks"));
             JsonNode tasks = group.path("Tasks");
             if (!tasks.isArray() || tasks.isEmpty()) {
                 problems.add(at + ".Tasks: task group \"" + name + "\" has no tasks");
                 continue;
             }
-            Set<String> taskNames = new java.util.HashSet<>();
+            if (tasks.size() > JobLimits.MAX_TASKS) {
+                problems.add(at + ".Tasks: task group \"" + name + "\" has " + tasks.size()
+                        + " tasks, more than the maximum of " + JobLimits.MAX_TASKS);
+                continue;
+            }
+            Set<String> taskNames = new HashSet<>();
             for (int t = 0; t < tasks.size(); t++) {
                 JsonNode task = tasks.get(t);
                 String taskAt = at + ".Tasks[" + t + "]";
@@ -160,13 +223,103 @@ final class Jobs {
                 if (task.path("Driver").asText("").isEmpty()) {
                     problems.add(taskAt + ".Driver: missing task driver");
                 }
-                if (task.path("Resources").path("MemoryMB").asInt(1) < 10) {
-                    problems.add(taskAt + ".Resources.MemoryMB: must be at least 10, not "
-                            + task.path("Resources").path("MemoryMB"));
+                blocks(problems, taskAt + ".", task);
+                entries(problems, taskAt + ".Meta", task.path("Meta"));
+                entries(problems, taskAt + ".Env", task.path("Env"));
+                resources(problems, taskAt + ".Resources", task.path("Resources"));
+            }
+        }
+        if (total > limits.maxCount()) {
+            problems.add("TaskGroups: the job asks for " + (long) total + " allocations in all, more than the maximum "
+                    + "of " + limits.maxCount() + " (server job_max_count)");
+        }
+        return problems;
+    }
+
+    /** {@link #validate(ObjectNode, JobLimits)} with Nomad's default limits. */
+    static List<String> validate(ObjectNode job) {
+        return validate(job, JobLimits.DEFAULT);
+    }
+
+    /** Lists of blocks that may appear at the job, group and task levels: each at most MAX_BLOCKS long. */
+    private static final List<String> BLOCK_LISTS = List.of("Constraints", "Affinities", "Spreads", "Services",
+            "Networks", "Artifacts", "Templates", "VolumeMounts");
+
+    private static void blocks(List<String> problems, String at, JsonNode parent) {
+        for (String field : BLOCK_LISTS) {
+            JsonNode list = parent.path(field);
+            if (list.isArray() && list.size() > JobLimits.MAX_BLOCKS) {
+                problems.add(at + field + ": " + list.size() + " entries exceed the maximum of "
+                        + JobLimits.MAX_BLOCKS);
+            }
+        }
+        JsonNode volumes = parent.path("Volumes");
+        if (volumes.isObject() && volumes.size() > JobLimits.MAX_BLOCKS) {
+            problems.add(at + "Volumes: " + volumes.size() + " entries exceed the maximum of " + JobLimits.MAX_BLOCKS);
+        }
+    }
+
+    private static void entries(List<String> problems, String at, JsonNode map) {
+        if (map.isContainerNode() && map.size() > JobLimits.MAX_ENTRIES) {
+            problems.add(at + ": " + map.size() + " entries exceed the maximum of " + JobLimits.MAX_ENTRIES);
+        }
+    }
+
+    private static void resources(List<String> problems, String at, JsonNode resources) {
+        if (!resources.isObject()) {
+            return;
+        }
+        JsonNode memory = resources.path("MemoryMB");
+        if (memory.isNumber() && memory.asDouble() < JobLimits.MIN_MEMORY_MB) {
+            problems.add(at + ".MemoryMB: must be at least " + JobLimits.MIN_MEMORY_MB + ", not " + memory);
+        } else {
+            range(problems, at + ".MemoryMB", "memory", memory, JobLimits.MIN_MEMORY_MB, JobLimits.MAX_MEMORY_MB, "");
+        }
+        range(problems, at + ".MemoryMaxMB", "maximum memory", resources.path("MemoryMaxMB"), 0,
+                JobLimits.MAX_MEMORY_MB, "");
+        boolean cores = resources.path("Cores").asDouble(0) > 0;
+        range(problems, at + ".CPU", "cpu", resources.path("CPU"), cores ? 0 : 1, JobLimits.MAX_CPU_MHZ, "");
+        range(problems, at + ".Cores", "cores", resources.path("Cores"), 0, JobLimits.MAX_CORES, "");
+        range(problems, at + ".DiskMB", "disk", resources.path("DiskMB"), 0, JobLimits.MAX_DISK_MB, "");
+        networks(problems, at + ".Networks", resources.path("Networks"));
+    }
+
+    /** Every port a network asks for: a number a socket can have ({@code To} -1: the same as the host's). */
+    private static void networks(List<String> problems, String at, JsonNode networks) {
+        if (!networks.isArray()) {
+            return;
+        }
+        for (int n = 0; n < networks.size(); n++) {
+            for (String kind : List.of("ReservedPorts", "DynamicPorts")) {
+                JsonNode ports = networks.get(n).path(kind);
+                String portsAt = at + "[" + n + "]." + kind;
+                if (!ports.isArray()) {
+                    continue;
+                }
+                if (ports.size() > JobLimits.MAX_ENTRIES) {
+                    problems.add(portsAt + ": " + ports.size() + " entries exceed the maximum of "
+                            + JobLimits.MAX_ENTRIES);
+                    continue;
+                }
+                for (int p = 0; p < ports.size(); p++) {
+                    range(problems, portsAt + "[" + p + "].Value", "port", ports.get(p).path("Value"), 0, 65535, "");
+                    range(problems, portsAt + "[" + p + "].To", "port", ports.get(p).path("To"), -1, 65535, "");
                 }
             }
         }
-        return problems;
+    }
+
+    /** A whole number in [min, max] if present; {@code source} names the setting that chose the maximum. */
+    private static void range(List<String> problems, String at, String what, JsonNode value, long min, long max,
+                              String source) {
+        if (value.isMissingNode() || value.isNull()) {
+            return;
+        }
+        if (!value.isIntegralNumber()) {
+            problems.add(at + ": " + what + " must be a whole number, not " + value);
+        } else if (value.asDouble() < min || value.asDouble() > max) {
+            problems.add(at + ": " + what + " must be between " + min + " and " + max + source + ", not " + value);
+        }
     }
 
     private static boolean isMissing(ObjectNode node, String field) {

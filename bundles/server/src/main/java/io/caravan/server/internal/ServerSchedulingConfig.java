@@ -17,4 +17,18 @@ package io.caravan.server.internal;
     double max_heartbeats_per_second() default 50.0;
 
     String failover_heartbeat_ttl() default "5m";
+
+    /** The most allocations one job may ask for (each group's count and their sum). */
+    int job_max_count() default 50_000;
+
+    int job_max_priority() default 100;
+
+    /** The priority of a job that sets none. */
+    int job_default_priority() default 50;
+
+    /** Caravan keeps no job sources; set only to warn that it has no effect. */
+    String job_max_source_size() default "";
+
+    /** Not enforced yet (every version is kept); set only to warn that it has no effect. */
+    int job_tracked_versions() default 0;
 }

@@ -94,7 +94,7 @@ public final class AllocRunner {
     /** Nomad's task hook order, reduced to what Caravan has: task dir, logs, dispatch payload, env, artifacts. */
     private List<TaskHook> taskHooks() {
         return List.of(new TaskDirHook(), new LogsHook(services.logs()), new DispatchPayloadHook(), new TaskEnvHook(),
-                new ArtifactHook());
+                new ArtifactHook(services.artifactSandbox()));
     }
 
     static TaskGroup group(Allocation alloc) {

@@ -13,6 +13,7 @@ import java.util.function.Supplier;
 
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Node;
+import io.caravan.client.internal.hooks.ArtifactSandbox;
 import io.caravan.client.internal.hooks.LogRotator;
 import io.caravan.client.internal.state.ClientStateStore;
 import io.caravan.plugin.api.driver.TaskDriver;
@@ -20,7 +21,8 @@ import io.caravan.plugin.api.driver.TaskDriver;
 /**
  * What the client lends its alloc and task runners: its threads (a scheduler for timers and coordination, a worker
  * pool for blocking driver and hook calls — nobody waits on a thread for a task to exit), time, drivers, the
- * current node, state persistence, log rotation, and where client-side alloc updates go.
+ * current node, state persistence, log rotation, where client-side alloc updates go, and which local files
+ * artifacts may read.
  */
 public record RunnerServices(
         ScheduledExecutorService scheduler,
@@ -33,7 +35,8 @@ public record RunnerServices(
         LogRotator logs,
         Consumer<Allocation> updates,
         Path allocDirRoot,
-        Duration maxKillTimeout) {
+        Duration maxKillTimeout,
+        ArtifactSandbox artifactSandbox) {
 
     public TaskEvents events() {
         return new TaskEvents(clock);

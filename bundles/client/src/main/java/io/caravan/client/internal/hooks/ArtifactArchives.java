@@ -18,8 +18,9 @@ import java.util.zip.ZipInputStream;
 /**
  * Unpacks downloaded artifacts the way go-getter does by file name: {@code .zip}, {@code .tar}, {@code .tar.gz} /
  * {@code .tgz}, and a lone {@code .gz} (decompressed to the name without {@code .gz}). Every entry must land inside
- * the destination (no "zip slip"); symbolic and hard links in tar files are skipped rather than followed; a tar
- * entry's executable bits are kept. Not handled: bzip2 and xz compression.
+ * the destination (no "zip slip", also not through a symbolic link already on disk); symbolic and hard links in tar
+ * files are skipped rather than followed; a tar entry's executable bits are kept. Not handled: bzip2 and xz
+ * compression.
  */
 final class ArtifactArchives {
     private static final int BLOCK = 512;
@@ -119,6 +120,9 @@ final class ArtifactArchives {
         Path target = root.resolve(entry.startsWith("/") ? entry.substring(1) : entry).normalize();
         if (!target.startsWith(root)) {
             throw new IOException("archive entry escapes the destination: " + entry);
+        }
+        if (!ArtifactSandbox.staysInside(root, target)) {
+            throw new IOException("archive entry escapes the destination through a symbolic link: " + entry);
         }
         return target;
     }

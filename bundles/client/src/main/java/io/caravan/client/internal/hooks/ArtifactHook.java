@@ -21,31 +21,35 @@ import io.caravan.api.model.TaskArtifact;
 
 /**
  * {@code artifacts}: fetches each {@code artifact} block into the task directory before the first start.
- * Sources: {@code http://}, {@code https://}, {@code file://} and plain absolute paths; {@code options { checksum =
- * "sha256:…" }} (md5, sha1, sha256, sha512) is verified before the file is moved into place. The destination
- * (default {@code local/}) is interpolated and must stay inside the task directory: {@code ..} and absolute paths
- * that leave it are refused. A destination ending in {@code /} (or mode {@code dir}) is a directory that receives
- * the source's file name; otherwise ({@code mode = "file"}) it is the file itself.
+ * Sources: {@code http://}, {@code https://}, {@code file://}, plain absolute paths and paths relative to the task
+ * directory; local files must be inside the allocation directory unless the client's {@link ArtifactSandbox} allows
+ * more (as Nomad's go-getter sandbox). {@code options { checksum = "sha256:…" }} (md5, sha1, sha256, sha512) is
+ * verified before the file is moved into place. The destination (default {@code local/}) is interpolated and must
+ * stay inside the task directory: {@code ..}, absolute paths and symbolic links already on disk that leave it are
+ * refused. A destination ending in {@code /} (or mode {@code dir}) is a directory that receives the source's file
+ * name; otherwise ({@code mode = "file"}) it is the file itself.
  *
  * <p>Archives ({@code .zip}, {@code .tar}, {@code .tar.gz}/{@code .tgz}, {@code .gz}) are unpacked into a directory
  * destination, as go-getter does, unless {@code options { archive = "false" }} ({@link ArtifactArchives}).
  *
  * <p>Not supported (yet): bzip2/xz archives, git/hg/s3/gcs sources, interpolation of getter options and headers,
- * go-getter's decompression limits, and symlink checks inside an existing destination.
+ * go-getter's decompression limits.
  */
 public final class ArtifactHook implements TaskHook.Prestart {
     static final Duration HTTP_TIMEOUT = Duration.ofMinutes(5);
 
     private final HttpClient http;
+    private final ArtifactSandbox sandbox;
     private boolean done;
 
-    public ArtifactHook() {
+    public ArtifactHook(ArtifactSandbox sandbox) {
         this(HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL)
-                .connectTimeout(Duration.ofSeconds(30)).build());
+                .connectTimeout(Duration.ofSeconds(30)).build(), sandbox);
     }
 
-    ArtifactHook(HttpClient http) {
+    ArtifactHook(HttpClient http, ArtifactSandbox sandbox) {
         this.http = http;
+        this.sandbox = sandbox;
     }
 
     @Override
@@ -101,7 +105,7 @@ public final class ArtifactHook implements TaskHook.Prestart {
             Files.createDirectories(target.getParent());
             Path tmp = Files.createTempFile(target.getParent(), ".artifact", ".part");
             try {
-                download(source, artifact.getterHeaders(), tmp);
+                download(source, artifact.getterHeaders(), tmp, taskDir.toAbsolutePath().normalize());
                 verifyChecksum(tmp, options.get("checksum"));
                 if (archive != null) {
                     ArtifactArchives.extract(archive, name, tmp, dest);
@@ -128,13 +132,19 @@ public final class ArtifactHook implements TaskHook.Prestart {
         } catch (RuntimeException e) {
             throw new ArtifactException("invalid artifact destination \"" + relative + "\"");
         }
-        if (!resolved.startsWith(root)) {
+        boolean inside;
+        try {
+            inside = resolved.startsWith(root) && ArtifactSandbox.staysInside(root, resolved);
+        } catch (IOException e) {
+            inside = false;
+        }
+        if (!inside) {
             throw new ArtifactException("artifact destination path escapes the task directory: \"" + relative + "\"");
         }
         return resolved;
     }
 
-    private void download(String source, Map<String, String> headers, Path to)
+    private void download(String source, Map<String, String> headers, Path to, Path taskDir)
             throws IOException, InterruptedException, ArtifactException {
         String lower = source.toLowerCase(Locale.ROOT);
         if (lower.startsWith("http://") || lower.startsWith("https://")) {
@@ -148,8 +158,16 @@ public final class ArtifactHook implements TaskHook.Prestart {
                 }
                 Files.copy(body, to, StandardCopyOption.REPLACE_EXISTING);
             }
-        } else if (lower.startsWith("file://") || source.startsWith("/")) {
-            Path from = lower.startsWith("file://") ? Paths.get(URI.create(source)) : Paths.get(source);
+        } else if (lower.startsWith("file://") || !source.contains("://") && !source.contains("::")) {
+            Path named;
+            try {
+                named = lower.startsWith("file://") ? Paths.get(URI.create(source))
+                        : taskDir.resolve(source); // relative: go-getter's working directory, the task dir
+            } catch (RuntimeException e) {
+                throw new ArtifactException("invalid artifact source \"" + source + "\"");
+            }
+            // The task dir is <alloc dir>/<task>: a local source may come from anywhere in the allocation.
+            Path from = sandbox.readable(named, taskDir.getParent(), source);
             if (!Files.isRegularFile(from)) {
                 throw new ArtifactException("artifact source is not a file: " + source);
             }

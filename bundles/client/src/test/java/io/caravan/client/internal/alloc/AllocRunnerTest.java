@@ -22,6 +22,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.TaskEvent;
 import io.caravan.api.model.TaskState;
+import io.caravan.client.internal.hooks.ArtifactSandbox;
 import io.caravan.client.internal.hooks.LogRotator;
 import io.caravan.client.internal.state.ClientStateStore;
 import io.caravan.client.internal.testing.Fixtures;
@@ -54,7 +55,8 @@ class AllocRunnerTest {
         services = new RunnerServices(scheduler, workers, Clock.systemUTC(), new Random(1),
                 name -> "test".equals(name) ? Optional.<TaskDriver>of(driver) : Optional.empty(),
                 () -> Fixtures.node("node-1", Map.of(), Map.of()), new ClientStateStore(dir.resolve("state")), logs,
-                updates::add, dir.resolve("alloc"), Duration.ofSeconds(30));
+                updates::add, dir.resolve("alloc"), Duration.ofSeconds(30),
+                ArtifactSandbox.ISOLATED);
     }
 
     @AfterEach
@@ -221,7 +223,8 @@ class AllocRunnerTest {
         Path notADir = Files.writeString(dir.resolve("occupied"), "a file where the alloc dir should be");
         services = new RunnerServices(scheduler, workers, Clock.systemUTC(), new Random(1),
                 name -> Optional.<TaskDriver>of(driver), () -> Fixtures.node("node-1", Map.of(), Map.of()),
-                new ClientStateStore(dir.resolve("state")), logs, updates::add, notADir, Duration.ofSeconds(30));
+                new ClientStateStore(dir.resolve("state")), logs, updates::add, notADir, Duration.ofSeconds(30),
+                ArtifactSandbox.ISOLATED);
         AllocRunner runner = run(Fixtures.alloc("n1", "job", "service", Map.of(), Fixtures.shTask("web", "sleep 1")));
         await(WAIT, "failed", () -> Allocation.CLIENT_FAILED.equals(lastStatus()));
         TaskState state = runner.states().get("web");

@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPOutputStream;
 import java.util.zip.ZipEntry;
@@ -24,6 +25,11 @@ class ArtifactArchivesTest {
 
     private final Interpolator none = new Interpolator(Map.of(), null);
 
+    /** The archives are built outside the task's allocation ({@code a}): the client lets artifacts read them. */
+    private ArtifactHook hook() {
+        return new ArtifactHook(ArtifactSandbox.of(false, List.of("d:r:" + dir)));
+    }
+
     @Test
     void tarGzIsUnpackedIntoTheDestinationKeepingExecutableBits() throws Exception {
         Path src = Files.createDirectories(dir.resolve("src/app/bin"));
@@ -36,7 +42,7 @@ class ArtifactArchivesTest {
         assertEquals(0, tar.waitFor());
 
         Path taskDir = dir.resolve("a/web");
-        new ArtifactHook().fetch(artifact("file://" + archive, Map.of()), none, taskDir);
+        hook().fetch(artifact("file://" + archive, Map.of()), none, taskDir);
         assertEquals("readme", Files.readString(taskDir.resolve("local/app/README")));
         assertTrue(Files.isExecutable(taskDir.resolve("local/app/bin/run.sh")));
         assertTrue(Files.notExists(taskDir.resolve("local/app.tar.gz")));
@@ -46,14 +52,14 @@ class ArtifactArchivesTest {
     void archiveFalseKeepsTheFileAsItIs() throws Exception {
         Path archive = zip(dir.resolve("x.zip"), "a.txt", "A");
         Path taskDir = dir.resolve("a/web");
-        new ArtifactHook().fetch(artifact(archive.toString(), Map.of("archive", "false")), none, taskDir);
+        hook().fetch(artifact(archive.toString(), Map.of("archive", "false")), none, taskDir);
         assertTrue(Files.isRegularFile(taskDir.resolve("local/x.zip")));
     }
 
     @Test
     void zipAndGzAreUnpacked() throws Exception {
         Path taskDir = dir.resolve("a/web");
-        new ArtifactHook().fetch(artifact(zip(dir.resolve("conf.zip"), "conf/app.conf", "k=v").toString(), Map.of()),
+        hook().fetch(artifact(zip(dir.resolve("conf.zip"), "conf/app.conf", "k=v").toString(), Map.of()),
                 none, taskDir);
         assertEquals("k=v", Files.readString(taskDir.resolve("local/conf/app.conf")));
 
@@ -61,7 +67,7 @@ class ArtifactArchivesTest {
         try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(gz))) {
             out.write("data".getBytes(StandardCharsets.UTF_8));
         }
-        new ArtifactHook().fetch(artifact(gz.toString(), Map.of()), none, taskDir);
+        hook().fetch(artifact(gz.toString(), Map.of()), none, taskDir);
         assertEquals("data", Files.readString(taskDir.resolve("local/data.txt")));
     }
 
@@ -70,11 +76,25 @@ class ArtifactArchivesTest {
         Path evil = zip(dir.resolve("evil.zip"), "../../../escaped.txt", "pwned");
         Path taskDir = dir.resolve("a/web");
         ArtifactHook.ArtifactException e = assertThrows(ArtifactHook.ArtifactException.class,
-                () -> new ArtifactHook().fetch(artifact(evil.toString(), Map.of()), none, taskDir));
+                () -> hook().fetch(artifact(evil.toString(), Map.of()), none, taskDir));
         assertTrue(e.getMessage().contains("escapes the destination"), e.getMessage());
         assertTrue(Files.notExists(dir.resolve("escaped.txt")));
         assertThrows(IOException.class, () -> ArtifactArchives.inside(taskDir, "a/../../b"));
         assertEquals(taskDir.resolve("etc/passwd").toAbsolutePath(), ArtifactArchives.inside(taskDir, "/etc/passwd"));
+    }
+
+    @Test
+    void entriesCannotLeaveThroughASymbolicLinkAlreadyInTheDestination() throws Exception {
+        Path outside = Files.createDirectories(dir.resolve("outside"));
+        Path taskDir = dir.resolve("a/web");
+        Files.createDirectories(taskDir.resolve("local"));
+        Files.createSymbolicLink(taskDir.resolve("local/conf"), outside);
+        Path archive = zip(dir.resolve("conf.zip"), "conf/app.conf", "k=v");
+        ArtifactHook.ArtifactException e = assertThrows(ArtifactHook.ArtifactException.class,
+                () -> hook().fetch(artifact(archive.toString(), Map.of()), none, taskDir));
+        assertTrue(e.getMessage().contains("archive entry escapes the destination through a symbolic link: "
+                + "conf/app.conf"), e.getMessage());
+        assertTrue(Files.notExists(outside.resolve("app.conf")));
     }
 
     private static TaskArtifact artifact(String source, Map<String, String> options) {
