@@ -1,5 +1,6 @@
 package io.caravan.server.internal;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -160,6 +161,28 @@ sealed interface Command {
      */
     record PlanApply(String evalId, Job job, List<Allocation> stopped, List<Allocation> placed, long timestampNanos)
             implements Command {
+        /**
+         * The same plan as {@code parts} consecutive commands (fewer if it has fewer allocations): stops first, then
+         * placements, in order, each part with the job.
+         */
+        List<PlanApply> split(int parts) {
+            List<Allocation> all = new ArrayList<>(stopped);
+            all.addAll(placed);
+            int n = Math.max(1, Math.min(parts, all.size()));
+            List<PlanApply> split = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                int from = (int) ((long) all.size() * i / n);
+                int to = (int) ((long) all.size() * (i + 1) / n);
+                int stopsTo = Math.min(to, stopped.size());
+                List<Allocation> partStops = from < stopsTo ? stopped.subList(from, stopsTo) : List.of();
+                List<Allocation> partPlaced = placed.subList(Math.max(0, from - stopped.size()),
+                        Math.max(0, to - stopped.size()));
+                split.add(new PlanApply(evalId, job, List.copyOf(partStops), List.copyOf(partPlaced),
+                        timestampNanos));
+            }
+            return split;
+        }
+
         @Override
         public void validate() {
             Checks.text(evalId, "EvalID");

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Node;
+import io.caravan.consensus.Replicator;
 import io.caravan.scheduler.Plan;
 import io.caravan.scheduler.PlanResult;
 import io.caravan.state.StateSnapshot;
@@ -28,6 +29,8 @@ import org.slf4j.LoggerFactory;
  */
 final class PlanApplier implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PlanApplier.class);
+    /** The largest plan written as one log entry: a quarter of what the log takes, for headroom. */
+    static final int PART_BYTES = Replicator.MAX_COMMAND_BYTES / 4;
 
     private record Pending(Plan plan, CompletableFuture<PlanResult> result) {}
 
@@ -118,7 +121,7 @@ final class PlanApplier implements AutoCloseable {
                     flatten(acceptedUpdates, PlanApplier::stopStub), flatten(acceptedPlacements, a -> a.toBuilder()
                     .job(null).build()), clock.millis() * 1_000_000L);
             placed = command.placed().size();
-            index = writes.submitAndWait(command).index();
+            index = commit(command);
         }
         if (LOG.isDebugEnabled()) {
             LOG.atDebug().addKeyValue("eval_id", plan.evalId()).addKeyValue("placed", placed)
@@ -126,6 +129,26 @@ final class PlanApplier implements AutoCloseable {
                     .addKeyValue("commit_ms", (System.nanoTime() - verified) / 1_000_000).log("plan applied");
         }
         return new PlanResult(acceptedUpdates, acceptedPlacements, index, rejected ? index : 0);
+    }
+
+    /**
+     * Commits an accepted plan: one log entry, or, when it is larger than {@link #PART_BYTES} (thousands of placements),
+     * consecutive entries with its stops and placements in order, so that no entry nears the log's limit. Every part
+     * was verified with the whole plan, and nothing else is applied in between (this thread is the only plan writer).
+     *
+     * @return the index of the last entry
+     */
+    private long commit(Command.PlanApply plan) {
+        byte[] entry = CommandCodec.encode(plan);
+        if (entry.length <= PART_BYTES) {
+            return writes.submitEncodedAndWait(entry).index();
+        }
+        int parts = entry.length / PART_BYTES + 1;
+        long index = 0;
+        for (Command.PlanApply part : plan.split(parts)) {
+            index = writes.submitAndWait(part).index();
+        }
+        return index;
     }
 
     /** Why a node cannot take these placements now, or null. */

@@ -12,14 +12,17 @@ import java.util.concurrent.TimeoutException;
 
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
+import io.caravan.api.json.NomadJson;
 import io.caravan.consensus.Applied;
 import io.caravan.consensus.NotLeaderException;
 import io.caravan.consensus.Replicator;
 import io.caravan.rpc.Endpoint;
 import io.caravan.rpc.EndpointProvider;
 import io.caravan.rpc.Rpc;
+import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
@@ -30,7 +33,7 @@ import org.osgi.service.component.annotations.ReferencePolicy;
  * electing itself), as Nomad's RPCHoldTimeout. A follower forwards the encoded command to the leader over RPC
  * ({@value #APPLY}, an endpoint the leader serves), so writes can arrive at any server.
  */
-@Component(service = {RaftWrites.class, EndpointProvider.class})
+@Component(service = {RaftWrites.class, EndpointProvider.class}, configurationPid = "io.caravan.server")
 public final class RaftWrites implements EndpointProvider {
     static final Duration LEADER_HOLD = Duration.ofSeconds(5);
     static final String APPLY = "Raft.Apply";
@@ -41,6 +44,15 @@ public final class RaftWrites implements EndpointProvider {
 
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     private volatile Rpc rpc;
+
+    /** The server block's job limits, for jobs that followers forward. */
+    private volatile JobLimits limits = JobLimits.DEFAULT;
+
+    @Activate
+    @Modified
+    void configure(ServerSchedulingConfig config) {
+        limits = JobLimits.of(config);
+    }
 
     private final ExecutorService completions = Executors.newFixedThreadPool(2,
             r -> {
@@ -70,7 +82,11 @@ public final class RaftWrites implements EndpointProvider {
      * answer, a client's next request) must not hold up the log.
      */
     CompletionStage<Command.Result> submit(Command command) {
-        byte[] entry = CommandCodec.encode(command);
+        return submitEncoded(CommandCodec.encode(command));
+    }
+
+    /** {@link #submit} of a command the caller has already encoded ({@link CommandCodec#encode}). */
+    CompletionStage<Command.Result> submitEncoded(byte[] entry) {
         if (entry.length > Replicator.MAX_COMMAND_BYTES) {
             return CompletableFuture.failedFuture(new CaravanException(ErrorCode.PAYLOAD_TOO_LARGE, "Request too large: "
                     + "the write is " + entry.length + " bytes; the Raft log takes at most "
@@ -157,7 +173,7 @@ public final class RaftWrites implements EndpointProvider {
     }
 
     /** A forwarded entry as a command, or a 400 saying why it is none. */
-    private static Command admitted(byte[] entry) {
+    private Command admitted(byte[] entry) {
         if (entry == null) {
             throw new CaravanException(ErrorCode.BAD_REQUEST, "invalid command: missing");
         }
@@ -165,13 +181,18 @@ public final class RaftWrites implements EndpointProvider {
             throw new CaravanException(ErrorCode.PAYLOAD_TOO_LARGE, "Request too large: the Raft log takes at most "
                     + Replicator.MAX_COMMAND_BYTES + " bytes");
         }
+        Command command;
         try {
-            Command command = CommandCodec.decode(entry);
+            command = CommandCodec.decode(entry);
             command.validate();
-            return command;
         } catch (IllegalArgumentException invalid) {
             throw new CaravanException(ErrorCode.BAD_REQUEST, "invalid command: " + invalid.getMessage());
         }
+        if (command instanceof Command.JobRegister register) {
+            // The job limits Job.Register checks, again: the caller may not be our endpoint code.
+            Jobs.check(NomadJson.mapper().valueToTree(register.job()), limits);
+        }
+        return command;
     }
 
     @Deactivate
@@ -181,8 +202,16 @@ public final class RaftWrites implements EndpointProvider {
 
     /** For leader duties and scheduler workers, which run on threads of their own. */
     Command.Result submitAndWait(Command command) {
+        return await(submit(command));
+    }
+
+    Command.Result submitEncodedAndWait(byte[] entry) {
+        return await(submitEncoded(entry));
+    }
+
+    private static Command.Result await(CompletionStage<Command.Result> submitted) {
         try {
-            return submit(command).toCompletableFuture().join();
+            return submitted.toCompletableFuture().join();
         } catch (CompletionException e) {
             if (e.getCause() instanceof RuntimeException re) {
                 throw re;
