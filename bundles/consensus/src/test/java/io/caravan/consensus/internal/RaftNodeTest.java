@@ -24,7 +24,7 @@ import io.caravan.consensus.Replicator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** A real one-server Raft group over Netty on loopback, without OSGi. */
+/** A real one-server Raft group over gRPC with mutual TLS on loopback, without OSGi. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RaftNodeTest extends OneServerGroup {
     private static final long SUBMIT_SECONDS = 10;

@@ -9,6 +9,9 @@ import java.util.List;
 
 /** Helpers shared by the tests and the benchmark. */
 final class TestNodes {
+    /** The cluster secret (the gossip key) of the tests' groups: they run with mutual TLS on the Raft port. */
+    static final byte[] SECRET = RaftSettings.randomSecret();
+
     private TestNodes() {
     }
 
@@ -25,6 +28,6 @@ final class TestNodes {
 
     static RaftSettings withGhostPeer(String id, int port, int ghostPort, Path dir, Duration leaderWait) {
         return new RaftSettings(new Peer(id, "127.0.0.1:" + port), List.of(new Peer("ghost", "127.0.0.1:" + ghostPort)),
-                dir, RaftSettings.DEFAULT_SNAPSHOT_THRESHOLD, RaftSettings.DEFAULT_TRAILING_LOGS, leaderWait);
+                dir, RaftSettings.DEFAULT_SNAPSHOT_THRESHOLD, RaftSettings.DEFAULT_TRAILING_LOGS, leaderWait, SECRET);
     }
 }
