@@ -170,6 +170,10 @@ final class RaftNode implements Replicator, AutoCloseable {
         // scheduling delay made leaders step down mid-write; 0.5-1 s made failover take 2 s (bench/RESULTS.md).
         RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(300, TimeUnit.MILLISECONDS));
         RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(600, TimeUnit.MILLISECONDS));
+        // Ratis' gRPC appender sleeps between attempts to a failing follower: 1 s after 10 errors, 5 s after 30 (its
+        // default). A server back from a restart then waited seconds to be caught up; a refused connection is cheap,
+        // so retry every 0.1-0.3 s (randomized) for as long as it takes.
+        RaftServerConfigKeys.Log.Appender.setRetryPolicy(p, "1ms,10, 100ms,20, 300ms,1000000000");
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
         RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, settings.snapshotThreshold());
         // As Nomad: no snapshot on shutdown; a restart restores the last snapshot and replays the log after it.
