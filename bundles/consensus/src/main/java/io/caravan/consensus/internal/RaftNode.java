@@ -165,6 +165,9 @@ final class RaftNode implements Replicator, AutoCloseable {
         RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
         GrpcConfigKeys.Server.setHost(p, settings.self().host());
         GrpcConfigKeys.Server.setPort(p, settings.self().port());
+        // NIO: the bundle leaves netty's native libraries out (STACK.md §5), and the same code path runs in plain-JVM
+        // tests, where the natives would be on the class path.
+        GrpcConfigKeys.setUseEpoll(p, false);
         RaftServerConfigKeys.setStorageDir(p, List.of(settings.dir().toFile()));
         // Election timeouts of 0.3-0.6 s, not Ratis' 150-300 ms: with several agents on 2 busy cores a GC pause or a
         // scheduling delay made leaders step down mid-write; 0.5-1 s made failover take 2 s (bench/RESULTS.md).
