@@ -26,7 +26,8 @@ import javax.security.auth.x500.X500Principal;
  * The certificate a server shows on the Raft port, and the check of a peer's. Self-signed; its subject is
  * {@code CN=<binding>}, where the binding is an HMAC of the certificate's public key under the cluster's secret (the
  * gossip key): only a holder of the secret can make a certificate another server accepts, and TLS proves that the
- * peer holds the certificate's private key. No CA and no hostnames: the peer's identity is its membership, not its name.
+ * peer holds the certificate's private key. No CA and no hostnames: a peer's identity is its key's binding, not its
+ * name.
  */
 final class PeerCertificate {
     private static final String ECDSA_WITH_SHA256 = "1.2.840.10045.4.3.2";
@@ -40,7 +41,7 @@ final class PeerCertificate {
     private PeerCertificate() {
     }
 
-    /** A self-signed X.509 v3 certificate for {@code keys}, bound to {@code secret}, valid from an hour before {@code now}. */
+    /** A self-signed X.509 v3 certificate for {@code keys}, bound to {@code secret}, valid from an hour before now. */
     static X509Certificate create(KeyPair keys, byte[] secret, Instant now) throws GeneralSecurityException {
         byte[] name = name(binding(secret, keys.getPublic()));
         byte[] algorithm = Der.sequence(Der.oid(ECDSA_WITH_SHA256));
@@ -62,7 +63,8 @@ final class PeerCertificate {
 
     /** Parses a DER certificate with the JDK's X.509 parser (which rejects a malformed one). */
     static X509Certificate parse(byte[] der) throws CertificateException {
-        return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(der));
+        return (X509Certificate) CertificateFactory.getInstance("X.509")
+                .generateCertificate(new ByteArrayInputStream(der));
     }
 
     /** base64url(HMAC-SHA256(secret, "caravan-raft-peer" || the encoded public key)). */

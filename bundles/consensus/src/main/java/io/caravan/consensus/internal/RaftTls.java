@@ -61,8 +61,8 @@ final class RaftTls {
             store.setKeyEntry("raft", keys.getPrivate(), STORE_PASSWORD, new X509Certificate[] {certificate});
             KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             factory.init(store, STORE_PASSWORD);
-            return new RaftTls(factory.getKeyManagers()[0], new PeerTrustManager(trustedSecret.clone(), Clock.systemUTC()),
-                    certificate);
+            return new RaftTls(factory.getKeyManagers()[0],
+                    new PeerTrustManager(trustedSecret.clone(), Clock.systemUTC()), certificate);
         } catch (GeneralSecurityException | IOException e) {
             throw new IllegalStateException("Cannot create the Raft TLS identity", e);
         }

@@ -47,8 +47,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Three {@link RaftNode}s in one JVM, a real Raft group over gRPC with mutual TLS on loopback, each with its own directory. One
- * cluster for the class: every test leaves all three running and members, and the next one starts from there.
+ * Three {@link RaftNode}s in one JVM, a real Raft group over gRPC with mutual TLS on loopback, each with its own
+ * directory. One cluster for the class: every test leaves all three running and members, and the next one starts from
+ * there.
  * Closing a node stands in for killing its agent: Ratis' close hands nothing over (no leadership transfer), it just
  * stops answering, though unlike kill -9 it never stops mid-write. Log segments are tiny (a few entries), so that the
  * leader purges its log behind snapshots within a test and a lagging follower must be sent the snapshot.

@@ -38,7 +38,6 @@ import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.protocol.exceptions.ReconfigurationTimeoutException;
-import org.apache.ratis.retry.RetryPolicies;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -167,7 +166,7 @@ class RaftMtlsClusterTest {
                 "an impostor", RaftTls.generate(RaftSettings.randomSecret(), TestNodes.SECRET, Instant.now())
                         .parameters());
         for (Map.Entry<String, Parameters> c : clients.entrySet()) {
-            try (RaftClient client = client(c.getValue())) {
+            try (RaftClient client = TestNodes.client(peers, c.getValue())) {
                 assertThrows(IOException.class, () -> client.io().send(Message.valueOf("x")),
                         c.getKey() + ": write");
                 List<RaftPeer> two = group().getPeers().stream().limit(2).toList();
@@ -176,6 +175,9 @@ class RaftMtlsClusterTest {
                 assertThrows(IOException.class,
                         () -> client.admin().transferLeadership(RaftPeerId.valueOf(followerId), 2000),
                         c.getKey() + ": transferLeadership");
+                // Ratis' blocking group calls surface gRPC's own exception rather than an IOException.
+                assertThrows(Exception.class, () -> client.getGroupManagementApi(RaftPeerId.valueOf(followerId))
+                        .info(RaftNode.GROUP_ID), c.getKey() + ": group info");
             }
         }
         for (RaftNode n : nodes) {
@@ -222,13 +224,6 @@ class RaftMtlsClusterTest {
     private RaftGroup group() {
         return RaftGroup.valueOf(RaftNode.GROUP_ID, peers.stream()
                 .map(p -> RaftPeer.newBuilder().setId(p.id()).setAddress(p.address()).build()).toList());
-    }
-
-    private RaftClient client(Parameters parameters) throws Exception {
-        RaftSettings any = settings(peers.get(0), peers, null);
-        return Tccl.withBundleLoader(() -> RaftClient.newBuilder().setRaftGroup(group())
-                .setProperties(RaftNode.properties(any)).setParameters(parameters)
-                .setRetryPolicy(RetryPolicies.noRetry()).build());
     }
 
     private static SSLParameters alpnH2(SSLSocket socket) {

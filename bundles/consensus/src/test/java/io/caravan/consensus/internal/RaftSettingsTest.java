@@ -59,7 +59,8 @@ class RaftSettingsTest {
         RaftSettings withKey = RaftSettings.fromConfig(config(with(base, "encrypt",
                 Base64.getEncoder().encodeToString(key))));
         assertArrayEquals(key, withKey.secret());
-        assertArrayEquals(key, withKey.withPeers(List.of(new Peer("b", "10.0.0.2:4647"))).secret(), "kept by withPeers");
+        assertArrayEquals(key, withKey.withPeers(List.of(new Peer("b", "10.0.0.2:4647"))).secret(),
+                "kept by withPeers");
 
         byte[] dev1 = RaftSettings.fromConfig(config(with(base, "dev_mode", true))).secret();
         byte[] dev2 = RaftSettings.fromConfig(config(with(base, "dev_mode", true))).secret();
