@@ -27,8 +27,9 @@ import io.caravan.consensus.CommandHandler;
 import io.caravan.consensus.NotLeaderException;
 import io.caravan.consensus.Replicator;
 import org.apache.ratis.RaftConfigKeys;
+import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
-import org.apache.ratis.netty.NettyConfigKeys;
+import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -50,12 +51,14 @@ import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.apache.ratis.util.SizeInBytes;
+import org.apache.ratis.util.TimeDuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One Raft server of the group, over Ratis' Netty transport, and the {@link Replicator} on top of it. Plain Java: the
- * DS component only decides when it starts and when the service is visible, and tests drive it directly.
+ * One Raft server of the group, over Ratis' gRPC transport with mutual TLS ({@link RaftTls}), and the
+ * {@link Replicator} on top of it. Plain Java: the DS component only decides when it starts and when the service is
+ * visible, and tests drive it directly.
  *
  * <p>Writes go straight into the local server (no client round trip over the network); Nomad forwards writes to the
  * leader at the RPC layer, so a follower answers {@link NotLeaderException} with the leader's address.
@@ -126,6 +129,10 @@ final class RaftNode implements Replicator, AutoCloseable {
     void start() throws IOException {
         RaftProperties properties = properties(settings);
         tuning.accept(properties);
+        if (settings.secret() == null) {
+            LOG.warn("The Raft port {} is plaintext: without encrypt (the gossip key) anyone who reaches it can change "
+                    + "the Raft group; set encrypt", settings.self().address());
+        }
         try {
             server = Tccl.withBundleLoader(() -> {
                 RaftServer s = RaftServer.newBuilder()
@@ -133,6 +140,7 @@ final class RaftNode implements Replicator, AutoCloseable {
                         .setGroup(group)
                         .setStateMachine(stateMachine)
                         .setProperties(properties)
+                        .setParameters(parameters(settings))
                         .setOption(RaftStorage.StartupOption.RECOVER)   // formats a new directory, recovers an old one
                         .build();
                 s.start();
@@ -153,22 +161,22 @@ final class RaftNode implements Replicator, AutoCloseable {
 
     static RaftProperties properties(RaftSettings settings) {
         RaftProperties p = new RaftProperties();
-        RaftConfigKeys.Rpc.setType(p, SupportedRpcType.NETTY);
-        NettyConfigKeys.Server.setHost(p, settings.self().host());
-        NettyConfigKeys.Server.setPort(p, settings.self().port());
-        // NIO everywhere: the bundle leaves netty's native libraries out (STACK.md §5), and the same code path runs in
-        // plain-JVM tests, where the natives would be on the class path.
-        NettyConfigKeys.Server.setUseEpoll(p, false);
-        NettyConfigKeys.Client.setUseEpoll(p, false);
-        NettyConfigKeys.DataStream.Server.setUseEpoll(p, false);
-        NettyConfigKeys.DataStream.Client.setUseEpoll(p, false);
+        // gRPC, not Netty: Ratis' Netty transport has no TLS. Server, admin and client services share the one port.
+        RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
+        GrpcConfigKeys.Server.setHost(p, settings.self().host());
+        GrpcConfigKeys.Server.setPort(p, settings.self().port());
+        // NIO: the bundle leaves netty's native libraries out (STACK.md §5), and the same code path runs in plain-JVM
+        // tests, where the natives would be on the class path.
+        GrpcConfigKeys.setUseEpoll(p, false);
         RaftServerConfigKeys.setStorageDir(p, List.of(settings.dir().toFile()));
         // Election timeouts of 0.3-0.6 s, not Ratis' 150-300 ms: with several agents on 2 busy cores a GC pause or a
         // scheduling delay made leaders step down mid-write; 0.5-1 s made failover take 2 s (bench/RESULTS.md).
-        RaftServerConfigKeys.Rpc.setTimeoutMin(p, org.apache.ratis.util.TimeDuration.valueOf(300,
-                java.util.concurrent.TimeUnit.MILLISECONDS));
-        RaftServerConfigKeys.Rpc.setTimeoutMax(p, org.apache.ratis.util.TimeDuration.valueOf(600,
-                java.util.concurrent.TimeUnit.MILLISECONDS));
+        RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(300, TimeUnit.MILLISECONDS));
+        RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(600, TimeUnit.MILLISECONDS));
+        // Ratis' gRPC appender sleeps between attempts to a failing follower: 1 s after 10 errors, 5 s after 30 (its
+        // default). A server back from a restart then waited seconds to be caught up; a refused connection is cheap,
+        // so retry every 0.1-0.3 s (randomized) for as long as it takes.
+        RaftServerConfigKeys.Log.Appender.setRetryPolicy(p, "1ms,10, 100ms,20, 300ms,1000000000");
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
         RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, settings.snapshotThreshold());
         // As Nomad: no snapshot on shutdown; a restart restores the last snapshot and replays the log after it.
@@ -186,6 +194,14 @@ final class RaftNode implements Replicator, AutoCloseable {
         RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, SizeInBytes.valueOf(appendLimit));
         RaftServerConfigKeys.Log.setWriteBufferSize(p, SizeInBytes.valueOf(appendLimit + 1024));
         return p;
+    }
+
+    /**
+     * Mutual TLS on every gRPC channel when the settings carry a secret (a fresh key pair per call: per process, as
+     * each server's); none otherwise.
+     */
+    static Parameters parameters(RaftSettings settings) {
+        return settings.secret() == null ? new Parameters() : RaftTls.generate(settings.secret()).parameters();
     }
 
     /**

@@ -1,13 +1,20 @@
 package io.caravan.consensus.internal;
 
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 
-/** Everything a {@link RaftNode} needs, validated; built from {@link ServerPidConfig} or directly by tests. */
+/**
+ * Everything a {@link RaftNode} needs, validated; built from {@link ServerPidConfig} or directly by tests.
+ *
+ * @param secret what the Raft port's mutual TLS binds certificates to ({@link PeerCertificate}): the gossip key, or a
+ *     random one for a group of one that nobody joins; null for plaintext (a cluster without {@code encrypt})
+ */
 record RaftSettings(Peer self, List<Peer> peers, Path dir, long snapshotThreshold, long trailingLogs,
-        Duration leaderWait) {
+        Duration leaderWait, byte[] secret) {
 
     static final long DEFAULT_SNAPSHOT_THRESHOLD = 8192;   // Nomad's raft_snapshot_threshold default
     static final long DEFAULT_TRAILING_LOGS = 10240;       // Nomad's raft_trailing_logs default
@@ -21,17 +28,25 @@ record RaftSettings(Peer self, List<Peer> peers, Path dir, long snapshotThreshol
             throw new IllegalArgumentException("raft.trailing.logs must not be negative, was " + trailingLogs);
         }
         peers = withSelf(self, peers);
+        secret = secret == null ? null : secret.clone();
     }
 
     /** The same server with another group (this server is added if missing). */
     RaftSettings withPeers(List<Peer> group) {
-        return new RaftSettings(self, group, dir, snapshotThreshold, trailingLogs, leaderWait);
+        return new RaftSettings(self, group, dir, snapshotThreshold, trailingLogs, leaderWait, secret);
+    }
+
+    /** A secret of the gossip key's size that only this process knows: its Raft port accepts no one. */
+    static byte[] randomSecret() {
+        byte[] secret = new byte[32];
+        new SecureRandom().nextBytes(secret);
+        return secret;
     }
 
     /** A one-server group: the path dev mode takes, and the one the tests use. */
     static RaftSettings single(String nodeId, String address, Path dir, long snapshotThreshold, Duration leaderWait) {
         return new RaftSettings(new Peer(nodeId, address), List.of(), dir, snapshotThreshold, DEFAULT_TRAILING_LOGS,
-                leaderWait);
+                leaderWait, randomSecret());
     }
 
     static RaftSettings fromConfig(ServerPidConfig config) {
@@ -53,9 +68,23 @@ record RaftSettings(Peer self, List<Peer> peers, Path dir, long snapshotThreshol
         for (String spec : config.raft_peers()) {
             peers.add(Peer.parse(spec));
         }
+        byte[] secret;
+        if (!config.encrypt().isBlank()) {
+            secret = gossipKey(config.encrypt());
+        } else {
+            secret = config.dev_mode() ? randomSecret() : null;   // a dev agent's group is itself alone
+        }
         return new RaftSettings(new Peer(config.node_id(), config.raft_addr()), peers, dir,
                 config.raft_snapshot_threshold(), config.raft_trailing_logs(),
-                Duration.ofMillis(config.raft_leader_wait_ms()));
+                Duration.ofMillis(config.raft_leader_wait_ms()), secret);
+    }
+
+    private static byte[] gossipKey(String base64) {
+        try {
+            return Base64.getDecoder().decode(base64.trim());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("io.caravan.server: encrypt is not valid base64");
+        }
     }
 
     private static List<Peer> withSelf(Peer self, List<Peer> peers) {

@@ -27,6 +27,12 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
     /** Servers to wait for before forming a new Raft group (Nomad's bootstrap_expect); 0 never bootstraps. */
     long bootstrap_expect() default 0;
 
+    /**
+     * The gossip key (base64), Nomad's {@code server.encrypt}; the Raft port's mutual TLS binds certificates to it.
+     * Empty: plaintext, except in dev mode.
+     */
+    String encrypt() default "";
+
     /** A dev agent: a one-server group at once. */
     boolean dev_mode() default false;
 

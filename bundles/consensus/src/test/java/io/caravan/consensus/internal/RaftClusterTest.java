@@ -47,8 +47,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Three {@link RaftNode}s in one JVM, a real Raft group over Netty on loopback, each with its own directory. One
- * cluster for the class: every test leaves all three running and members, and the next one starts from there.
+ * Three {@link RaftNode}s in one JVM, a real Raft group over gRPC with mutual TLS on loopback, each with its own
+ * directory. One cluster for the class: every test leaves all three running and members, and the next one starts from
+ * there.
  * Closing a node stands in for killing its agent: Ratis' close hands nothing over (no leadership transfer), it just
  * stops answering, though unlike kill -9 it never stops mid-write. Log segments are tiny (a few entries), so that the
  * leader purges its log behind snapshots within a test and a lagging follower must be sent the snapshot.
@@ -81,7 +82,7 @@ class RaftClusterTest {
         }
         for (Peer self : peers) {
             RaftSettings settings = new RaftSettings(self, peers, root.resolve(self.id()), SNAPSHOT_THRESHOLD,
-                    TRAILING_LOGS, Duration.ofSeconds(5));
+                    TRAILING_LOGS, Duration.ofSeconds(5), TestNodes.SECRET);
             members.add(new Member(settings));
         }
         for (Member m : members) {
@@ -277,7 +278,7 @@ class RaftClusterTest {
         Peer self = new Peer("c4", "127.0.0.1:" + TestNodes.freePort());
         four.add(self);
         Member joiner = new Member(new RaftSettings(self, four, root.resolve(self.id()), SNAPSHOT_THRESHOLD,
-                TRAILING_LOGS, Duration.ofSeconds(5)));
+                TRAILING_LOGS, Duration.ofSeconds(5), TestNodes.SECRET));
         List<Member> all = new ArrayList<>(members);
         all.add(joiner);
         try {

@@ -46,9 +46,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The gate of the Raft log, on three real Ratis servers with the production properties: what a Ratis client on the Raft
- * port sends is never appended, the handler's checks refuse a command before it is appended, the largest allowed
- * command replicates and a larger one is refused, and an entry whose applier throws (a bug) stops every server until
- * an operator lists its index in {@code skip-entries}.
+ * port sends is never appended (even one that holds the cluster's key and passes mutual TLS), the handler's checks
+ * refuse a command before it is appended, the largest allowed command replicates and a larger one is refused, and an
+ * entry whose applier throws (a bug) stops every server until an operator lists its index in {@code skip-entries}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -74,7 +74,7 @@ class RaftLogGateClusterTest {
         }
         for (Peer self : peers) {
             members.add(new Member(new RaftSettings(self, peers, root.resolve(self.id()), 1_000_000, 10_000,
-                    Duration.ofSeconds(5))));
+                    Duration.ofSeconds(5), TestNodes.SECRET)));
         }
         for (Member m : members) {
             m.start();
@@ -103,7 +103,8 @@ class RaftLogGateClusterTest {
         List<String> payloads = List.of("{\"Type\":\"NoSuchCommand\",\"Command\":{}}", "", "\u0000\u0001garbage",
                 "{\"Type\":\"JobRegister\",\"Command\":{\"Job\":null}}");
         try (RaftClient client = Tccl.withBundleLoader(() -> RaftClient.newBuilder().setRaftGroup(group)
-                .setProperties(properties).setRetryPolicy(RetryPolicies.noRetry()).build())) {
+                .setProperties(properties).setParameters(RaftNode.parameters(members.get(0).settings))
+                .setRetryPolicy(RetryPolicies.noRetry()).build())) {
             for (String payload : payloads) {
                 try {
                     RaftClientReply reply = client.io().send(Message.valueOf(payload));

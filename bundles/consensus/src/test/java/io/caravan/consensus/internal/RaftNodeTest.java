@@ -21,10 +21,14 @@ import java.util.stream.Stream;
 import io.caravan.consensus.Applied;
 import io.caravan.consensus.NotLeaderException;
 import io.caravan.consensus.Replicator;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.Parameters;
+import org.apache.ratis.protocol.GroupInfoReply;
+import org.apache.ratis.protocol.RaftPeerId;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** A real one-server Raft group over Netty on loopback, without OSGi. */
+/** A real one-server Raft group over gRPC (with mutual TLS unless a test says otherwise) on loopback, without OSGi. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RaftNodeTest extends OneServerGroup {
     private static final long SUBMIT_SECONDS = 10;
@@ -54,6 +58,18 @@ class RaftNodeTest extends OneServerGroup {
         assertEquals(1000, handler.count);
         assertEquals(500_500, handler.sum);
         assertEquals(previous, node.lastAppliedIndex());
+    }
+
+    @Test
+    void withoutASecretTheRaftPortIsPlaintextAndOpenToAnyRatisClient() throws Exception {
+        Peer self = new Peer("p1", "127.0.0.1:" + TestNodes.freePort());
+        started(new RaftSettings(self, List.of(), dir, 100, RaftSettings.DEFAULT_TRAILING_LOGS, Duration.ofSeconds(5),
+                null), new CountingHandler(false));
+        try (RaftClient client = TestNodes.client(List.of(self), new Parameters())) {
+            GroupInfoReply info = client.getGroupManagementApi(RaftPeerId.valueOf("p1")).info(RaftNode.GROUP_ID);
+            assertTrue(info.isSuccess());
+            assertEquals(1, info.getGroup().getPeers().size());
+        }
     }
 
     @Test

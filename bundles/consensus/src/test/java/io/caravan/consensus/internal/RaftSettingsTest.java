@@ -1,11 +1,17 @@
 package io.caravan.consensus.internal;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -43,6 +49,33 @@ class RaftSettingsTest {
         assertEquals(100, s.snapshotThreshold());
         assertEquals("10.0.0.2", s.peers().get(1).host());
         assertEquals(4647, s.peers().get(1).port());
+    }
+
+    @Test
+    void theRaftSecretIsTheGossipKeyARandomOneInDevModeAndNoneOtherwise() {
+        byte[] key = new byte[32];
+        key[0] = 7;
+        Map<String, Object> base = Map.of("node_id", "a", "raft_addr", "10.0.0.1:4647", "data_dir", "/d");
+        RaftSettings withKey = RaftSettings.fromConfig(config(with(base, "encrypt",
+                Base64.getEncoder().encodeToString(key))));
+        assertArrayEquals(key, withKey.secret());
+        assertArrayEquals(key, withKey.withPeers(List.of(new Peer("b", "10.0.0.2:4647"))).secret(),
+                "kept by withPeers");
+
+        byte[] dev1 = RaftSettings.fromConfig(config(with(base, "dev_mode", true))).secret();
+        byte[] dev2 = RaftSettings.fromConfig(config(with(base, "dev_mode", true))).secret();
+        assertEquals(32, dev1.length);
+        assertFalse(Arrays.equals(dev1, dev2), "a dev agent's secret is its own");
+
+        assertNull(RaftSettings.fromConfig(config(base)).secret(), "no key: plaintext");
+        assertThrows(IllegalArgumentException.class,
+                () -> RaftSettings.fromConfig(config(with(base, "encrypt", "not base64!"))));
+    }
+
+    private static Map<String, Object> with(Map<String, Object> base, String key, Object value) {
+        Map<String, Object> m = new HashMap<>(base);
+        m.put(key, value);
+        return m;
     }
 
     @Test

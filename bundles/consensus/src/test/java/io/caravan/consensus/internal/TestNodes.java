@@ -7,8 +7,17 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.Parameters;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.retry.RetryPolicies;
+
 /** Helpers shared by the tests and the benchmark. */
 final class TestNodes {
+    /** The cluster secret (the gossip key) of the tests' groups: they run with mutual TLS on the Raft port. */
+    static final byte[] SECRET = RaftSettings.randomSecret();
+
     private TestNodes() {
     }
 
@@ -25,6 +34,17 @@ final class TestNodes {
 
     static RaftSettings withGhostPeer(String id, int port, int ghostPort, Path dir, Duration leaderWait) {
         return new RaftSettings(new Peer(id, "127.0.0.1:" + port), List.of(new Peer("ghost", "127.0.0.1:" + ghostPort)),
-                dir, RaftSettings.DEFAULT_SNAPSHOT_THRESHOLD, RaftSettings.DEFAULT_TRAILING_LOGS, leaderWait);
+                dir, RaftSettings.DEFAULT_SNAPSHOT_THRESHOLD, RaftSettings.DEFAULT_TRAILING_LOGS, leaderWait, SECRET);
+    }
+
+    /** A Ratis client of the group of {@code peers} over gRPC with {@code parameters} (TLS or none), no retries. */
+    static RaftClient client(List<Peer> peers, Parameters parameters) throws Exception {
+        RaftGroup group = RaftGroup.valueOf(RaftNode.GROUP_ID, peers.stream()
+                .map(p -> RaftPeer.newBuilder().setId(p.id()).setAddress(p.address()).build()).toList());
+        RaftSettings any = new RaftSettings(peers.get(0), peers, Path.of("unused"),
+                RaftSettings.DEFAULT_SNAPSHOT_THRESHOLD, RaftSettings.DEFAULT_TRAILING_LOGS, Duration.ofSeconds(5), null);
+        return Tccl.withBundleLoader(() -> RaftClient.newBuilder().setRaftGroup(group)
+                .setProperties(RaftNode.properties(any)).setParameters(parameters)
+                .setRetryPolicy(RetryPolicies.noRetry()).build());
     }
 }

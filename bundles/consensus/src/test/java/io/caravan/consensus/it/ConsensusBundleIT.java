@@ -16,17 +16,31 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.security.SecureRandom;
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.Hashtable;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import javax.inject.Inject;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
+import javax.security.auth.x500.X500Principal;
 
 import io.caravan.consensus.Applied;
 import io.caravan.consensus.CommandHandler;
@@ -46,7 +60,8 @@ import org.osgi.util.tracker.ServiceTracker;
 
 /**
  * The bundle in Felix: it resolves with Ratis embedded, its component waits for PID {@code io.caravan.server} and a
- * {@link CommandHandler}, starts Ratis off the activation thread, and registers a working {@link Replicator}.
+ * {@link CommandHandler}, starts Ratis off the activation thread, and registers a working {@link Replicator}; the
+ * Raft port speaks mutual TLS bound to the gossip key (gRPC's TLS loads inside OSGi).
  */
 @RunWith(PaxExam.class)
 @ExamReactorStrategy(PerClass.class)
@@ -86,10 +101,14 @@ public class ConsensusBundleIT {
         Path dir = Files.createTempDirectory("caravan-consensus-it-");
         Hashtable<String, Object> props = new Hashtable<>();
         props.put("node.id", "it-1");
-        props.put("raft.addr", "127.0.0.1:" + freePort());
+        int raftPort = freePort();
+        props.put("raft.addr", "127.0.0.1:" + raftPort);
         props.put("data.dir", dir.toString());
         props.put("raft.snapshot.threshold", 100L);
         props.put("bootstrap.expect", 1L);   // alone: no membership to wait for
+        byte[] key = new byte[32];
+        new SecureRandom().nextBytes(key);
+        props.put("encrypt", Base64.getEncoder().encodeToString(key));   // mutual TLS on the Raft port
         configAdmin.getConfiguration("io.caravan.server", "?").update(props);
 
         Thread.sleep(500);
@@ -108,12 +127,62 @@ public class ConsensusBundleIT {
             Applied applied = replicator.submit(new byte[] {1, 2, 3}).toCompletableFuture().get(10, TimeUnit.SECONDS);
             assertArrayEquals(new byte[] {1, 2, 3}, applied.result());
             assertTrue(Files.isDirectory(dir.resolve("server/raft")));
+            assertRaftPortSpeaksMutualTls(raftPort, key);
         } finally {
             handler.unregister();
             tracker.close();
         }
         assertNull("Replicator withdrawn with the handler", context.getServiceReference(Replicator.class));
         configAdmin.getConfiguration("io.caravan.server", "?").delete();
+    }
+
+    /**
+     * gRPC's TLS works inside the bundle: the Raft port shows one certificate whose subject names the HMAC of its
+     * public key under the gossip key, and lets no client without a certificate in.
+     */
+    private static void assertRaftPortSpeaksMutualTls(int port, byte[] key) throws Exception {
+        AtomicReference<X509Certificate[]> shown = new AtomicReference<>();
+        SSLContext tls = SSLContext.getInstance("TLS");
+        tls.init(null, new TrustManager[] {new X509TrustManager() {
+            @Override
+            public void checkClientTrusted(X509Certificate[] chain, String authType) {
+            }
+
+            @Override
+            public void checkServerTrusted(X509Certificate[] chain, String authType) {
+                shown.set(chain);
+            }
+
+            @Override
+            public X509Certificate[] getAcceptedIssuers() {
+                return new X509Certificate[0];
+            }
+        }}, null);
+        int read;
+        try (SSLSocket socket = (SSLSocket) tls.getSocketFactory().createSocket("127.0.0.1", port)) {
+            socket.setSoTimeout(5000);
+            SSLParameters parameters = socket.getSSLParameters();
+            parameters.setApplicationProtocols(new String[] {"h2"});
+            socket.setSSLParameters(parameters);
+            try {
+                socket.startHandshake();
+                read = socket.getInputStream().read();   // HTTP/2 settings, had the server let us in
+            } catch (SocketTimeoutException e) {
+                throw e;
+            } catch (IOException refused) {
+                read = -1;
+            }
+        }
+        assertEquals("a client without a certificate was let in", -1, read);
+        X509Certificate[] chain = shown.get();
+        assertNotNull("the Raft port speaks TLS", chain);
+        assertEquals(1, chain.length);
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(key, "HmacSHA256"));
+        mac.update("caravan-raft-peer".getBytes(StandardCharsets.UTF_8));
+        String binding = Base64.getUrlEncoder().withoutPadding().encodeToString(mac.doFinal(
+                chain[0].getPublicKey().getEncoded()));
+        assertEquals("CN=" + binding, chain[0].getSubjectX500Principal().getName(X500Principal.RFC2253));
     }
 
     private static int freePort() throws IOException {
