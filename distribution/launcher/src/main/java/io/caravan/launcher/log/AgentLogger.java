@@ -15,11 +15,12 @@ final class AgentLogger extends LegacyAbstractLogger implements LoggingEventAwar
     private static final long serialVersionUID = 1L;
 
     /**
-     * Libraries that log expected events as warnings and errors: Ratis' LifeCycle reports every failed connection to
-     * a peer that is down or not yet started, with a stack trace. Their events show at debug level only.
+     * Libraries that log expected events as warnings and errors: Ratis' LifeCycle and log appenders report every failed
+     * connection to a peer that is down or not yet started (every 0.1-0.3 s), with a stack trace. Their events show at
+     * debug level only.
      */
     private static final List<String> CHATTY = List.of("org.apache.ratis.util.LifeCycle",
-            "org.apache.ratis.netty.NettyRpcProxy", "org.apache.ratis.server.leader.LogAppender");
+            "org.apache.ratis.grpc.server.GrpcLogAppender", "org.apache.ratis.server.leader.LogAppender");
 
     private final transient String shortName;
     private final transient boolean ours;
