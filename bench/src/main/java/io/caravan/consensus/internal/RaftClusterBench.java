@@ -58,10 +58,11 @@ public final class RaftClusterBench {
             for (int i = 1; i <= 3; i++) {
                 peers.add(new Peer("b" + i, "127.0.0.1:" + freePort()));
             }
+            byte[] secret = RaftSettings.randomSecret();   // one cluster key: mutual TLS, as servers with encrypt run
             for (Peer self : peers) {
                 members.add(new Member(new RaftSettings(self, peers, root.resolve(self.id()),
                         RaftSettings.DEFAULT_SNAPSHOT_THRESHOLD, RaftSettings.DEFAULT_TRAILING_LOGS,
-                        Duration.ofSeconds(5)), plain));
+                        Duration.ofSeconds(5), secret), plain));
             }
             long t0 = System.nanoTime();
             for (Member m : members) {

@@ -25,7 +25,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
@@ -107,7 +106,7 @@ class RaftClusterTest {
     void electsExactlyOneLeaderAndAppliesEveryCommandEverywhereInTheSameOrder() throws Exception {
         Member leader = awaitOneLeader(members);
         for (Member m : members) {
-            await(() -> m.node.leaderAddress().equals(Optional.of(leader.address())),
+            TestNodes.await(WAIT, () -> m.node.leaderAddress().equals(Optional.of(leader.address())),
                     m.id() + " knows the leader");
             assertEquals(3, m.node.peers().size());
         }
@@ -242,7 +241,7 @@ class RaftClusterTest {
         leader.node.setPeers(twoPeers).toCompletableFuture().get(SUBMIT_SECONDS, TimeUnit.SECONDS);
         List<String> twoAddresses = remaining.stream().map(Member::address).toList();
         for (Member m : remaining) {
-            await(() -> m.node.peers().size() == 2 && m.node.peers().containsAll(twoAddresses),
+            TestNodes.await(WAIT, () -> m.node.peers().size() == 2 && m.node.peers().containsAll(twoAddresses),
                     m.id() + " sees the two-server configuration");
         }
         removed.close();   // as after Nomad's remove-peer: the removed server is shut down
@@ -262,7 +261,7 @@ class RaftClusterTest {
         List<Peer> all = members.stream().map(m -> m.settings.self()).toList();
         current.node.setPeers(all).toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS);
         for (Member m : members) {
-            await(() -> m.node.peers().size() == 3, m.id() + " sees the three-server configuration");
+            TestNodes.await(WAIT, () -> m.node.peers().size() == 3, m.id() + " sees the three-server configuration");
         }
         submitForwarding(members, 0, values.incrementAndGet());
         awaitConverged(members);
@@ -287,7 +286,7 @@ class RaftClusterTest {
             assertFalse(joiner.node.isLeader());
             leader.node.setPeers(four).toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS);
             for (Member m : all) {
-                await(() -> m.node.peers().size() == 4, m.id() + " sees the four-server configuration");
+                TestNodes.await(WAIT, () -> m.node.peers().size() == 4, m.id() + " sees the four-server configuration");
             }
             submitForwarding(all, 3, values.incrementAndGet());   // through the new server, which forwards
             awaitConverged(all);
@@ -326,7 +325,7 @@ class RaftClusterTest {
     }
 
     private static Member awaitOneLeader(List<Member> among) throws InterruptedException {
-        await(() -> among.stream().filter(m -> m.node.isLeader()).count() == 1, "exactly one leader");
+        TestNodes.await(WAIT, () -> among.stream().filter(m -> m.node.isLeader()).count() == 1, "exactly one leader");
         return among.stream().filter(m -> m.node.isLeader()).findFirst().orElseThrow();
     }
 
@@ -335,19 +334,9 @@ class RaftClusterTest {
         Supplier<String> state = () -> among.stream()
                 .map(m -> m.id() + "=" + m.handler.entries().size() + "@" + m.node.lastAppliedIndex()).toList()
                 .toString();
-        await(() -> among.stream().map(m -> m.handler.entries()).distinct().count() == 1,
+        TestNodes.await(WAIT, () -> among.stream().map(m -> m.handler.entries()).distinct().count() == 1,
                 "all applied the same entries");
         assertFalse(among.get(0).handler.entries().isEmpty(), state.get());
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline >= 0) {
-                throw new AssertionError("not within " + WAIT + ": " + what);
-            }
-            Thread.sleep(10);
-        }
     }
 
     /** Segments of a few entries, so that purging behind a snapshot happens in a test (it only drops closed segments). */

@@ -23,7 +23,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
@@ -103,7 +102,8 @@ class RaftMtlsClusterTest {
             leader.submit(CountingHandler.command(values.incrementAndGet())).toCompletableFuture()
                     .get(10, TimeUnit.SECONDS);
         }
-        await(() -> handlers.stream().allMatch(h -> h.count == 10), "every server applied the 10 commands");
+        TestNodes.await(WAIT, () -> handlers.stream().allMatch(h -> h.count == 10),
+                "every server applied the 10 commands");
         assertEquals(1, handlers.stream().map(h -> h.checksum).distinct().count(), "the same entries everywhere");
     }
 
@@ -210,7 +210,8 @@ class RaftMtlsClusterTest {
             // The three still serve.
             leader().submit(CountingHandler.command(values.incrementAndGet())).toCompletableFuture()
                     .get(10, TimeUnit.SECONDS);
-            await(() -> handlers.stream().allMatch(h -> h.count == values.get()), "the three applied the write");
+            TestNodes.await(WAIT, () -> handlers.stream().allMatch(h -> h.count == values.get()),
+                    "the three applied the write");
         }
     }
 
@@ -233,17 +234,8 @@ class RaftMtlsClusterTest {
     }
 
     private RaftNode leader() throws InterruptedException {
-        await(() -> nodes.stream().filter(RaftNode::isLeader).count() == 1, "exactly one leader");
+        TestNodes.await(WAIT, () -> nodes.stream().filter(RaftNode::isLeader).count() == 1, "exactly one leader");
         return nodes.stream().filter(RaftNode::isLeader).findFirst().orElseThrow();
     }
 
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline >= 0) {
-                throw new AssertionError("not within " + WAIT + ": " + what);
-            }
-            Thread.sleep(10);
-        }
-    }
 }

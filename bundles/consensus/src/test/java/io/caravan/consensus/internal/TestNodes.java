@@ -6,6 +6,7 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.Parameters;
@@ -46,5 +47,16 @@ final class TestNodes {
         return Tccl.withBundleLoader(() -> RaftClient.newBuilder().setRaftGroup(group)
                 .setProperties(RaftNode.properties(any)).setParameters(parameters)
                 .setRetryPolicy(RetryPolicies.noRetry()).build());
+    }
+
+    /** Waits until {@code condition} holds, at most {@code wait}; fails the test naming {@code what} otherwise. */
+    static void await(Duration wait, BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline >= 0) {
+                throw new AssertionError("not within " + wait + ": " + what);
+            }
+            Thread.sleep(10);
+        }
     }
 }
