@@ -119,6 +119,8 @@ final class PidTranslator {
         http.put("console.allow.remote", s.consoleAllowRemote());
         http.put("server.enabled", s.server());
         http.put("http.addr", new AgentSettings.HostPort(ownHttp, s.httpPort()).toString());
+        // The API's own listener, opened once its servlet is live (Felix's connector would answer 404 before that).
+        http.put("bind.addr", new AgentSettings.HostPort(s.httpAddr(), s.httpPort()).toString());
         if (config.get("limits.http_max_request_body") instanceof Long bytes) {
             http.put("max.request.body", bytes); // unset: the component's own default
         }
@@ -127,8 +129,10 @@ final class PidTranslator {
         pids.put(FELIX_HTTP_PID, Map.of(
                 "org.apache.felix.http.enable", true,
                 "org.apache.felix.https.enable", false,
-                "org.apache.felix.http.host", s.httpAddr(),
-                "org.osgi.service.http.port", s.httpPort(),
+                // Felix's own connector stays internal (loopback, a port of the system's choosing); the API port is
+                // the http bundle's connector (ApiConnector).
+                "org.apache.felix.http.host", "127.0.0.1",
+                "org.osgi.service.http.port", 0,
                 "org.apache.felix.jetty.gziphandler.enable", true,
                 // Blocking queries park without a thread, so a small pool serves thousands of waiters; Jetty's
                 // default (200) only lets a burst of connections leave ~200 idle threads behind (bench/RESULTS.md).

@@ -32,8 +32,10 @@ class PidTranslatorTest {
         assertEquals("id-1", agent.get("node.id"));
         assertEquals(4646, agent.get("ports.http"));
         assertEquals(true, agent.get("dev.mode"));
+        // The API listens on the http bundle's connector; Felix's own stays internal.
+        assertEquals("127.0.0.1:4646", pids.get("io.caravan.http").get("bind.addr"));
         assertEquals("127.0.0.1", pids.get("org.apache.felix.http").get("org.apache.felix.http.host"));
-        assertEquals(4646, pids.get("org.apache.felix.http").get("org.osgi.service.http.port"));
+        assertEquals(0, pids.get("org.apache.felix.http").get("org.osgi.service.http.port"));
         assertArrayEquals(new String[] {"Access-Control-Allow-Origin: *"},
                 (String[]) pids.get("io.caravan.http").get("response.headers"));
         assertEquals("pw", pids.get("org.apache.felix.webconsole.internal.servlet.OsgiManager").get("password"));

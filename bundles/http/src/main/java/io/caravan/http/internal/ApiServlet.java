@@ -31,6 +31,7 @@ import jakarta.servlet.Servlet;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.osgi.framework.BundleContext;
 import org.osgi.framework.Constants;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -94,9 +95,33 @@ public final class ApiServlet extends HttpServlet {
         }
     }
 
+    /** The bundle, to open the API's listener once the container has this servlet ({@link ApiConnector}). */
+    private final transient BundleContext bundle;
+    private final transient String bindAddr;
+    private transient volatile ApiConnector listener;
+
     @Activate
-    public ApiServlet(HttpConfig config, Map<String, Object> properties) {
+    public ApiServlet(HttpConfig config, Map<String, Object> properties, BundleContext bundle) {
         this.settings = Settings.of(config, properties);
+        this.bundle = bundle;
+        this.bindAddr = config.bind_addr();   // a restart-scoped key: the agent restarts to move the listener
+    }
+
+    /** The container has this servlet now: the API's port can open (the whiteboard inits servlets on registration). */
+    @Override
+    public void init() {
+        if (bundle != null && !bindAddr.isBlank()) {
+            listener = ApiConnector.open(bundle, bindAddr);
+        }
+    }
+
+    @Override
+    public void destroy() {
+        ApiConnector open = listener;
+        listener = null;
+        if (open != null) {
+            open.close();
+        }
     }
 
     @Modified

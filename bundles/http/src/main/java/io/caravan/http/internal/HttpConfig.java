@@ -28,4 +28,10 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
     @AttributeDefinition(description = "host:port of this agent's own HTTP listener, for calls forwarded to it")
     String http_addr() default "127.0.0.1:4646";
+
+    /**
+     * Where the API listens ({@code host:port}): a connector of the API's own, opened once this servlet is live in the
+     * container ({@link ApiConnector}); blank: none (Felix's own connector only, as in tests).
+     */
+    String bind_addr() default "";
 }

@@ -1,0 +1,52 @@
+package io.caravan.http.internal;
+
+import org.apache.felix.http.jetty.ConnectorFactory;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceRegistration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The API's listener, added to Felix's Jetty only once {@link ApiServlet} is live in it. Felix starts its own
+ * connectors before its whiteboard registers any servlet, so a port it owned answered a bare 404 for a moment after
+ * every (re)start; this one opens when the servlet can answer, and closes before the servlet goes. Felix's own
+ * connector stays on a loopback port of the system's choosing.
+ */
+final class ApiConnector {
+    private static final Logger LOG = LoggerFactory.getLogger(ApiConnector.class);
+
+    private final ServiceRegistration<ConnectorFactory> registration;
+
+    private ApiConnector(ServiceRegistration<ConnectorFactory> registration) {
+        this.registration = registration;
+    }
+
+    /** Opens {@code bindAddr} ({@code host:port}) on the container's server; Felix adds it at once. */
+    static ApiConnector open(BundleContext bundle, String bindAddr) {
+        int colon = bindAddr.lastIndexOf(':');
+        String host = bindAddr.substring(0, colon).replace("[", "").replace("]", "");
+        int port = Integer.parseInt(bindAddr.substring(colon + 1));
+        ConnectorFactory factory = (Server server) -> connector(server, host, port);
+        return new ApiConnector(bundle.registerService(ConnectorFactory.class, factory, null));
+    }
+
+    private static Connector connector(Server server, String host, int port) {
+        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory());
+        connector.setHost(host);
+        connector.setPort(port);
+        LOG.atInfo().addKeyValue("address", host + ":" + port).log("HTTP API listening");
+        return connector;
+    }
+
+    void close() {
+        try {
+            registration.unregister();
+        } catch (IllegalStateException alreadyGone) {
+            // the bundle is stopping
+        }
+    }
+}
