@@ -2,6 +2,7 @@ package io.caravan.http.internal;
 
 import org.apache.felix.http.jetty.ConnectorFactory;
 import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -18,6 +19,7 @@ import org.slf4j.LoggerFactory;
  */
 final class ApiConnector {
     private static final Logger LOG = LoggerFactory.getLogger(ApiConnector.class);
+    private static final int HEADER_BYTES = 16 * 1024;
 
     private final ServiceRegistration<ConnectorFactory> registration;
 
@@ -34,8 +36,15 @@ final class ApiConnector {
         return new ApiConnector(bundle.registerService(ConnectorFactory.class, factory, null));
     }
 
+    /** As Felix configures its own connectors by default: 16 KiB headers, a Date header, no Server header. */
     private static Connector connector(Server server, String host, int port) {
-        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory());
+        HttpConfiguration http = new HttpConfiguration();
+        http.setRequestHeaderSize(HEADER_BYTES);
+        http.setResponseHeaderSize(HEADER_BYTES);
+        http.setSendDateHeader(true);
+        http.setSendServerVersion(false);
+        http.setSendXPoweredBy(false);
+        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
         connector.setHost(host);
         connector.setPort(port);
         LOG.atInfo().addKeyValue("address", host + ":" + port).log("HTTP API listening");
