@@ -60,7 +60,7 @@ import org.slf4j.LoggerFactory;
 public final class ApiServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(ApiServlet.class);
-    /** How long a call waits for a starting server's routes (Nomad's RPC hold timeout). */
+    /** How long a call waits for a starting agent's configuration and routes (Nomad's RPC hold timeout). */
     private static final Duration ROUTES_HOLD = Duration.ofSeconds(5);
     /** A route every server has once its components are up. */
     private static final String SERVER_ROUTE = "/v1/jobs";
@@ -70,7 +70,7 @@ public final class ApiServlet extends HttpServlet {
     private final transient Map<ApiRoutes, Integer> groups = new ConcurrentHashMap<>();
     private transient volatile Router router = Router.of(List.of());
     /** Completed (and replaced) when the routes or the configuration change: what a call waits on while starting. */
-    private transient volatile CompletableFuture<Void> routesChanged = new CompletableFuture<>();
+    private transient volatile CompletableFuture<Void> changes = new CompletableFuture<>();
     private transient volatile Settings settings;
     /** Present on agents with RPC; a client-only agent forwards calls it has no route for ({@link HttpForwarding}). */
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
@@ -81,7 +81,7 @@ public final class ApiServlet extends HttpServlet {
      * the servlet runs on defaults because the agent has not yet written its configuration.
      */
     private record Settings(String region, List<String[]> responseHeaders, String consoleRoot, boolean server,
-                            long maxRequestBody, boolean configured) {
+                            long maxRequestBody, String bindAddr, boolean configured) {
         static Settings of(HttpConfig config, Map<String, Object> properties) {
             List<String[]> headers = new ArrayList<>();
             for (String line : config.response_headers()) {
@@ -91,25 +91,28 @@ public final class ApiServlet extends HttpServlet {
                 }
             }
             return new Settings(config.region(), List.copyOf(headers), config.console_root(),
-                    config.server_enabled(), config.max_request_body(), properties.containsKey(Constants.SERVICE_PID));
+                    config.server_enabled(), config.max_request_body(), config.bind_addr(),
+                    properties.containsKey(Constants.SERVICE_PID));
         }
     }
 
     /** The bundle, to open the API's listener once the container has this servlet ({@link ApiConnector}). */
     private final transient BundleContext bundle;
-    private final transient String bindAddr;
     private transient volatile ApiConnector listener;
 
     @Activate
     public ApiServlet(HttpConfig config, Map<String, Object> properties, BundleContext bundle) {
         this.settings = Settings.of(config, properties);
         this.bundle = bundle;
-        this.bindAddr = config.bind_addr();   // a restart-scoped key: the agent restarts to move the listener
     }
 
-    /** The container has this servlet now: the API's port can open (the whiteboard inits servlets on registration). */
+    /**
+     * The container has this servlet now: the API's port can open (the whiteboard inits servlets on registration, and
+     * again after a configuration change, which changes the service's properties; the agent restarts to move the port).
+     */
     @Override
     public void init() {
+        String bindAddr = settings.bindAddr();
         if (bundle != null && !bindAddr.isBlank()) {
             listener = ApiConnector.open(bundle, bindAddr);
         }
@@ -172,8 +175,8 @@ public final class ApiServlet extends HttpServlet {
 
     /** Wakes the calls waiting for a starting agent: its routes or its configuration changed. */
     private void changed() {
-        CompletableFuture<Void> waiting = routesChanged;
-        routesChanged = new CompletableFuture<>();
+        CompletableFuture<Void> waiting = changes;
+        changes = new CompletableFuture<>();
         waiting.complete(null);
     }
 
@@ -243,7 +246,7 @@ public final class ApiServlet extends HttpServlet {
             boolean starting = !current.configured()
                     || current.server() && router.find("GET", SERVER_ROUTE) instanceof Router.NotFound;
             if (starting && left > 0) {
-                return routesChanged.copy().completeOnTimeout(null, left, TimeUnit.NANOSECONDS)
+                return changes.copy().completeOnTimeout(null, left, TimeUnit.NANOSECONDS)
                         .thenCompose(changed -> {
                             try {
                                 return dispatch(request, settings, holdUntil);

@@ -88,9 +88,7 @@ public final class RaftWrites implements EndpointProvider {
     /** {@link #submit} of a command the caller has already encoded ({@link CommandCodec#encode}). */
     CompletionStage<Command.Result> submitEncoded(byte[] entry) {
         if (entry.length > Replicator.MAX_COMMAND_BYTES) {
-            return CompletableFuture.failedFuture(new CaravanException(ErrorCode.PAYLOAD_TOO_LARGE, "Request too large: "
-                    + "the write is " + entry.length + " bytes; the Raft log takes at most "
-                    + Replicator.MAX_COMMAND_BYTES));
+            return CompletableFuture.failedFuture(tooLarge(entry.length));
         }
         return append(entry, System.nanoTime() + LEADER_HOLD.toNanos()).thenApplyAsync(RaftWrites::result, completions);
     }
@@ -109,17 +107,13 @@ public final class RaftWrites implements EndpointProvider {
                     Throwable cause = unwrap(e);
                     boolean leaderMoved = cause instanceof CaravanException c && c.code() == ErrorCode.NO_LEADER
                             || cause instanceof NotLeaderException;
-                    if (cause instanceof IllegalArgumentException refused) {   // the leader's gate: never appended
-                        return CompletableFuture.failedFuture(new CaravanException(ErrorCode.BAD_REQUEST,
-                                refused.getMessage()));
+                    if (!leaderMoved) {
+                        return CompletableFuture.failedFuture(forCaller(cause));   // e.g. the leader's gate refused it
                     }
-                    if (leaderMoved && System.nanoTime() > deadline) {
+                    if (System.nanoTime() > deadline) {
                         // Nomad's answer once its RPC hold timeout runs out; never a Raft address.
                         return CompletableFuture.failedFuture(new CaravanException(ErrorCode.NO_LEADER,
                                 "No cluster leader"));
-                    }
-                    if (!leaderMoved) {
-                        return CompletableFuture.failedFuture(cause);
                     }
                     return CompletableFuture.supplyAsync(() -> null, CompletableFuture.delayedExecutor(
                             RETRY_DELAY.toMillis(), TimeUnit.MILLISECONDS)).thenCompose(x -> append(entry, deadline));
@@ -159,8 +153,9 @@ public final class RaftWrites implements EndpointProvider {
     }
 
     /**
-     * What the forwarding server should hear: a refusal as 400, and "not the leader" (this server was taken for the
-     * leader, or has no Raft log yet) as NO_LEADER, which it retries; never a Raft address.
+     * A failed append as the caller should hear it: a refusal by the leader's gate as 400, and "not the leader" (a
+     * forward reached a server that does not lead, or has no Raft log yet) as NO_LEADER, which is retried; never a Raft
+     * address.
      */
     private static Throwable forCaller(Throwable error) {
         if (error instanceof IllegalArgumentException refused) {
@@ -172,14 +167,18 @@ public final class RaftWrites implements EndpointProvider {
         return error;
     }
 
+    private static CaravanException tooLarge(int bytes) {
+        return new CaravanException(ErrorCode.PAYLOAD_TOO_LARGE, "Request too large: the write is " + bytes
+                + " bytes; the Raft log takes at most " + Replicator.MAX_COMMAND_BYTES);
+    }
+
     /** A forwarded entry as a command, or a 400 saying why it is none. */
     private Command admitted(byte[] entry) {
         if (entry == null) {
             throw new CaravanException(ErrorCode.BAD_REQUEST, "invalid command: missing");
         }
         if (entry.length > Replicator.MAX_COMMAND_BYTES) {
-            throw new CaravanException(ErrorCode.PAYLOAD_TOO_LARGE, "Request too large: the Raft log takes at most "
-                    + Replicator.MAX_COMMAND_BYTES + " bytes");
+            throw tooLarge(entry.length);
         }
         Command command;
         try {
