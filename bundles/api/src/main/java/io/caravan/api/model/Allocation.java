@@ -69,6 +69,31 @@ public record Allocation(
                 || CLIENT_LOST.equals(clientStatus);
     }
 
+    /**
+     * Nomad's {@code NeedsToReconnect}: the last client-status change the servers recorded is to {@code unknown}
+     * (its node was disconnected) and no reconnect has been recorded since, whatever the client reported meanwhile.
+     */
+    public boolean needsToReconnect() {
+        for (int i = allocStates.size() - 1; i >= 0; i--) {
+            AllocState s = allocStates.get(i);
+            if (AllocState.CLIENT_STATUS.equals(s.field())) {
+                return CLIENT_UNKNOWN.equals(s.value());
+            }
+        }
+        return false;
+    }
+
+    /** Unix nanoseconds of the last recorded change to {@code unknown}, or -1 when there is none. */
+    public long lastUnknownNanos() {
+        for (int i = allocStates.size() - 1; i >= 0; i--) {
+            AllocState s = allocStates.get(i);
+            if (AllocState.CLIENT_STATUS.equals(s.field()) && CLIENT_UNKNOWN.equals(s.value()) && s.time() != null) {
+                return s.time().getEpochSecond() * 1_000_000_000L + s.time().getNano();
+            }
+        }
+        return -1;
+    }
+
     public Allocation withClientStatus(String clientStatus, String clientDescription) {
         return toBuilder().clientStatus(clientStatus).clientDescription(clientDescription).build();
     }
@@ -84,6 +109,7 @@ public record Allocation(
 
     /** A recorded client-status change ({@code Field} is "ClientStatus"), used for disconnect timing. */
     public record AllocState(String field, String value, @GoTime Instant time) {
+        public static final String CLIENT_STATUS = "ClientStatus";
     }
 
     /** A copy to change: {@code x.toBuilder().field(v).build()}. */

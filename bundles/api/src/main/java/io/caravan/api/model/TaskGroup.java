@@ -47,6 +47,16 @@ public record TaskGroup(
         consul = Copy.rawOrNull(consul);
     }
 
+    /**
+     * How long the allocations of a node that stopped heartbeating stay {@code unknown} before they are lost: the
+     * {@code disconnect} block's {@code lost_after} (the deprecated {@code max_client_disconnect} is folded into it
+     * when the job is registered), or null when the group has no window.
+     */
+    public Duration lostAfter() {
+        Duration window = disconnect == null ? null : disconnect.lostAfter();
+        return window == null || window.isZero() || window.isNegative() ? null : window;
+    }
+
     /** A copy to change: {@code x.toBuilder().field(v).build()}. */
     public Builder toBuilder() {
         return new Builder(this);

@@ -97,8 +97,13 @@ public final class AllocBuilder {
     /** Sets the client status and, as Nomad's server does for {@code lost}/{@code unknown}, records the change. */
     public AllocBuilder serverClientStatus(String status, long nowNanos) {
         this.clientStatus = status;
+        return recordClientStatus(status, nowNanos);
+    }
+
+    /** Records a client-status change in {@code AllocStates} (a reconnect records the status the client reported). */
+    public AllocBuilder recordClientStatus(String status, long nowNanos) {
         List<Allocation.AllocState> states = new ArrayList<>(allocStates);
-        states.add(new Allocation.AllocState("ClientStatus", status,
+        states.add(new Allocation.AllocState(Allocation.AllocState.CLIENT_STATUS, status,
                 java.time.Instant.ofEpochSecond(0, nowNanos)));
         this.allocStates = states;
         return this;

@@ -186,7 +186,11 @@ public final class TestJobs {
         }
 
         public GroupBuilder disconnect(Duration lostAfter, boolean replace) {
-            this.disconnect = new DisconnectStrategy(lostAfter, replace, null, null);
+            return disconnect(new DisconnectStrategy(lostAfter, replace, null, null));
+        }
+
+        public GroupBuilder disconnect(DisconnectStrategy strategy) {
+            this.disconnect = strategy;
             return this;
         }
 

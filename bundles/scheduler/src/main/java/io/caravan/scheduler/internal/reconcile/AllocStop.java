@@ -14,6 +14,8 @@ public record AllocStop(Allocation alloc, String description, String clientStatu
     public static final String LOST = "alloc is lost since its node is down";
     public static final String RESCHEDULED = "alloc was rescheduled because it failed";
     public static final String NODE_TAINTED = "alloc not needed as node is tainted";
+    /** The other of a reconnected allocation and its replacement was kept ({@code disconnect.reconcile}). */
+    public static final String RECONNECT_LOST = "alloc not needed due to disconnected client reconnect";
 
     public static AllocStop notNeeded(Allocation alloc) {
         return new AllocStop(alloc, NOT_NEEDED, null);

@@ -1,6 +1,5 @@
 package io.caravan.scheduler.internal.reconcile;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -54,27 +53,7 @@ final class Allocs {
         if (node == null || Node.STATUS_DOWN.equals(node.status())) {
             return true;
         }
-        return Node.STATUS_DISCONNECTED.equals(node.status()) && lostAfter(group) == null;
-    }
-
-    /** The group's {@code disconnect.lost_after}, or null when it has none. */
-    static Duration lostAfter(TaskGroup group) {
-        if (group == null || group.disconnect() == null || group.disconnect().lostAfter() == null
-                || group.disconnect().lostAfter().isZero()) {
-            return null;
-        }
-        return group.disconnect().lostAfter();
-    }
-
-    /** When the allocation last became {@code unknown} (its recorded state change), or {@code fallback}. */
-    static long lastUnknownNanos(Allocation alloc, long fallback) {
-        long last = -1;
-        for (Allocation.AllocState s : alloc.allocStates()) {
-            if ("ClientStatus".equals(s.field()) && Allocation.CLIENT_UNKNOWN.equals(s.value()) && s.time() != null) {
-                last = Math.max(last, s.time().getEpochSecond() * 1_000_000_000L + s.time().getNano());
-            }
-        }
-        return last < 0 ? fallback : last;
+        return Node.STATUS_DISCONNECTED.equals(node.status()) && (group == null || group.lostAfter() == null);
     }
 
     /** The job's groups first (in job order), then groups only allocations still name. */

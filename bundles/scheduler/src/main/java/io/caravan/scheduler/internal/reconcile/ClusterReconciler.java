@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 
 import io.caravan.api.model.Allocation;
+import io.caravan.api.model.DisconnectStrategy;
 import io.caravan.api.model.Evaluation;
 import io.caravan.api.model.Job;
 import io.caravan.api.model.Node;
@@ -28,7 +30,8 @@ import io.caravan.scheduler.internal.EvalBuilder;
  * <li>allocations on down or gone nodes are stopped as {@code lost} and replaced under the same name;</li>
  * <li>allocations on disconnected nodes of a group with {@code disconnect.lost_after} turn {@code unknown} (with a
  *     follow-up eval at the window's end) and are replaced unless {@code replace = false}; past the window they are
- *     lost; when the node is back the original is kept and its replacement stopped;</li>
+ *     lost; when the node is back and its client has reported, {@code reconcile} keeps the original or its
+ *     replacement ({@link Reconnects});</li>
  * <li>allocations marked {@code DesiredTransition.Migrate} are stopped and replaced;</li>
  * <li>failed allocations are rescheduled now, later (a follow-up eval with {@code WaitUntil}), or not at all, by
  *     their group's reschedule policy; a failed allocation that may not be rescheduled still holds its slot;</li>
@@ -53,6 +56,8 @@ public final class ClusterReconciler {
     private final List<Allocation> attributeUpdates = new ArrayList<>();
     private final List<Evaluation> followUps = new ArrayList<>();
     private final Map<String, GroupUpdates> updates = new LinkedHashMap<>();
+    /** Reconnected allocations kept, whose slot carries the reconnect record. */
+    private final Set<String> reconnects = new HashSet<>();
 
     private ClusterReconciler(ReconcileInput in) {
         this.in = in;
@@ -128,44 +133,73 @@ public final class ClusterReconciler {
     /**
      * The group's allocations on disconnected nodes (Nomad's {@code disconnect} block, when the group sets
      * {@code lost_after}): within the window they become {@code unknown} and, unless {@code replace = false}, get a
-     * replacement; past it they are lost. When their node is back, the original is kept and its replacement
-     * stopped (the {@code keep_original} outcome, whatever {@code reconcile} says).
+     * replacement; past it they are lost. An allocation whose last recorded client status is {@code unknown} and
+     * whose node is back is <em>reconnecting</em>: until its client reports, it waits as it did while disconnected;
+     * once it has, the group's {@code reconcile} choice keeps it or its replacement and stops the other, and a kept
+     * original records its reconnect (a new {@code AllocStates} entry), so it is never taken for a steady state.
      */
     private final class Disconnects {
         final Duration window;
         final boolean replace;
         /** IDs of allocations that live replacements point back to. */
         final Set<String> replaced = new HashSet<>();
-        /** IDs of unknown allocations whose node is back. */
-        final Set<String> reconnected = new HashSet<>();
+        /** Reconnected originals kept, by ID, with their reconnect recorded. */
+        final Map<String, Allocation> kept = new HashMap<>();
+        /** Reconnected originals or their replacements that lost to the other. */
+        final Set<String> dropped = new HashSet<>();
         final List<Waiting> newlyUnknown = new ArrayList<>();
 
         Disconnects(TaskGroup tg, List<Allocation> allocs) {
-            window = Allocs.lostAfter(tg);
+            window = tg.lostAfter();
             replace = tg.disconnect() == null || !Boolean.FALSE.equals(tg.disconnect().replace());
+            Map<String, Allocation> replacements = new HashMap<>();
             for (Allocation a : allocs) {
-                if (a.terminal()) {
+                if (!a.terminal() && a.previousAllocation() != null && !a.previousAllocation().isEmpty()) {
+                    replaced.add(a.previousAllocation());
+                    replacements.put(a.previousAllocation(), a);
+                }
+            }
+            String mode = tg.disconnect() == null || tg.disconnect().reconcile() == null
+                    ? DisconnectStrategy.RECONCILE_BEST_SCORE : tg.disconnect().reconcile();
+            for (Allocation a : allocs) {
+                if (a.terminal() || !reportedAfterReconnect(a)) {
                     continue;
                 }
-                if (a.previousAllocation() != null && !a.previousAllocation().isEmpty()) {
-                    replaced.add(a.previousAllocation());
-                }
-                Node node = in.nodes().get(a.nodeId());
-                if (window != null && Allocation.CLIENT_UNKNOWN.equals(a.clientStatus()) && node != null
-                        && !Node.STATUS_DISCONNECTED.equals(node.status()) && !Node.STATUS_DOWN.equals(node.status())) {
-                    reconnected.add(a.id());
+                Allocation replacement = replacements.get(a.id());
+                Allocation winner = replacement == null ? a : Reconnects.pick(mode, a, replacement);
+                if (winner == a) {
+                    kept.put(a.id(), AllocBuilder.from(a).recordClientStatus(a.clientStatus(), in.nowNanos())
+                            .build());
+                    if (replacement != null) {
+                        dropped.add(replacement.id());
+                    }
+                } else {
+                    dropped.add(a.id());
                 }
             }
         }
 
-        boolean applies(Node node) {
-            return window != null && node != null && Node.STATUS_DISCONNECTED.equals(node.status());
+        /** Back from a disconnect and reported by its client since: the reconnect is to be reconciled now. */
+        private boolean reportedAfterReconnect(Allocation a) {
+            Node node = in.nodes().get(a.nodeId());
+            return a.needsToReconnect() && !Allocation.CLIENT_UNKNOWN.equals(a.clientStatus()) && node != null
+                    && !Node.STATUS_DISCONNECTED.equals(node.status()) && !Node.STATUS_DOWN.equals(node.status());
         }
 
-        /** The bucket of an allocation on a disconnected node, or null when its replacement holds the slot. */
+        /** On a disconnected node, or back but not yet reported by its client: it waits within the window. */
+        boolean waiting(Allocation alloc, Node node) {
+            if (window == null || node == null) {
+                return false;
+            }
+            return Node.STATUS_DISCONNECTED.equals(node.status())
+                    || alloc.needsToReconnect() && Allocation.CLIENT_UNKNOWN.equals(alloc.clientStatus())
+                    && !Node.STATUS_DOWN.equals(node.status());
+        }
+
+        /** The bucket of a waiting allocation, or null when its replacement holds the slot. */
         Slot classify(Allocation alloc, GroupUpdates counts) {
             boolean unknown = Allocation.CLIENT_UNKNOWN.equals(alloc.clientStatus());
-            long since = unknown ? Allocs.lastUnknownNanos(alloc, in.nowNanos()) : in.nowNanos();
+            long since = unknown && alloc.lastUnknownNanos() >= 0 ? alloc.lastUnknownNanos() : in.nowNanos();
             long expiry = since + window.toNanos();
             if (in.nowNanos() >= expiry) {
                 return new Slot(alloc, Bucket.LOST, 0);
@@ -188,19 +222,22 @@ public final class ClusterReconciler {
         }
         if (!alloc.terminal()) {
             Node node = in.nodes().get(alloc.nodeId());
-            if (disconnects.applies(node)) {
+            if (disconnects.waiting(alloc, node)) {
                 return disconnects.classify(alloc, counts);
             }
             if (Allocs.onLostNode(alloc, node, tg)) {
                 return new Slot(alloc, Bucket.LOST, 0);
             }
-            if (disconnects.reconnected.contains(alloc.previousAllocation())) {
-                stops.add(AllocStop.notNeeded(alloc)); // its original is back
+            if (disconnects.dropped.contains(alloc.id())) {
+                stops.add(new AllocStop(alloc, AllocStop.RECONNECT_LOST, null)); // the other one is kept
                 counts.stop++;
                 return null;
             }
-            if (disconnects.reconnected.contains(alloc.id())) {
+            Allocation reconnected = disconnects.kept.get(alloc.id());
+            if (reconnected != null) {
                 counts.reconnect++;
+                reconnects.add(alloc.id());
+                alloc = reconnected;
             }
             return new Slot(alloc, Allocs.migrateRequested(alloc) ? Bucket.MIGRATE : Bucket.LIVE, 0);
         }
@@ -331,6 +368,9 @@ public final class ClusterReconciler {
         switch (JobChanges.classify(alloc.job(), in.job(), tg.name())) {
             case IGNORE:
                 counts.ignore++;
+                if (reconnects.contains(alloc.id())) {
+                    attributeUpdates.add(alloc); // records the reconnect
+                }
                 break;
             case IN_PLACE:
                 inPlace.add(AllocBuilder.from(alloc).job(in.job()).evalId(evalId()).modifyTime(in.nowNanos()).build());

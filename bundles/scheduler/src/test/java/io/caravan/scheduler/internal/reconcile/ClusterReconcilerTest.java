@@ -19,12 +19,14 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 import io.caravan.api.model.Allocation;
+import io.caravan.api.model.DisconnectStrategy;
 import io.caravan.api.model.Evaluation;
 import io.caravan.api.model.Job;
 import io.caravan.api.model.Node;
 import io.caravan.api.model.ReschedulePolicy;
 import io.caravan.api.model.RescheduleTracker;
 import io.caravan.api.model.Resources;
+import io.caravan.api.model.TaskState;
 import io.caravan.scheduler.internal.AllocBuilder;
 import io.caravan.scheduler.testing.TestAllocs;
 import io.caravan.scheduler.testing.TestJobs;
@@ -146,9 +148,32 @@ class ClusterReconcilerTest {
         rows.add(row("unknown past lost_after: lost", lostAfterHour,
                 List.of(unknownSince(lostAfterHour, "d0", "n4", NOW.minusSeconds(7200)),
                         replacementOf(lostAfterHour, "r0", "n1", "d0")), "stop=d0:" + AllocStop.LOST + "/lost"));
-        rows.add(row("reconnected: the original stays, the replacement stops", lostAfterHour,
+        rows.add(row("node back, client not reported yet: both wait", lostAfterHour,
                 List.of(unknownSince(lostAfterHour, "d0", "n2", NOW.minusSeconds(600)),
-                        replacementOf(lostAfterHour, "r0", "n1", "d0")), "stop=r0:" + AllocStop.NOT_NEEDED));
+                        replacementOf(lostAfterHour, "r0", "n1", "d0")), ""));
+        rows.add(row("reconnected without replace: the reconnect is recorded", noReplace,
+                List.of(reported(unknownSince(noReplace, "d0", "n2", NOW.minusSeconds(600)))), "annotate=d0:"));
+        rows.add(row("reconnected, best_score without scores: the original stays", lostAfterHour,
+                List.of(reported(unknownSince(lostAfterHour, "d0", "n2", NOW.minusSeconds(600))),
+                        replacementOf(lostAfterHour, "r0", "n1", "d0")),
+                "stop=r0:" + AllocStop.RECONNECT_LOST + ";annotate=d0:"));
+        for (String mode : List.of(DisconnectStrategy.RECONCILE_KEEP_ORIGINAL, DisconnectStrategy.RECONCILE_KEEP_REPLACEMENT,
+                DisconnectStrategy.RECONCILE_LONGEST_RUNNING)) {
+            Job job = TestJobs.job("app").group(TestJobs.group("web", 1).disconnect(
+                    new DisconnectStrategy(Duration.ofHours(1), true, mode, null)).build()).build();
+            boolean replacementWins = mode.equals(DisconnectStrategy.RECONCILE_KEEP_REPLACEMENT);
+            rows.add(row("reconnected, " + mode, job,
+                    List.of(startedAt(reported(unknownSince(job, "d0", "n2", NOW.minusSeconds(600))), 3600),
+                            startedAt(replacementOf(job, "r0", "n1", "d0"), 500)),
+                    replacementWins ? "stop=d0:" + AllocStop.RECONNECT_LOST
+                            : "stop=r0:" + AllocStop.RECONNECT_LOST + ";annotate=d0:"));
+        }
+        rows.add(row("reconnected, longest_running: a replacement running longer wins", TestJobs.job("app")
+                        .group(TestJobs.group("web", 1).disconnect(new DisconnectStrategy(Duration.ofHours(1), true,
+                                DisconnectStrategy.RECONCILE_LONGEST_RUNNING, null)).build()).build(),
+                List.of(startedAt(reported(unknownSince(lostAfterHour, "d0", "n2", NOW.minusSeconds(600))), 60),
+                        startedAt(replacementOf(lostAfterHour, "r0", "n1", "d0"), 500)),
+                "stop=d0:" + AllocStop.RECONNECT_LOST));
         rows.add(row("terminal allocations are ignored", web(1), List.of(running(v1, "a0", 0, "n1"),
                 alloc(v1, "s1", "web", 1, "n1", Allocation.DESIRED_STOP, Allocation.CLIENT_COMPLETE, null, null,
                         null, 0)), ""));
@@ -159,6 +184,17 @@ class ClusterReconcilerTest {
         Allocation a = running(job, id, 0, node);
         return AllocBuilder.from(a).serverClientStatus(Allocation.CLIENT_UNKNOWN,
                 since.getEpochSecond() * 1_000_000_000L).build();
+    }
+
+    /** The client has reported the allocation running since its node came back. */
+    private static Allocation reported(Allocation unknown) {
+        return unknown.withClientStatus(Allocation.CLIENT_RUNNING, "");
+    }
+
+    /** One running task, started {@code secondsAgo} before NOW. */
+    private static Allocation startedAt(Allocation a, long secondsAgo) {
+        return a.toBuilder().taskStates(Map.of("t", new TaskState(TaskState.STATE_RUNNING, false, 0, null,
+                NOW.minusSeconds(secondsAgo), null, List.of(), null))).build();
     }
 
     private static Allocation replacementOf(Job job, String id, String node, String previous) {
