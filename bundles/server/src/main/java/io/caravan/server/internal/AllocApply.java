@@ -44,10 +44,14 @@ final class AllocApply {
             if (existing == null) {
                 b.createIndex(index);
             } else {
-                // An in-place update: the client's side of the allocation stays as the client reported it.
-                b.createIndex(existing.createIndex()).clientStatus(existing.clientStatus())
-                        .clientDescription(existing.clientDescription()).taskStates(existing.taskStates())
+                // An in-place update or annotation: the client's side of the allocation stays as the client
+                // reported it, except the one client status servers set on a live allocation, unknown (its node
+                // disconnected; the plan applier checked it still is).
+                b.createIndex(existing.createIndex()).taskStates(existing.taskStates())
                         .createTime(existing.createTime());
+                if (!Allocation.CLIENT_UNKNOWN.equals(place.clientStatus())) {
+                    b.clientStatus(existing.clientStatus()).clientDescription(existing.clientDescription());
+                }
             }
             txn.putAlloc(existing, b.build());
             if (place.previousAllocation() != null && !place.previousAllocation().isEmpty()) {

@@ -107,6 +107,7 @@ final class Jobs {
             putIfMissing(reschedule, "Unlimited", !batchLike);
         }
         putIfMissing(object(group, "EphemeralDisk"), "SizeMB", 300);
+        disconnectDefaults(group);
         if (group.get("Tasks") instanceof ArrayNode tasks) {
             for (JsonNode t : tasks) {
                 if (t instanceof ObjectNode task) {
@@ -119,6 +120,39 @@ final class Jobs {
                     putIfMissing(resources, "MemoryMB", 300);
                 }
             }
+        }
+    }
+
+    /**
+     * The {@code disconnect} block as Nomad 1.8–1.9 builds it: the deprecated group fields
+     * {@code max_client_disconnect}, {@code stop_after_client_disconnect} and {@code prevent_reschedule_on_lost}
+     * become {@code lost_after}, {@code stop_on_client_after} and {@code replace = false} when the group has no
+     * {@code disconnect} block of its own; a block gets Nomad's defaults ({@code replace = true},
+     * {@code reconcile = "best_score"}).
+     */
+    private static void disconnectDefaults(ObjectNode group) {
+        if (isMissing(group, "Disconnect")) {
+            boolean deprecated = !isMissing(group, "MaxClientDisconnect") || !isMissing(group, "StopAfterClientDisconnect")
+                    || group.path("PreventRescheduleOnLost").asBoolean(false);
+            if (!deprecated) {
+                return;
+            }
+            ObjectNode disconnect = group.putObject("Disconnect");
+            copyIfSet(group, "MaxClientDisconnect", disconnect, "LostAfter");
+            copyIfSet(group, "StopAfterClientDisconnect", disconnect, "StopOnClientAfter");
+            if (group.path("PreventRescheduleOnLost").asBoolean(false)) {
+                disconnect.put("Replace", false);
+            }
+        }
+        if (group.get("Disconnect") instanceof ObjectNode disconnect) {
+            putIfMissing(disconnect, "Replace", true);
+            putIfMissing(disconnect, "Reconcile", "best_score");
+        }
+    }
+
+    private static void copyIfSet(ObjectNode from, String field, ObjectNode to, String as) {
+        if (!isMissing(from, field)) {
+            to.set(as, from.get(field));
         }
     }
 
@@ -196,6 +230,7 @@ final class Jobs {
                 }
             }
             blocks(problems, at + ".", group);
+            disconnect(problems, at + ".Disconnect", group.path("Disconnect"));
             entries(problems, at + ".Meta", group.path("Meta"));
             range(problems, at + ".EphemeralDisk.SizeMB", "ephemeral disk size",
                     group.path("EphemeralDisk").path("SizeMB"), 0, JobLimits.MAX_DISK_MB, "");
@@ -256,6 +291,27 @@ final class Jobs {
         JsonNode volumes = parent.path("Volumes");
         if (volumes.isObject() && volumes.size() > JobLimits.MAX_BLOCKS) {
             problems.add(at + "Volumes: " + volumes.size() + " entries exceed the maximum of " + JobLimits.MAX_BLOCKS);
+        }
+    }
+
+    private static final Set<String> RECONCILE = Set.of("best_score", "keep_original", "keep_replacement",
+            "longest_running");
+
+    /** Nomad's disconnect rules: a known reconcile choice; lost_after and stop_on_client_after exclude each other. */
+    private static void disconnect(List<String> problems, String at, JsonNode disconnect) {
+        if (!disconnect.isObject()) {
+            return;
+        }
+        String reconcile = disconnect.path("Reconcile").asText("");
+        if (!reconcile.isEmpty() && !RECONCILE.contains(reconcile)) {
+            problems.add(at + ".Reconcile: invalid reconcile option \"" + reconcile + "\" (one of best_score, "
+                    + "keep_original, keep_replacement, longest_running)");
+        }
+        if (disconnect.path("LostAfter").asLong(0) < 0 || disconnect.path("StopOnClientAfter").asLong(0) < 0) {
+            problems.add(at + ": durations must not be negative");
+        }
+        if (disconnect.path("LostAfter").asLong(0) > 0 && disconnect.path("StopOnClientAfter").asLong(0) > 0) {
+            problems.add(at + ": lost_after and stop_on_client_after cannot both be set");
         }
     }
 

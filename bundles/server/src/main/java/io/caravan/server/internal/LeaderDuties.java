@@ -16,6 +16,7 @@ import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Evaluation;
 import io.caravan.api.model.Job;
 import io.caravan.api.model.Node;
+import io.caravan.api.model.TaskGroup;
 import io.caravan.consensus.Leadership;
 import io.caravan.state.StateSnapshot;
 import io.caravan.state.StateStore;
@@ -54,6 +55,7 @@ public final class LeaderDuties implements ServerState.AppliedListener {
     private final BlockedEvals blocked;
     private final PlanApplier planApplier;
     private final Heartbeats heartbeats;
+    private final Duration grace;
     private final List<SchedulerWorker> workers = new ArrayList<>();
     /** Nodes whose drain-complete write is in flight, so it is sent once. */
     private final Set<String> drainsCompleting = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -75,8 +77,9 @@ public final class LeaderDuties implements ServerState.AppliedListener {
                 this::cancelEvals);
         this.blocked = new BlockedEvals(broker::enqueue, this::cancelEvals);
         this.planApplier = new PlanApplier(store, writes, clock);
+        this.grace = GoDuration.parse(config.heartbeat_grace());
         this.heartbeats = new Heartbeats(timers, GoDuration.parse(config.min_heartbeat_ttl()),
-                config.max_heartbeats_per_second(), GoDuration.parse(config.heartbeat_grace()), this::nodeMissed);
+                config.max_heartbeats_per_second(), grace, this::nodeMissed);
         state.addListener(this);
         restore(GoDuration.parse(config.failover_heartbeat_ttl()));
         int count = config.num_schedulers() > 0 ? config.num_schedulers() : Runtime.getRuntime().availableProcessors();
@@ -202,22 +205,63 @@ public final class LeaderDuties implements ServerState.AppliedListener {
                 .ifPresent(n -> blocked.unblock(n.computedClass() == null ? "" : n.computedClass(), index));
     }
 
-    /** A missed heartbeat: the node is down, and every job with work on it is re-evaluated. */
+    /** A missed heartbeat: the write it calls for; a node left disconnected keeps a timer, to go down later. */
     private void nodeMissed(String nodeId) {
         StateSnapshot snapshot = store.snapshot();
-        Node node = snapshot.get(NomadTables.NODES, nodeId).orElse(null);
-        if (node == null || Node.STATUS_DOWN.equals(node.status())) {
+        Command.NodeStatusUpdate update = missedHeartbeat(snapshot, nodeId, clock.millis() * 1_000_000L);
+        boolean disconnected = update == null
+                ? snapshot.get(NomadTables.NODES, nodeId).map(n -> Node.STATUS_DISCONNECTED.equals(n.status()))
+                .orElse(false)
+                : Node.STATUS_DISCONNECTED.equals(update.status());
+        if (disconnected) {
+            heartbeats.reset(nodeId, heartbeats.ttl(heartbeats.size() + 1).plus(grace));
+        }
+        if (update == null) {
             return;
         }
-        long now = clock.millis() * 1_000_000L;
-        LOG.atWarn().addKeyValue("node_id", nodeId).log("node missed its heartbeat; marking it down");
-        writes.submit(new Command.NodeStatusUpdate(nodeId, Node.STATUS_DOWN, clock.millis() / 1000,
-                        NodeEvals.forNode(snapshot, nodeId, node.modifyIndex(), Evaluation.TRIGGER_NODE_UPDATE, now)))
-                .whenComplete((r, e) -> {
-                    if (e != null) {
-                        LOG.atWarn().addKeyValue("node_id", nodeId).setCause(e).log("could not mark node down");
-                    }
-                });
+        LOG.atWarn().addKeyValue("node_id", nodeId).addKeyValue("status", update.status())
+                .log("node missed its heartbeat");
+        writes.submit(update).whenComplete((r, e) -> {
+            if (e != null) {
+                LOG.atWarn().addKeyValue("node_id", nodeId).setCause(e).log("could not update node status");
+            }
+        });
+    }
+
+    /**
+     * What a missed heartbeat does (NOMAD-REFERENCE §3.4): the node becomes {@code disconnected} while some
+     * allocation on it may still reconnect within its group's {@code disconnect.lost_after}, otherwise {@code down}
+     * (an {@code initializing} node always goes down); every job with work on it is re-evaluated. Null when nothing
+     * changes: the node is gone, already down, or disconnected with a window still open.
+     */
+    static Command.NodeStatusUpdate missedHeartbeat(StateSnapshot snapshot, String nodeId, long nowNanos) {
+        Node node = snapshot.get(NomadTables.NODES, nodeId).orElse(null);
+        if (node == null || Node.STATUS_DOWN.equals(node.status())) {
+            return null;
+        }
+        boolean disconnect = !Node.STATUS_INITIALIZING.equals(node.status()) && mayReconnect(snapshot, nodeId, nowNanos);
+        if (disconnect && Node.STATUS_DISCONNECTED.equals(node.status())) {
+            return null;
+        }
+        return new Command.NodeStatusUpdate(nodeId, disconnect ? Node.STATUS_DISCONNECTED : Node.STATUS_DOWN,
+                nowNanos / 1_000_000_000L, NodeEvals.forNode(snapshot, nodeId, node.modifyIndex(),
+                Evaluation.TRIGGER_NODE_UPDATE, nowNanos));
+    }
+
+    /** Nomad's pending reconnects: a live allocation on the node whose group's disconnect window is still open. */
+    static boolean mayReconnect(StateSnapshot snapshot, String nodeId, long nowNanos) {
+        return snapshot.byIndex(NomadTables.ALLOCS, "node", nodeId).anyMatch(a -> {
+            if (a.terminal() || a.job() == null) {
+                return false;
+            }
+            Duration window = a.job().taskGroups().stream().filter(g -> g.name().equals(a.taskGroup())).findFirst()
+                    .map(TaskGroup::lostAfter).orElse(null);
+            if (window == null) {
+                return false;
+            }
+            long unknownSince = Allocation.CLIENT_UNKNOWN.equals(a.clientStatus()) ? a.lastUnknownNanos() : -1;
+            return unknownSince < 0 || unknownSince + window.toNanos() > nowNanos;
+        });
     }
 
     /** Past the delivery limit: failed, with a follow-up evaluation later (Nomad's failed-follow-up). */

@@ -12,9 +12,7 @@ import io.caravan.api.model.Node;
 import io.caravan.state.StateTxn;
 
 /**
- * Applies node writes, keeping the reconnect rule of ARCHITECTURE §5: a node that missed a heartbeat becomes
- * {@code ready} only after it has sent its allocations' state since the miss ({@code LastAllocUpdateIndex} past
- * {@code LastMissedHeartbeatIndex}); until then a request for ready leaves it {@code initializing}.
+ * Applies node writes, keeping the reconnect rules of ARCHITECTURE §5 ({@link #allowedStatus}).
  */
 final class NodeApply {
     private NodeApply() {
@@ -38,7 +36,8 @@ final class NodeApply {
                     .lastMissedHeartbeatIndex(existing.lastMissedHeartbeatIndex())
                     .lastAllocUpdateIndex(existing.lastAllocUpdateIndex());
         }
-        stored.status(allowedStatus(existing, node.status())).modifyIndex(index);
+        // Register never changes a known node's status (seed 001): only heartbeats do, by the rules below.
+        stored.status(existing == null ? Node.STATUS_INITIALIZING : existing.status()).modifyIndex(index);
         state.put(NomadTables.NODES, stored.build());
         putEvals(txn, cmd.evals());
         return Command.Result.ok(index);
@@ -55,7 +54,11 @@ final class NodeApply {
         if (Node.STATUS_DOWN.equals(cmd.status()) || Node.STATUS_DISCONNECTED.equals(cmd.status())) {
             updated.status(cmd.status()).lastMissedHeartbeatIndex(index);
         } else {
-            updated.status(allowedStatus(existing, cmd.status()));
+            String status = allowedStatus(state, existing, cmd.status());
+            updated.status(status);
+            if (Node.STATUS_READY.equals(status)) {
+                updated.lastMissedHeartbeatIndex(0); // back in step: the miss is settled
+            }
         }
         state.put(NomadTables.NODES, updated.build());
         putEvals(txn, cmd.evals());
@@ -130,13 +133,28 @@ final class NodeApply {
         return Command.Result.ok(index);
     }
 
-    /** ARCHITECTURE §5: {@code ready} only once the node's allocations were synced after its last missed heartbeat. */
-    private static String allowedStatus(Node existing, String requested) {
-        if (existing != null && Node.STATUS_READY.equals(requested)
-                && existing.lastMissedHeartbeatIndex() > existing.lastAllocUpdateIndex()) {
+    /**
+     * ARCHITECTURE §5, Nomad's reconnect order: a node asking for {@code ready} after a missed heartbeat is left
+     * {@code initializing} until its allocations' state has reached the servers since the miss
+     * ({@code LastAllocUpdateIndex} past {@code LastMissedHeartbeatIndex}); a disconnected node always passes through
+     * {@code initializing}, since its client must report the allocations that were {@code unknown}.
+     */
+    private static String allowedStatus(StateTxn state, Node existing, String requested) {
+        if (requested == null || requested.isEmpty()) {
             return Node.STATUS_INITIALIZING;
         }
-        return requested == null || requested.isEmpty() ? Node.STATUS_INITIALIZING : requested;
+        if (!Node.STATUS_READY.equals(requested) || existing == null) {
+            return requested;
+        }
+        if (Node.STATUS_DISCONNECTED.equals(existing.status())) {
+            return Node.STATUS_INITIALIZING;
+        }
+        boolean stale = existing.lastAllocUpdateIndex() <= existing.lastMissedHeartbeatIndex()
+                && existing.lastMissedHeartbeatIndex() > 0;
+        if (stale && state.read().byIndex(NomadTables.ALLOCS, "node", existing.id()).anyMatch(a -> !a.terminal())) {
+            return Node.STATUS_INITIALIZING;
+        }
+        return Node.STATUS_READY;
     }
 
     private static boolean isSystem(Job job) {

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -72,49 +73,60 @@ public final class NodeEndpoints implements NodeEndpoint {
     @Override
     public CompletionStage<NodeUpdateResponse> register(Node node) {
         try {
-            validate(node);
-            StateSnapshot snapshot = store.snapshot();
-            Node existing = snapshot.get(NomadTables.NODES, node.id()).orElse(null);
-            if (existing != null && existing.secretId() != null && !existing.secretId().equals(node.secretId())) {
-                throw new CaravanException(ErrorCode.PERMISSION_DENIED, "node secret ID does not match");
-            }
-            Node stored = node.toBuilder()
-                    .nodePool(node.nodePool() == null || node.nodePool().isEmpty() ? Node.DEFAULT_POOL
-                            : node.nodePool())
-                    .statusUpdatedAt(clock.millis() / 1000)
-                    .build();
-            stored = stored.toBuilder().computedClass(NodeClasses.computedClass(stored)).build();
-            List<Evaluation> evals = wantsEvals(existing, stored)
-                    ? NodeEvals.forNode(snapshot, node.id(), existing == null ? 0 : existing.modifyIndex(),
-                    Evaluation.TRIGGER_NODE_UPDATE, nowNanos())
-                    : List.of();
-            return writes.submit(new Command.NodeRegister(stored, evals)).thenApply(r -> response(node.id(), r));
+            Command.NodeRegister registration = registration(store.snapshot(), node, nowNanos());
+            return writes.submit(registration).thenApply(r -> response(node.id(), r));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /** The write a registration calls for: the node as stored, and evaluations when its jobs must look again. */
+    static Command.NodeRegister registration(StateSnapshot snapshot, Node node, long nowNanos) {
+        validate(node);
+        Node existing = snapshot.get(NomadTables.NODES, node.id()).orElse(null);
+        if (existing != null && existing.secretId() != null && !existing.secretId().equals(node.secretId())) {
+            throw new CaravanException(ErrorCode.PERMISSION_DENIED, "node secret ID does not match");
+        }
+        Node stored = node.toBuilder()
+                .nodePool(node.nodePool() == null || node.nodePool().isEmpty() ? Node.DEFAULT_POOL : node.nodePool())
+                .statusUpdatedAt(nowNanos / 1_000_000_000L)
+                .build();
+        stored = stored.toBuilder().computedClass(NodeClasses.computedClass(stored)).build();
+        List<Evaluation> evals = wantsEvals(existing, stored)
+                ? NodeEvals.forNode(snapshot, node.id(), existing == null ? 0 : existing.modifyIndex(),
+                Evaluation.TRIGGER_NODE_UPDATE, nowNanos)
+                : List.of();
+        return new Command.NodeRegister(stored, evals);
     }
 
     @Override
     public CompletionStage<NodeUpdateResponse> updateStatus(String nodeId, String secretId, String status) {
         try {
             Node node = authenticate(nodeId, secretId);
-            if (!Node.STATUS_READY.equals(status) && !Node.STATUS_INITIALIZING.equals(status)
-                    && !Node.STATUS_DOWN.equals(status)) {
-                throw CaravanException.invalid("Status", "invalid status for node: " + status);
-            }
-            if (status.equals(node.status())) {
+            Command.NodeStatusUpdate update = statusUpdate(store.snapshot(), node, status, nowNanos());
+            if (update == null) {
                 // A plain heartbeat: no write, only the timer (Nomad writes nothing either).
                 return CompletableFuture.completedFuture(response(nodeId, null));
             }
-            List<Evaluation> evals = Node.STATUS_READY.equals(status) || Node.STATUS_DOWN.equals(status)
-                    ? NodeEvals.forNode(store.snapshot(), nodeId, node.modifyIndex(), Evaluation.TRIGGER_NODE_UPDATE,
-                    nowNanos())
-                    : List.of();
-            return writes.submit(new Command.NodeStatusUpdate(nodeId, status, clock.millis() / 1000, evals))
-                    .thenApply(r -> response(nodeId, r));
+            return writes.submit(update).thenApply(r -> response(nodeId, r));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /** The write a client's heartbeat calls for, with the evaluations a status change needs; null when unchanged. */
+    static Command.NodeStatusUpdate statusUpdate(StateSnapshot snapshot, Node node, String status, long nowNanos) {
+        if (!Node.STATUS_READY.equals(status) && !Node.STATUS_INITIALIZING.equals(status)
+                && !Node.STATUS_DOWN.equals(status)) {
+            throw CaravanException.invalid("Status", "invalid status for node: " + status);
+        }
+        if (status.equals(node.status())) {
+            return null;
+        }
+        List<Evaluation> evals = Node.STATUS_READY.equals(status) || Node.STATUS_DOWN.equals(status)
+                ? NodeEvals.forNode(snapshot, node.id(), node.modifyIndex(), Evaluation.TRIGGER_NODE_UPDATE, nowNanos)
+                : List.of();
+        return new Command.NodeStatusUpdate(node.id(), status, nowNanos / 1_000_000_000L, evals);
     }
 
     @Override
@@ -125,27 +137,38 @@ public final class NodeEndpoints implements NodeEndpoint {
                 throw CaravanException.badRequest("node " + nodeId + " is " + node.status()
                         + ": it must heartbeat before updating allocations");
             }
-            StateSnapshot snapshot = store.snapshot();
-            // A failed allocation is the scheduler's to replace (reschedule policy): one evaluation per job.
-            Map<String, Evaluation> evals = new HashMap<>();
-            for (Allocation update : updates) {
-                if (!Allocation.CLIENT_FAILED.equals(update.clientStatus())) {
-                    continue;
-                }
-                snapshot.get(NomadTables.ALLOCS, update.id()).filter(a -> !a.terminal()).map(Allocation::job)
-                        .ifPresent(job -> evals.computeIfAbsent(NomadTables.key(job.namespace(), job.id()),
-                                k -> Evaluation.forJob(java.util.UUID.randomUUID().toString(), job,
-                                        Evaluation.TRIGGER_RETRY_FAILED_ALLOC, nowNanos())));
-            }
-            // Only the client's fields are applied: the log entry carries nothing else (a client may send whole
-            // allocations, jobs included).
-            List<Allocation> clientViews = updates.stream().map(u -> u.toBuilder().job(null).allocatedResources(null)
-                    .metrics(null).rescheduleTracker(null).deploymentStatus(null).networkStatus(null).build())
-                    .toList();
-            return batcher.add(nodeId, clientViews, new ArrayList<>(evals.values()));
+            return batcher.add(nodeId, clientViews(updates), allocUpdateEvals(store.snapshot(), updates, nowNanos()));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /**
+     * The evaluations clients' allocation updates call for, one per job: the scheduler acts on a failed allocation
+     * (reschedule policy) and on one reporting after its node was disconnected ({@code disconnect.reconcile}).
+     */
+    static List<Evaluation> allocUpdateEvals(StateSnapshot snapshot, List<Allocation> updates, long nowNanos) {
+        Map<String, Evaluation> evals = new HashMap<>();
+        for (Allocation update : updates) {
+            Allocation stored = snapshot.get(NomadTables.ALLOCS, update.id()).filter(a -> !a.terminal()).orElse(null);
+            if (stored == null || stored.job() == null) {
+                continue;
+            }
+            String trigger = stored.needsToReconnect() ? Evaluation.TRIGGER_RECONNECT
+                    : Allocation.CLIENT_FAILED.equals(update.clientStatus()) ? Evaluation.TRIGGER_RETRY_FAILED_ALLOC
+                    : null;
+            if (trigger != null) {
+                evals.computeIfAbsent(NomadTables.key(stored.job().namespace(), stored.job().id()),
+                        k -> Evaluation.forJob(UUID.randomUUID().toString(), stored.job(), trigger, nowNanos));
+            }
+        }
+        return new ArrayList<>(evals.values());
+    }
+
+    /** Only the client's fields go into the log entry (a client may send whole allocations, jobs included). */
+    static List<Allocation> clientViews(List<Allocation> updates) {
+        return updates.stream().map(u -> u.toBuilder().job(null).allocatedResources(null).metrics(null)
+                .rescheduleTracker(null).deploymentStatus(null).networkStatus(null).build()).toList();
     }
 
     @Override
@@ -205,10 +228,12 @@ public final class NodeEndpoints implements NodeEndpoint {
         }
     }
 
-    /** A new node, or one whose scheduling-relevant description changed, makes its jobs (and system jobs) re-evaluate. */
+    /**
+     * A new node, or one whose scheduling-relevant description changed, makes its jobs (and system jobs)
+     * re-evaluate. Register never changes a known node's status, so a status sent with it asks for nothing.
+     */
     private static boolean wantsEvals(Node existing, Node node) {
-        return existing == null || !java.util.Objects.equals(existing.computedClass(), node.computedClass())
-                || !java.util.Objects.equals(existing.status(), node.status());
+        return existing == null || !java.util.Objects.equals(existing.computedClass(), node.computedClass());
     }
 
     private NodeUpdateResponse response(String nodeId, Command.Result result) {

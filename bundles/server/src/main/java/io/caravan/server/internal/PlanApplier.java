@@ -29,6 +29,8 @@ import org.slf4j.LoggerFactory;
  */
 final class PlanApplier implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PlanApplier.class);
+    /** A plan marks allocations unknown on a node that is back: the scheduler must look again. */
+    private static final String NO_LONGER_DISCONNECTED = "node is no longer disconnected";
     /** The largest plan written as one log entry: a quarter of what the log takes, for headroom. */
     static final int PART_BYTES = Replicator.MAX_COMMAND_BYTES / 4;
 
@@ -87,9 +89,33 @@ final class PlanApplier implements AutoCloseable {
     private PlanResult apply(Plan plan) {
         long started = System.nanoTime();
         StateSnapshot snapshot = store.snapshot();
+        Verified v = verify(snapshot, plan, clock.millis() * 1_000_000L);
+        long index = snapshot.latestIndex();
+        long verified = System.nanoTime();
+        int placed = 0;
+        if (v.command() != null) {
+            placed = v.command().placed().size();
+            index = commit(v.command());
+        }
+        if (LOG.isDebugEnabled()) {
+            LOG.atDebug().addKeyValue("eval_id", plan.evalId()).addKeyValue("placed", placed)
+                    .addKeyValue("verify_ms", (verified - started) / 1_000_000)
+                    .addKeyValue("commit_ms", (System.nanoTime() - verified) / 1_000_000).log("plan applied");
+        }
+        return new PlanResult(v.updates(), v.placements(), index, v.rejected() ? index : 0);
+    }
+
+    /** What of a plan still holds: the accepted stops and placements by node, and the command that commits them. */
+    record Verified(Map<String, List<Allocation>> updates, Map<String, List<Allocation>> placements,
+                    boolean rejected, Command.PlanApply command) {
+    }
+
+    /** Re-checks a plan node by node against {@code snapshot} (the latest state); pure, so tests can drive it. */
+    static Verified verify(StateSnapshot snapshot, Plan plan, long nowNanos) {
         Map<String, List<Allocation>> acceptedUpdates = new LinkedHashMap<>();
         Map<String, List<Allocation>> acceptedPlacements = new LinkedHashMap<>();
         boolean rejected = false;
+        boolean disconnectOutdated = false;
         Set<String> nodes = new java.util.LinkedHashSet<>(plan.nodeUpdate().keySet());
         nodes.addAll(plan.nodeAllocation().keySet());
         for (String nodeId : nodes) {
@@ -98,6 +124,7 @@ final class PlanApplier implements AutoCloseable {
             String reason = places.isEmpty() ? null : rejection(snapshot, nodeId, stops, places);
             if (reason != null) {
                 rejected = true;
+                disconnectOutdated |= reason == NO_LONGER_DISCONNECTED;
                 LOG.atDebug().addKeyValue("eval_id", plan.evalId()).addKeyValue("node_id", nodeId)
                         .addKeyValue("reason", reason).log("plan rejected for node");
                 continue;
@@ -109,26 +136,16 @@ final class PlanApplier implements AutoCloseable {
                 acceptedPlacements.put(nodeId, places);
             }
         }
-        if (rejected && plan.allAtOnce()) {
+        if (rejected && (plan.allAtOnce() || disconnectOutdated)) {
+            // Replacements for allocations that would no longer be unknown are not wanted: the whole plan waits
+            // for the scheduler to look again at the node that came back.
             acceptedUpdates.clear();
             acceptedPlacements.clear();
         }
-        long index = snapshot.latestIndex();
-        long verified = System.nanoTime();
-        int placed = 0;
-        if (!acceptedUpdates.isEmpty() || !acceptedPlacements.isEmpty()) {
-            Command.PlanApply command = new Command.PlanApply(plan.evalId(), plan.job(),
-                    flatten(acceptedUpdates, PlanApplier::stopStub), flatten(acceptedPlacements, a -> a.toBuilder()
-                    .job(null).build()), clock.millis() * 1_000_000L);
-            placed = command.placed().size();
-            index = commit(command);
-        }
-        if (LOG.isDebugEnabled()) {
-            LOG.atDebug().addKeyValue("eval_id", plan.evalId()).addKeyValue("placed", placed)
-                    .addKeyValue("verify_ms", (verified - started) / 1_000_000)
-                    .addKeyValue("commit_ms", (System.nanoTime() - verified) / 1_000_000).log("plan applied");
-        }
-        return new PlanResult(acceptedUpdates, acceptedPlacements, index, rejected ? index : 0);
+        Command.PlanApply command = acceptedUpdates.isEmpty() && acceptedPlacements.isEmpty() ? null
+                : new Command.PlanApply(plan.evalId(), plan.job(), flatten(acceptedUpdates, PlanApplier::stopStub),
+                flatten(acceptedPlacements, a -> a.toBuilder().job(null).build()), nowNanos);
+        return new Verified(acceptedUpdates, acceptedPlacements, rejected, command);
     }
 
     /**
@@ -168,6 +185,14 @@ final class PlanApplier implements AutoCloseable {
         });
         // Updates of allocations the node already has (in place, or a terminal one's follow-up) are not placements.
         boolean newPlacements = places.stream().anyMatch(a -> !existing.contains(a.id()));
+        if (!Node.STATUS_DISCONNECTED.equals(node.status())
+                && places.stream().anyMatch(a -> Allocation.CLIENT_UNKNOWN.equals(a.clientStatus()))) {
+            return NO_LONGER_DISCONNECTED;
+        }
+        if (Node.STATUS_DISCONNECTED.equals(node.status())
+                && places.stream().anyMatch(a -> !Allocation.CLIENT_UNKNOWN.equals(a.clientStatus()))) {
+            return "node is disconnected and contains invalid updates";
+        }
         if (newPlacements && !Node.STATUS_READY.equals(node.status())) {
             return "node is not ready for placements";
         }

@@ -40,26 +40,58 @@ class NodeLifecycleTest {
 
     @Test
     void reconnectOrderIsEnforcedWhateverTheClientAsks() throws Exception {
-        apply(1, new Command.NodeRegister(node("n", "initializing"), List.of()));
-        assertEquals("initializing", status());
+        apply(1, new Command.NodeRegister(node("n", "ready"), List.of()));
+        assertEquals("initializing", status(), "a new node starts initializing, whatever it sends");
         apply(2, new Command.NodeStatusUpdate("n", "ready", 2, List.of()));
         assertEquals("ready", status(), "a new node needs no sync");
+        placeOne(3); // indexes 3 and 4
 
-        apply(3, new Command.NodeStatusUpdate("n", "down", 3, List.of()));
+        apply(5, new Command.NodeStatusUpdate("n", "down", 5, List.of()));
         assertEquals("down", status());
-        apply(4, new Command.AllocClientUpdate(List.of(new Command.NodeAllocs("n", List.of())), 4, List.of()));
-        apply(5, new Command.NodeStatusUpdate("n", "ready", 5, List.of()));
+        apply(6, new Command.AllocClientUpdate(List.of(new Command.NodeAllocs("n", List.of())), 6, List.of()));
+        apply(7, new Command.NodeStatusUpdate("n", "ready", 7, List.of()));
         assertEquals("initializing", status(), "an update sent while down does not count as the sync");
 
-        apply(6, new Command.NodeRegister(node("n", "ready"), List.of()));
-        assertEquals("initializing", status(), "register never makes a reconnecting node ready");
-        apply(7, new Command.NodeStatusUpdate("n", "ready", 7, List.of()));
+        apply(8, new Command.NodeRegister(node("n", "ready"), List.of()));
+        assertEquals("initializing", status(), "register never changes a known node's status");
+        apply(9, new Command.NodeStatusUpdate("n", "ready", 9, List.of()));
         assertEquals("initializing", status(), "ready only after an alloc update since the miss");
 
-        assertEquals(0, apply(8, new Command.AllocClientUpdate(List.of(new Command.NodeAllocs("n", List.of())), 8,
-                List.of())).errorCode());
-        apply(9, new Command.NodeStatusUpdate("n", "ready", 9, List.of()));
+        assertEquals(0, apply(10, new Command.AllocClientUpdate(List.of(new Command.NodeAllocs("n", List.of())),
+                10, List.of())).errorCode());
+        apply(11, new Command.NodeStatusUpdate("n", "ready", 11, List.of()));
         assertEquals("ready", status());
+        assertEquals(0, store.snapshot().get(NomadTables.NODES, "n").orElseThrow().lastMissedHeartbeatIndex(),
+                "the miss is settled");
+    }
+
+    @Test
+    void aDisconnectedNodeAlwaysPassesThroughInitializingAndANodeWithNothingToSyncDoesNot() throws Exception {
+        apply(1, new Command.NodeRegister(node("n", "initializing"), List.of()));
+        apply(2, new Command.NodeStatusUpdate("n", "ready", 2, List.of()));
+        apply(3, new Command.NodeStatusUpdate("n", "disconnected", 3, List.of()));
+        apply(4, new Command.NodeRegister(node("n", "ready"), List.of()));
+        assertEquals("disconnected", status(), "register does not reconnect a node");
+        apply(5, new Command.NodeStatusUpdate("n", "ready", 5, List.of()));
+        assertEquals("initializing", status());
+        apply(6, new Command.NodeStatusUpdate("n", "ready", 6, List.of()));
+        assertEquals("ready", status(), "no live allocation on it: nothing to wait for");
+
+        apply(7, new Command.NodeStatusUpdate("n", "down", 7, List.of()));
+        apply(8, new Command.NodeStatusUpdate("n", "ready", 8, List.of()));
+        assertEquals("ready", status(), "a down node without live allocations is ready at its first heartbeat");
+    }
+
+    private void placeOne(long index) throws Exception {
+        var job = FsmTest.job("web", 50);
+        apply(index, new Command.JobRegister(job, io.caravan.api.model.Evaluation.forJob("e", job, "job-register",
+                0), false, 0));
+        Allocation placed = io.caravan.api.json.NomadJson.mapper().readValue("""
+                {"ID": "a1", "Namespace": "default", "EvalID": "e", "Name": "web.web[0]", "NodeID": "n",
+                 "JobID": "web", "TaskGroup": "web", "DesiredStatus": "run", "ClientStatus": "running"}
+                """, Allocation.class);
+        apply(index + 1, new Command.PlanApply("e", store.snapshot().get(NomadTables.JOBS, "default\0web")
+                .orElseThrow(), List.of(), List.of(placed), index + 1));
     }
 
     @Test
