@@ -34,6 +34,7 @@ import io.caravan.client.internal.driver.DriverManager;
 import io.caravan.client.internal.fingerprint.FingerprintManager;
 import io.caravan.client.internal.fingerprint.NodeFacts;
 import io.caravan.client.internal.hooks.LogRotator;
+import io.caravan.client.internal.node.BoundedNodeEndpoint;
 import io.caravan.client.internal.node.NodeBuilder;
 import io.caravan.client.internal.node.NodeRegistration;
 import io.caravan.client.internal.state.ClientStateStore.PersistedAlloc;
@@ -129,6 +130,9 @@ public final class Client implements ClientAllocs, AutoCloseable {
             @Override
             public void reconnected() {
                 runners.values().forEach(AllocRunner::resend);
+                // A poll held by a server that went silent may never answer: ask again, so stops decided while
+                // this node was away reach it now.
+                watcher.start();
             }
         }, random);
         this.updates = new AllocUpdateBatcher(scheduler, timing.updateInterval(), this::target);
@@ -224,7 +228,7 @@ public final class Client implements ClientAllocs, AutoCloseable {
         if (closed) {
             return;
         }
-        registration.endpoint(endpoint);
+        registration.endpoint(endpoint == null ? null : new BoundedNodeEndpoint(endpoint));
         if (endpoint == null) {
             watcher.stop();
         }

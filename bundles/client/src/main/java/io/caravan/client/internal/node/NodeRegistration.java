@@ -28,6 +28,7 @@ public final class NodeRegistration {
     static final Duration REREGISTER_DEBOUNCE = Duration.ofSeconds(1);
     static final Duration MIN_BACKOFF = Duration.ofMillis(500);
     static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+    static final Duration MIN_HEARTBEAT_DEADLINE = Duration.ofSeconds(2);
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeRegistration.class);
 
@@ -193,7 +194,10 @@ public final class NodeRegistration {
         String asked = allocsSynced ? Node.STATUS_READY : Node.STATUS_INITIALIZING;
         Node current = node.get();
         try {
-            endpoint.updateStatus(current.id(), current.secretId(), asked)
+            // Within half the TTL: a heartbeat held by a silent server fails in time for a retry elsewhere.
+            Duration deadline = ttl.dividedBy(2).compareTo(MIN_HEARTBEAT_DEADLINE) < 0 ? MIN_HEARTBEAT_DEADLINE
+                    : ttl.dividedBy(2);
+            BoundedNodeEndpoint.bounded(endpoint.updateStatus(current.id(), current.secretId(), asked), deadline)
                     .whenCompleteAsync((response, error) -> heartbeatDone(gen, asked, response, error), scheduler);
         } catch (RuntimeException e) {
             heartbeatDone(gen, asked, null, e);

@@ -32,6 +32,8 @@ class NodeRegistrationTest {
     private final AtomicInteger failRegisters = new AtomicInteger();
     private final AtomicInteger registeredCalls = new AtomicInteger();
     private final AtomicInteger reconnectedCalls = new AtomicInteger();
+    /** Heartbeats left unanswered, as by a server paused mid-call. */
+    private final AtomicInteger silentHeartbeats = new AtomicInteger();
     private final Node node = Fixtures.node("node-1", Map.of(), Map.of()).withStatus("initializing", "", 0);
     private final Node withSecret = new Node(node.id(), "secret-1", node.datacenter(), node.name(), "", "", false,
             node.attributes(), null, null, Map.of(), Map.of(), "", "default", null, null, "eligible", "initializing",
@@ -49,6 +51,9 @@ class NodeRegistrationTest {
 
         @Override
         public CompletionStage<NodeUpdateResponse> updateStatus(String nodeId, String secretId, String status) {
+            if (silentHeartbeats.getAndDecrement() > 0) {
+                return new CompletableFuture<>(); // never answered
+            }
             return server.updateStatus(nodeId, secretId, status);
         }
 
@@ -124,6 +129,22 @@ class NodeRegistrationTest {
         await(WAIT, "registered after node not found", () -> server.registrations.size() == 3);
         await(WAIT, "told to resend", () -> reconnectedCalls.get() == 1);
         assertTrue(registeredCalls.get() >= 2);
+    }
+
+    @Test
+    void aHeartbeatHeldBySilentServerFailsAtItsDeadlineAndTheNextOneResendsTheAllocations() {
+        server.heartbeatTtl(Duration.ofSeconds(4));
+        registration.start();
+        registration.endpoint(flaky);
+        registration.allocsSynced();
+        await(WAIT, "ready", () -> Node.STATUS_READY.equals(registration.status()));
+        int before = server.statusUpdates.size();
+        silentHeartbeats.set(1);
+        long started = System.nanoTime();
+        // The held heartbeat fails after TTL/2 = 2 s, then a retry within the backoff lands: well inside TTL + grace.
+        await(WAIT, "a heartbeat after the silent one", () -> server.statusUpdates.size() > before);
+        assertTrue(System.nanoTime() - started < Duration.ofSeconds(8).toNanos(), "the retry came in time");
+        await(WAIT, "told to resend", () -> reconnectedCalls.get() == 1);
     }
 
     @Test
