@@ -30,6 +30,21 @@ class ConfigCommandTest extends FakeAgentTest {
     }
 
     @Test
+    void reloadListsTheKeysThatHaveNoEffect() {
+        agent.json("/v1/agent/reload", "{\"Changed\":[],\"Applied\":[],\"RestartRequired\":[],\"ElapsedMs\":3,"
+                + "\"Unsupported\":[{\"Key\":\"acl.enabled\",\"Position\":\"/etc/caravan/a.hcl:2:3\","
+                + "\"Reason\":\"ACLs are not enforced\"}]}");
+        Cli.Result r = Cli.run(Map.of("CARAVAN_ADDR", agent.address()), "config", "reload");
+        assertEquals(0, r.code(), r.err());
+        assertEquals("""
+                Configuration reloaded in 3.0 ms
+                No configuration changed.
+                Not supported yet (set, but without effect):
+                  acl.enabled (/etc/caravan/a.hcl:2:3): ACLs are not enforced
+                """, r.out());
+    }
+
+    @Test
     void aRejectedReloadIsOneLineAndExitOne() {
         agent.reply("/v1/agent/reload", 400, "/etc/caravan/a.hcl:3:5: unknown key \"ports.htp\"");
         Cli.Result r = Cli.run(Map.of("CARAVAN_ADDR", agent.address()), "config", "reload");
