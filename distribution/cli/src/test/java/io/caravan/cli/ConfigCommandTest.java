@@ -68,6 +68,15 @@ class ConfigCommandTest extends FakeAgentTest {
         assertEquals(bad + ":1:50: \"server.bootstrap_expect\" must be a whole number, not \"three\"\n"
                 + bad + ":2:2: unknown key \"bogus\"\n", no.err());
 
+        Path insecure = tmp.resolve("insecure.hcl");
+        Files.writeString(insecure, "data_dir = \"/var/lib/caravan\"\nserver {\n  enabled = true\n}\nacl {\n"
+                + "  enabled = true\n}\n");
+        Cli.Result warned = Cli.run(Map.of(), "config", "validate", insecure.toString());
+        assertEquals(0, warned.code(), warned.err());
+        assertEquals("Configuration is valid!\n", warned.out());
+        assertEquals(insecure + ":6:3: warning: acl.enabled is not supported yet and has no effect: ACLs are not "
+                + "enforced: every API request is allowed, whatever its token\n", warned.err());
+
         Path clientOnly = tmp.resolve("client.hcl");
         Files.writeString(clientOnly, "client {\n  enabled = true\n}\n");
         Cli.Result noDataDir = Cli.run(Map.of(), "config", "validate", clientOnly.toString());
