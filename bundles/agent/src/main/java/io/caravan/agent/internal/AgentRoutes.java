@@ -1,6 +1,7 @@
 package io.caravan.agent.internal;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.caravan.agent.AgentConfigService;
@@ -53,9 +54,9 @@ public final class AgentRoutes implements ApiRoutes {
     }
 
     /** The first problem a contributor of {@code kind} reports, if any. */
-    private java.util.Optional<String> problem(String kind) {
+    private Optional<String> problem(String kind) {
         return health.stream().filter(h -> h.kind().equals(kind)).map(HealthContributor::problem)
-                .flatMap(java.util.Optional::stream).findFirst();
+                .flatMap(Optional::stream).findFirst();
     }
 
     @Activate
@@ -92,8 +93,8 @@ public final class AgentRoutes implements ApiRoutes {
      */
     private ApiResponse reload(ApiRequest request) {
         AgentPidConfig c = config;
-        java.util.Optional<String> node = request.query("node_id").filter(id -> !id.isEmpty());
-        java.util.Optional<String> server = request.query("server_id").filter(id -> !id.isEmpty());
+        Optional<String> node = request.query("node_id").filter(id -> !id.isEmpty());
+        Optional<String> server = request.query("server_id").filter(id -> !id.isEmpty());
         if (node.isPresent() && server.isPresent()) {
             throw CaravanException.badRequest("Can only forward to either client node or server");
         }

@@ -3,7 +3,6 @@ package io.caravan.agent.internal;
 import java.util.List;
 import java.util.Map;
 
-import io.caravan.agent.UnsupportedKey;
 import io.caravan.agent.config.ConfigValidation;
 import io.caravan.agent.internal.config.ConfigException;
 import io.caravan.agent.internal.config.ConfigLoader;
@@ -20,7 +19,7 @@ public final class ConfigCheck {
             return new ConfigValidation.Result(List.of(), loaded.unsupported());
         } catch (ConfigException e) {
             return new ConfigValidation.Result(e.problems().stream().map(ConfigException.Problem::toString).toList(),
-                    List.<UnsupportedKey>of());
+                    List.of());
         } catch (AgentSettings.InvalidConfigException e) {
             return new ConfigValidation.Result(List.of(e.getMessage()), List.of());
         }
