@@ -8,8 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -40,6 +42,11 @@ class UnsupportedE2EIT {
         if (agent != null) {
             agent.close();
         }
+        if (dir != null) {
+            try (Stream<Path> files = Files.walk(dir)) {
+                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
+        }
     }
 
     private static List<String> keys(JsonNode unsupported) {
@@ -53,6 +60,7 @@ class UnsupportedE2EIT {
         AgentProcess.await("a WARN for acl.enabled", Duration.ofSeconds(10),
                 () -> agent.log().contains("configuration key acl.enabled is not supported yet and has no effect"));
         assertTrue(agent.log().contains("server.client_introduction.enforcement is not supported yet"), agent.log());
+        assertTrue(agent.log().contains("reason=\"ACLs are not enforced"), agent.log());
 
         JsonNode self = agent.json("/v1/agent/self").path("config").path("Unsupported");
         assertEquals(List.of("acl.enabled", "server.client_introduction.enforcement"), keys(self), self.toString());

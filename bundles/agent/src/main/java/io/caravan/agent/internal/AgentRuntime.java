@@ -173,7 +173,7 @@ public final class AgentRuntime implements AgentConfigService, io.caravan.agent.
         for (UnsupportedKey k : keys) {
             LOG.atWarn().addKeyValue("key", k.key()).addKeyValue("position", k.position())
                     .addKeyValue("reason", k.reason())
-                    .log("configuration key " + k.key() + " is not supported yet and has no effect: " + k.reason());
+                    .log("configuration key " + k.key() + " is not supported yet and has no effect");
         }
     }
 
