@@ -21,4 +21,7 @@ public interface AgentConfigService {
      * value.
      */
     java.util.Map<String, Object> configuration();
+
+    /** The keys the configuration in force sets that Caravan does not act on yet, in the order they were read. */
+    java.util.List<UnsupportedKey> unsupported();
 }

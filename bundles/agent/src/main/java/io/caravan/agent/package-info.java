@@ -2,7 +2,7 @@
  * What other bundles may know about the local agent ({@link io.caravan.agent.AgentInfo}) and how they take part in
  * its lifecycle ({@link io.caravan.agent.GracefulLeave}).
  */
-@Version("1.3.0")
+@Version("1.4.0")
 package io.caravan.agent;
 
 import org.osgi.annotation.versioning.Version;

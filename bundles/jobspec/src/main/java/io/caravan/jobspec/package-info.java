@@ -13,7 +13,7 @@
  * each. The decoder (a declarative block and attribute table), input variables and functions are private in
  * {@code io.caravan.jobspec.internal}.
  */
-@Version("1.0.0")
+@Version("1.1.0")
 package io.caravan.jobspec;
 
 import org.osgi.annotation.versioning.Version;

@@ -59,5 +59,9 @@ class JobRunCommandTest extends FakeAgentTest {
         Cli.Result ok = Cli.run(Map.of("CARAVAN_ADDR", agent.address()), "job", "validate", file.toString());
         assertEquals(0, ok.code(), ok.err());
         assertEquals("Job validation successful\n", ok.out());
+        agent.json("/v1/validate/job", "{\"ValidationErrors\":[],\"Warnings\":\"1 warning:\\n\\n* template ignored\"}");
+        Cli.Result warned = Cli.run(Map.of("CARAVAN_ADDR", agent.address()), "job", "validate", file.toString());
+        assertEquals(0, warned.code(), warned.err());
+        assertEquals("Job Warnings:\n1 warning:\n\n* template ignored\n\nJob validation successful\n", warned.out());
     }
 }

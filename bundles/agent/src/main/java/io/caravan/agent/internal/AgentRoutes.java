@@ -1,11 +1,13 @@
 package io.caravan.agent.internal;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.caravan.agent.AgentConfigService;
 import io.caravan.agent.AgentStats;
 import io.caravan.agent.HealthContributor;
+import io.caravan.api.CaravanException;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.ApiRoutes;
@@ -52,9 +54,9 @@ public final class AgentRoutes implements ApiRoutes {
     }
 
     /** The first problem a contributor of {@code kind} reports, if any. */
-    private java.util.Optional<String> problem(String kind) {
+    private Optional<String> problem(String kind) {
         return health.stream().filter(h -> h.kind().equals(kind)).map(HealthContributor::problem)
-                .flatMap(java.util.Optional::stream).findFirst();
+                .flatMap(Optional::stream).findFirst();
     }
 
     @Activate
@@ -72,18 +74,38 @@ public final class AgentRoutes implements ApiRoutes {
     public void register(RouteTable routes) {
         routes.get("/v1/agent/self", r -> {
             AgentPidConfig c = config;
-            return ApiResponse.ok(new AgentViews.Self(AgentViews.selfConfig(configService.configuration(), c),
-                    AgentViews.member(c), AgentViews.stats(c, stats)));
+            return ApiResponse.ok(new AgentViews.Self(AgentViews.selfConfig(configService.configuration(),
+                    configService.unsupported(), c), AgentViews.member(c), AgentViews.stats(c, stats)));
         });
         routes.get("/v1/agent/health", this::health);
-        // Reloads this agent. ACL (agent:write) and forwarding to another node (?node_id=, ?server_id=) slot in
-        // with the ACL and RPC transport issues.
-        routes.write("/v1/agent/reload", r -> ApiResponse.ok(configService.reload()));
+        routes.write("/v1/agent/reload", this::reload);
         // /v1/agent/members, join, force-leave and servers are the server bundle's ClusterRoutes (on every agent).
         routes.get("/v1/status/leader", r -> ApiResponse.ok(config.server_enabled() ? config.advertise_rpc() : ""));
         routes.get("/v1/status/peers", r -> ApiResponse.ok(
                 config.server_enabled() ? List.of(config.advertise_rpc()) : List.of()));
         routes.get("/v1/regions", r -> ApiResponse.ok(List.of(config.region())));
+    }
+
+    /**
+     * Reloads this agent. A reload addressed to another agent ({@code ?node_id=}, {@code ?server_id=}) is not
+     * forwarded (Nomad's reload is local only), so this agent knows no node but itself: anything else is a 404 rather
+     * than a reload of the wrong agent. ACL (agent:write) slots in with the ACL issue.
+     */
+    private ApiResponse reload(ApiRequest request) {
+        AgentPidConfig c = config;
+        Optional<String> node = request.query("node_id").filter(id -> !id.isEmpty());
+        Optional<String> server = request.query("server_id").filter(id -> !id.isEmpty());
+        if (node.isPresent() && server.isPresent()) {
+            throw CaravanException.badRequest("Can only forward to either client node or server");
+        }
+        if (node.isPresent() && !(c.client_enabled() && node.get().equals(c.node_id()))) {
+            throw CaravanException.notFound("Unknown node \"" + node.get() + "\"");
+        }
+        if (server.isPresent() && !(c.server_enabled() && (server.get().equals(c.name())
+                || server.get().equals(c.name() + "." + c.region()) || server.get().equals(c.node_id())))) {
+            throw CaravanException.notFound("Unknown server \"" + server.get() + "\"");
+        }
+        return ApiResponse.ok(configService.reload());
     }
 
     /** Nomad's health: only the kinds asked for ({@code ?type=}), or every enabled kind; unhealthy is a 500. */

@@ -19,6 +19,7 @@ import java.util.function.IntConsumer;
 import io.caravan.agent.AgentConfigService;
 import io.caravan.agent.GracefulLeave;
 import io.caravan.agent.ReloadReport;
+import io.caravan.agent.UnsupportedKey;
 import io.caravan.agent.internal.config.ConfigDiff;
 import io.caravan.agent.internal.config.ConfigView;
 import io.caravan.agent.internal.config.Schema;
@@ -73,6 +74,8 @@ public final class AgentRuntime implements AgentConfigService, io.caravan.agent.
     private volatile AgentSettings settings;
     /** The configuration in force: what /v1/agent/self shows and what the next reload is compared with. */
     private volatile ConfigView running;
+    /** The keys the configuration in force sets that Caravan does not act on yet. */
+    private volatile List<UnsupportedKey> unsupported = List.of();
     private Path devDataDir;
     private DataDir dataDir;
     private int raftPortInUse;     // chosen at start; Raft cannot move while running
@@ -93,6 +96,7 @@ public final class AgentRuntime implements AgentConfigService, io.caravan.agent.
             Candidate candidate = load();
             AgentSettings resolved = candidate.settings();
             running = candidate.config();
+            unsupported = candidate.unsupported();
             dataDir = DataDir.open(resolved.dataDir(), resolved.ephemeralDataDir(devDataDir));
             Files.createDirectories(resolved.pluginDir());
             String nodeId = dataDir.nodeId();
@@ -114,6 +118,7 @@ public final class AgentRuntime implements AgentConfigService, io.caravan.agent.
                     ? "password from configuration" : "password in " + dataDir.consolePasswordFile());
             System.out.print(Banner.render(resolved, nodeId, version, credentials));
             System.out.flush();
+            warnUnsupported(unsupported);
             signals = Signals.install(Map.of(
                     "HUP", this::reloadOnSignal,
                     "INT", () -> stop("interrupt", settings.leaveOnInterrupt()),
@@ -148,7 +153,8 @@ public final class AgentRuntime implements AgentConfigService, io.caravan.agent.
     }
 
     /** A configuration read and resolved, not yet applied. */
-    private record Candidate(ConfigView config, AgentSettings settings, boolean dev, List<Path> files) {}
+    private record Candidate(ConfigView config, AgentSettings settings, boolean dev, List<Path> files,
+                             List<UnsupportedKey> unsupported) {}
 
     /** Flags, files and defaults, merged in Nomad's order and resolved. */
     private Candidate load() throws AgentFlags.UsageException, ConfigException,
@@ -159,7 +165,16 @@ public final class AgentRuntime implements AgentConfigService, io.caravan.agent.
             devDataDir = AgentSettings.createDevDataDir();
         }
         return new Candidate(loaded.config(), resolve(loaded.config(), flags.dev(), loaded.files()), flags.dev(),
-                loaded.files());
+                loaded.files(), loaded.unsupported());
+    }
+
+    /** One WARN per key Caravan accepts but does not act on, so nothing is accepted silently. */
+    private static void warnUnsupported(List<UnsupportedKey> keys) {
+        for (UnsupportedKey k : keys) {
+            LOG.atWarn().addKeyValue("key", k.key()).addKeyValue("position", k.position())
+                    .addKeyValue("reason", k.reason())
+                    .log("configuration key " + k.key() + " is not supported yet and has no effect");
+        }
     }
 
     private AgentSettings resolve(ConfigView config, boolean dev, List<Path> files)
@@ -185,8 +200,10 @@ public final class AgentRuntime implements AgentConfigService, io.caravan.agent.
             applyLogging(effective);
             settings = effective;
             running = diff.effective();
+            unsupported = next.unsupported();
+            warnUnsupported(unsupported);
             ReloadReport report = new ReloadReport(diff.changed(), diff.live(), diff.restartRequired(),
-                    (System.nanoTime() - start) / 1e6);
+                    (System.nanoTime() - start) / 1e6, unsupported);
             LOG.atInfo().addKeyValue("changed", report.changed()).addKeyValue("applied", report.applied())
                     .addKeyValue("restart_required", report.restartRequired())
                     .addKeyValue("elapsed_ms", String.format("%.1f", report.elapsedMs()))
@@ -203,6 +220,11 @@ public final class AgentRuntime implements AgentConfigService, io.caravan.agent.
     public Map<String, Object> configuration() {
         ConfigView current = running;
         return current == null ? Map.of() : java.util.Collections.unmodifiableMap(current.values());
+    }
+
+    @Override
+    public List<UnsupportedKey> unsupported() {
+        return unsupported;
     }
 
     private void reloadOnSignal() {

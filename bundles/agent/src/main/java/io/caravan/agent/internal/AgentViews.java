@@ -9,6 +9,7 @@ import java.util.TreeMap;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.caravan.agent.AgentStats;
+import io.caravan.agent.UnsupportedKey;
 import io.caravan.agent.internal.config.NomadConfigView;
 import io.caravan.agent.internal.config.Schema;
 import io.caravan.api.json.NomadJson;
@@ -62,12 +63,18 @@ final class AgentViews {
 
     /**
      * The whole configuration in force as Nomad shows it, with the agent's resolved values (addresses, data dir,
-     * version) from its PID on top, so an edit made in Config Admin shows too.
+     * version) from its PID on top, so an edit made in Config Admin shows too, and {@code Unsupported}: the keys it
+     * sets that Caravan does not act on yet.
      */
     @SuppressWarnings("unchecked")
-    static Map<String, Object> selfConfig(Map<String, Object> configuration, AgentPidConfig c) {
+    static Map<String, Object> selfConfig(Map<String, Object> configuration, List<UnsupportedKey> unsupported,
+                                          AgentPidConfig c) {
         Map<String, Object> resolved = NomadJson.mapper().convertValue(config(c), Map.class);
-        return NomadConfigView.overlay(NomadConfigView.render(configuration, Schema.nomadAgent().root()), resolved);
+        Map<String, Object> out = NomadConfigView.overlay(NomadConfigView.render(configuration,
+                Schema.nomadAgent().root()), resolved);
+        // Caravan's own: what the configuration sets that is not acted on yet ([] when nothing).
+        out.put("Unsupported", unsupported);
+        return out;
     }
 
     static SelfConfig config(AgentPidConfig c) {

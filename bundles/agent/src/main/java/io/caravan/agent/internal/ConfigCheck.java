@@ -3,6 +3,7 @@ package io.caravan.agent.internal;
 import java.util.List;
 import java.util.Map;
 
+import io.caravan.agent.config.ConfigValidation;
 import io.caravan.agent.internal.config.ConfigException;
 import io.caravan.agent.internal.config.ConfigLoader;
 
@@ -11,15 +12,16 @@ public final class ConfigCheck {
     private ConfigCheck() {
     }
 
-    public static List<String> problems(List<String> paths) {
+    public static ConfigValidation.Result check(List<String> paths) {
         try {
             ConfigLoader.Loaded loaded = ConfigLoader.load(false, paths, Map.of());
             AgentSettings.resolve(loaded.config(), false, loaded.files(), null, "validate");
-            return List.of();
+            return new ConfigValidation.Result(List.of(), loaded.unsupported());
         } catch (ConfigException e) {
-            return e.problems().stream().map(ConfigException.Problem::toString).toList();
+            return new ConfigValidation.Result(e.problems().stream().map(ConfigException.Problem::toString).toList(),
+                    List.of());
         } catch (AgentSettings.InvalidConfigException e) {
-            return List.of(e.getMessage());
+            return new ConfigValidation.Result(List.of(e.getMessage()), List.of());
         }
     }
 }

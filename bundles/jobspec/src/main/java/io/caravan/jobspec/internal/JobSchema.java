@@ -25,6 +25,17 @@ final class JobSchema {
     private JobSchema() {
     }
 
+    // Why items are parsed but not acted on yet (the registration's Warnings name them; see Ignored).
+    private static final String DEPLOYMENTS = "deployments are not implemented: allocations are replaced without "
+            + "rolling updates, canaries or health checks";
+    private static final String SERVICES = "services are not registered: there is no service discovery or health "
+            + "checking";
+    private static final String CONSUL = "there is no Consul integration";
+    private static final String VAULT_NONE = "there is no Vault integration";
+    private static final String MIGRATE_NONE = "drained allocations are migrated without a migrate strategy";
+    private static final String DISCONNECT_LEGACY = "not read: use the disconnect block";
+    private static final String NOT_READ = "not read";
+
     /** Temporary key holding job-level {@code task} blocks until {@link #JOB}'s post hook turns them into groups. */
     static final String LONE_TASKS = "\u0000tasks";
     /** Temporary key holding the job-level {@code vault} block until it is copied into the tasks. */
@@ -125,7 +136,8 @@ final class JobSchema {
     static final Schema EPHEMERAL_DISK = new Schema("ephemeral_disk")
             .attr("sticky", "Sticky", BOOL)
             .attr("migrate", "Migrate", BOOL)
-            .attr("size", "SizeMB", INT);
+            .attr("size", "SizeMB", INT)
+            .unsupported("migrate", "ephemeral disks are not migrated between nodes");
 
     static final Schema PERIODIC = new Schema("periodic")
             .attr("cron", "Spec", STRING)
@@ -187,13 +199,17 @@ final class JobSchema {
             .attr("mode", "Mode", STRING)
             .attr("mbits", "MBits", INT)
             .attr("hostname", "Hostname", STRING)
+            .unsupported("mode", "tasks share the host's network: bridge and CNI networking are not implemented",
+                    mode -> !mode.asText().equals("host"))
+            .unsupported("hostname", "tasks share the host's network namespace and hostname")
             // Nomad splits the port blocks: a static port is reserved, any other is dynamic.
             .nested(new Nested(null, PORT, Card.LIST, "Label", "",
                     p -> p.path("Value").asLong() > 0 ? "ReservedPorts" : "DynamicPorts"), "port")
             .one("dns", "DNS", new Schema("dns")
                     .attr("servers", "Servers", STRINGS)
                     .attr("searches", "Searches", STRINGS)
-                    .attr("options", "Options", STRINGS));
+                    .attr("options", "Options", STRINGS))
+            .unsupported("dns", "tasks share the host's network namespace and resolver");
 
     static final Schema DEVICE = new Schema("device")
             .attr("count", "Count", INT)
@@ -207,6 +223,7 @@ final class JobSchema {
             .attr("memory_max", "MemoryMaxMB", INT)
             .attr("disk", "DiskMB", INT)
             .attr("iops", "IOPS", INT)
+            .unsupported("iops", NOT_READ)
             .list("network", "Networks", NETWORK)
             .labelled("device", "Devices", "Name", DEVICE);
 
@@ -351,6 +368,7 @@ final class JobSchema {
             .attr("destination", "RelativeDest", STRING)
             .attr("mode", "GetterMode", STRING)
             .attr("chown", "Chown", BOOL)
+            .unsupported("chown", NOT_READ)
             .free("options", "GetterOptions", STRING_MAP)
             .free("headers", "GetterHeaders", STRING_MAP);
 
@@ -417,6 +435,7 @@ final class JobSchema {
 
     /** Group scaling is horizontal: Nomad's parser fills the type in and requires max. */
     static final Schema GROUP_SCALING = scaling()
+            .unsupported("policy", "scaling policies are kept with the job but nothing serves or applies them")
             .required("max")
             .check((p, r) -> {
                 if (p.has("Type") && !p.get("Type").asText().equals("horizontal")) {
@@ -484,7 +503,15 @@ final class JobSchema {
             // task scaling "cpu" / "mem" → Type "vertical_cpu" / "vertical_mem" (Nomad's vertical policies)
             // Only cpu and mem can be scaled, each once.
             .nested(new Nested("ScalingPolicies", TASK_SCALING, Card.LIST, "Type", "vertical_", null,
-                    java.util.Set.of("cpu", "mem")), "scaling");
+                    java.util.Set.of("cpu", "mem")), "scaling")
+            .unsupported("template", "templates are not rendered")
+            .unsupported("service", SERVICES)
+            .unsupported("volume_mount", "volumes are not mounted into tasks")
+            .unsupported("vault", VAULT_NONE)
+            .unsupported("csi_plugin", "CSI plugins are not implemented")
+            .unsupported("identity", "workload identities are not issued")
+            .unsupported("kind", "Consul Connect is not implemented")
+            .unsupported("scaling", "vertical scaling is not implemented");
 
     // ---- group and job ------------------------------------------------------------------------------------------
 
@@ -523,6 +550,15 @@ final class JobSchema {
             .one("consul", "Consul", new Schema("consul").attr("namespace", "Namespace", STRING))
             .one("vault", GROUP_VAULT, VAULT)
             .free("meta", "Meta", STRING_MAP)
+            .unsupported("stop_after_client_disconnect", DISCONNECT_LEGACY)
+            .unsupported("max_client_disconnect", DISCONNECT_LEGACY)
+            .unsupported("prevent_reschedule_on_lost", DISCONNECT_LEGACY)
+            .unsupported("update", DEPLOYMENTS)
+            .unsupported("migrate", MIGRATE_NONE)
+            .unsupported("service", SERVICES)
+            .unsupported("volume", "only host volumes are implemented",
+                    volume -> !"host".equals(volume.path("Type").asText("host")))
+            .unsupported("consul", CONSUL)
             .post(group -> inheritVault(group.remove(GROUP_VAULT), List.of(group)));
 
     static final Schema JOB = new Schema("job")
@@ -552,6 +588,16 @@ final class JobSchema {
             .labelled("task", LONE_TASKS, "Name", TASK)
             .one("vault", JOB_VAULT, VAULT)
             .free("meta", "Meta", STRING_MAP)
+            .unsupported("consul_token", CONSUL)
+            .unsupported("consul_namespace", CONSUL)
+            .unsupported("vault_token", VAULT_NONE)
+            .unsupported("vault_namespace", VAULT_NONE)
+            .unsupported("update", DEPLOYMENTS)
+            .unsupported("multiregion", "multiregion jobs are not implemented")
+            .unsupported("periodic", "periodic launches are not implemented")
+            .unsupported("parameterized", "dispatching is not implemented")
+            .unsupported("reschedule", "a job-level reschedule block is not applied to its groups: set it per group")
+            .unsupported("migrate", MIGRATE_NONE)
             .post(JobSchema::normalizeJob);
 
     /**

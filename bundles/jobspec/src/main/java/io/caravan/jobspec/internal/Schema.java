@@ -1,5 +1,6 @@
 package io.caravan.jobspec.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -8,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * What one HCL block body may contain and where each item goes in the API JSON. The whole jobspec is a table of
@@ -61,6 +63,13 @@ final class Schema {
     record Free(String json, Kind kind) {
     }
 
+    /**
+     * Why an item is not acted on; {@code when} picks the values that are not (a block: each one), e.g. a volume
+     * whose type is not {@code host}.
+     */
+    record Unsupported(String reason, Predicate<JsonNode> when) {
+    }
+
     /** The HCL block type described; documents the table. */
     final String name;
     final Map<String, Attr> attrs = new LinkedHashMap<>();
@@ -68,6 +77,11 @@ final class Schema {
     final Map<String, Free> free = new LinkedHashMap<>();
     /** Attributes that must be present (Nomad's parser rejects their absence, not only validation). */
     final Set<String> required = new LinkedHashSet<>();
+    /**
+     * Items Caravan parses but does not act on yet, by HCL name, with why; {@link Ignored} names each one a job sets
+     * in the registration's {@code Warnings}. Marks disappear as features land.
+     */
+    final Map<String, Unsupported> unsupported = new LinkedHashMap<>();
     /** Structural conversions Nomad's parser does after decoding (e.g. periodic {@code SpecType}). */
     Consumer<ObjectNode> post = node -> { };
     /** Checks Nomad's parser makes on the decoded block (not validation, which is the server's). */
@@ -123,6 +137,19 @@ final class Schema {
 
     Schema required(String... hcl) {
         required.addAll(List.of(hcl));
+        return this;
+    }
+
+    /** Marks an attribute or block of this schema as parsed but not acted on. */
+    Schema unsupported(String hcl, String reason) {
+        return unsupported(hcl, reason, value -> true);
+    }
+
+    Schema unsupported(String hcl, String reason, Predicate<JsonNode> when) {
+        if (!attrs.containsKey(hcl) && !blocks.containsKey(hcl) && !free.containsKey(hcl)) {
+            throw new IllegalArgumentException(name + " has no " + hcl);
+        }
+        unsupported.put(hcl, new Unsupported(reason, when));
         return this;
     }
 

@@ -35,8 +35,6 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Nomad's jobs and evaluations endpoints. Reads are blocking queries on the state store (no thread waits); writes
@@ -45,8 +43,6 @@ import org.slf4j.LoggerFactory;
 @Component(service = ApiRoutes.class, configurationPid = "io.caravan.server",
         configurationPolicy = ConfigurationPolicy.REQUIRE)
 public final class JobRoutes implements ApiRoutes {
-    private static final Logger LOG = LoggerFactory.getLogger(JobRoutes.class);
-
     private final StateStore store;
     private final AgentInfo agent;
     private final RaftWrites writes;
@@ -66,14 +62,8 @@ public final class JobRoutes implements ApiRoutes {
 
     @Modified
     void modified(ServerSchedulingConfig config) {
+        // job_max_source_size and job_tracked_versions are reported by the agent's schema (unsupported keys).
         this.limits = JobLimits.of(config);
-        // Keys Nomad has that Caravan parses but does not act on: say so rather than ignore them silently.
-        if (!config.job_max_source_size().isEmpty()) {
-            LOG.warn("server job_max_source_size has no effect: Caravan does not store job sources");
-        }
-        if (config.job_tracked_versions() != 0) {
-            LOG.warn("server job_tracked_versions has no effect yet: every job version is kept");
-        }
     }
 
     @Override
@@ -190,7 +180,7 @@ public final class JobRoutes implements ApiRoutes {
         Jobs.defaults(copy, agent.region(), current);
         List<String> problems = Jobs.validate(copy, current);
         return ApiResponse.ok(new ValidateResponse(false, problems, problems.isEmpty() ? "" : Jobs.summary(problems),
-                ""));
+                Jobs.warnings(body)));
     }
 
     /** Nomad's JobValidateResponse. */
@@ -219,6 +209,7 @@ public final class JobRoutes implements ApiRoutes {
     private CompletionStage<ApiResponse> registerJob(ApiRequest r) {
         JsonNode body = r.body(JsonNode.class);
         Job job = Jobs.canonical(body, agent.region(), limits);
+        String warnings = Jobs.warnings(body);
         boolean enforce = body.path("EnforceIndex").asBoolean(false);
         long expected = body.path("JobModifyIndex").asLong(0);
         long now = System.currentTimeMillis() * 1_000_000L;
@@ -226,8 +217,8 @@ public final class JobRoutes implements ApiRoutes {
         Evaluation eval = Evaluation.forJob(UUID.randomUUID().toString(), submitted,
                 Evaluation.TRIGGER_JOB_REGISTER, now);
         return writes.submit(new Command.JobRegister(submitted, eval, enforce, expected)).thenApply(result ->
-                ApiResponse.ok(new RegisterResponse(eval.id(), result.evalCreateIndex(), result.jobModifyIndex(), "",
-                        result.index(), 0, true), QueryMeta.index(result.index())));
+                ApiResponse.ok(new RegisterResponse(eval.id(), result.evalCreateIndex(), result.jobModifyIndex(),
+                        warnings, result.index(), 0, true), QueryMeta.index(result.index())));
     }
 
     /** Nomad's {@code ScalingRequest}: the group to scale and its new count (null: only record an event). */
@@ -294,11 +285,14 @@ public final class JobRoutes implements ApiRoutes {
 
     /** Nomad's {@code PUT /v1/job/:id/plan}: what registering would do, nothing written. */
     private ApiResponse planJob(ApiRequest r) throws io.caravan.scheduler.SchedulerException {
-        Job job = Jobs.canonical(r.body(JsonNode.class), agent.region(), limits);
+        JsonNode body = r.body(JsonNode.class);
+        Job job = Jobs.canonical(body, agent.region(), limits);
         if (!job.id().equals(r.pathParam("id"))) {
             throw CaravanException.invalid("Job.ID", "job ID does not match the URL");
         }
-        JobPlans.PlanResponse plan = JobPlans.plan(store.snapshot(), job, java.time.Clock.systemUTC());
+        JobPlans.PlanResponse p = JobPlans.plan(store.snapshot(), job, java.time.Clock.systemUTC());
+        JobPlans.PlanResponse plan = new JobPlans.PlanResponse(p.annotations(), p.failedTgAllocs(),
+                p.jobModifyIndex(), p.createdEvals(), p.diff(), p.nextPeriodicLaunch(), Jobs.warnings(body), p.index());
         return ApiResponse.ok(plan, QueryMeta.index(plan.index()));
     }
 

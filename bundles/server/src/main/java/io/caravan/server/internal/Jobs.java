@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.caravan.api.CaravanException;
 import io.caravan.api.json.NomadJson;
 import io.caravan.api.model.Job;
+import io.caravan.jobspec.JobWarnings;
 
 /**
  * A submitted job made whole and checked, as Nomad's API canonicalises it: the defaults a user may leave out
@@ -47,6 +48,15 @@ final class Jobs {
         } catch (JsonProcessingException e) {
             throw CaravanException.badRequest("Job: " + e.getOriginalMessage());
         }
+    }
+
+    /**
+     * Nomad's {@code Warnings} for a submitted job ({@code {"Job": {...}}} or the bare job), as written: each block it
+     * sets that Caravan does not act on yet; empty when none.
+     */
+    static String warnings(JsonNode body) {
+        JsonNode job = body.has("Job") ? body.get("Job") : body;
+        return JobWarnings.format(JobWarnings.unsupported(job));
     }
 
     /** A 400 listing every problem of a canonical job tree, if it has any. */

@@ -37,6 +37,12 @@ public final class ConfigReloadCommand extends HttpCommand {
         if (report.path("Changed").isEmpty()) {
             ctx.out().println("No configuration changed.");
         }
+        JsonNode unsupported = report.path("Unsupported");
+        if (!unsupported.isEmpty()) {
+            ctx.out().println("Not supported yet (set, but without effect):");
+            unsupported.forEach(u -> ctx.out().println("  " + u.path("Key").asText() + " ("
+                    + u.path("Position").asText() + "): " + u.path("Reason").asText()));
+        }
         return 0;
     }
 

@@ -27,12 +27,15 @@ public final class ConfigValidateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        List<String> problems = ConfigValidation.validate(paths);
-        if (problems.isEmpty()) {
+        ConfigValidation.Result result = ConfigValidation.check(paths);
+        if (result.problems().isEmpty()) {
+            // Valid, but said out loud: keys that load yet change nothing.
+            result.unsupported().forEach(u -> ctx.err().println(u.position() + ": warning: " + u.key()
+                    + " is not supported yet and has no effect: " + u.reason()));
             ctx.out().println("Configuration is valid!");
             return 0;
         }
-        problems.forEach(ctx.err()::println);
+        result.problems().forEach(ctx.err()::println);
         return 1;
     }
 }

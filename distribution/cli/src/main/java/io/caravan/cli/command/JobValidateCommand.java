@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.caravan.api.json.NomadJson;
 import io.caravan.cli.Context;
+import io.caravan.cli.format.Json;
 import io.caravan.cli.http.ApiClient;
 import io.caravan.cli.http.ApiException;
 import picocli.CommandLine.Command;
@@ -37,6 +38,12 @@ public final class JobValidateCommand extends HttpCommand {
             ctx.err().println("Job validation errors:");
             errors.forEach(e -> ctx.err().println("* " + e.asText()));
             return 1;
+        }
+        String warnings = Json.text(response.get("Warnings"));
+        if (!warnings.isEmpty()) {
+            ctx.out().println("Job Warnings:");
+            ctx.out().println(warnings);
+            ctx.out().println();
         }
         ctx.out().println("Job validation successful");
         return 0;

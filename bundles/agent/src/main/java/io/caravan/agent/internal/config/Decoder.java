@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.caravan.agent.UnsupportedKey;
 import io.caravan.api.GoDuration;
 
 /**
@@ -30,20 +31,32 @@ public final class Decoder {
             Pattern.CASE_INSENSITIVE);
 
     private final List<ConfigException.Problem> problems = new ArrayList<>();
+    private final List<UnsupportedKey> unsupported = new ArrayList<>();
 
     private Decoder() {
     }
 
+    /** A source's values, and the keys it sets that the schema marks {@code unsupported}, in source order. */
+    public record Decoded(Map<String, Object> values, List<UnsupportedKey> unsupported) {}
+
     public static Map<String, Object> decode(Node.Obj source, Schema.Block schema) throws ConfigException {
+        return read(source, schema).values();
+    }
+
+    public static Decoded read(Node.Obj source, Schema.Block schema) throws ConfigException {
         Decoder d = new Decoder();
-        Map<String, Object> out = d.block(source, schema, "");
+        Map<String, Object> out = d.block(source, schema, "", null);
         if (!d.problems.isEmpty()) {
             throw new ConfigException(d.problems);
         }
-        return out;
+        return new Decoded(out, List.copyOf(d.unsupported));
     }
 
-    private Map<String, Object> block(Node.Obj obj, Schema.Block schema, String path) {
+    /**
+     * @param unsupported why the enclosing block is not acted on (null when it is): every key set inside it is
+     *     reported, or the block itself when it sets none
+     */
+    private Map<String, Object> block(Node.Obj obj, Schema.Block schema, String path, String unsupported) {
         Map<String, Object> out = new LinkedHashMap<>();
         Map<String, Pos> seenAttrs = new LinkedHashMap<>();
         for (Node.Entry e : obj.entries()) {
@@ -53,48 +66,58 @@ public final class Decoder {
                 problem(e.keyPos(), "unknown key \"" + full + "\"");
                 continue;
             }
-            if (key instanceof Schema.Attr attr) {
-                Pos earlier = seenAttrs.put(e.key(), e.keyPos());
-                if (earlier != null) {
-                    problem(e.keyPos(), "\"" + full + "\" is set twice (first at " + earlier + ")");
-                    continue;
+            String why = key.unsupported() != null ? key.unsupported() : unsupported;
+            int reported = this.unsupported.size();
+            decodeEntry(e, key, full, why, out, seenAttrs);
+            if (why != null && this.unsupported.size() == reported) {
+                this.unsupported.add(new UnsupportedKey(full, e.keyPos().toString(), why));
+            }
+        }
+        return out;
+    }
+
+    private void decodeEntry(Node.Entry e, Schema.Key key, String full, String why, Map<String, Object> out,
+                             Map<String, Pos> seenAttrs) {
+        if (key instanceof Schema.Attr attr) {
+            Pos earlier = seenAttrs.put(e.key(), e.keyPos());
+            if (earlier != null) {
+                problem(e.keyPos(), "\"" + full + "\" is set twice (first at " + earlier + ")");
+                return;
+            }
+            Object value = attr(e.value(), attr, full);
+            if (value != null) {
+                out.put(e.key(), value);
+            }
+        } else if (key instanceof Schema.Block nested) {
+            for (Node.Obj body : bodies(e.value(), full)) {
+                Map<String, Object> decoded = block(body, nested, full, why);
+                if (!decoded.isEmpty()) { // an empty block means what no block means
+                    out.merge(e.key(), decoded, (a, b) -> Merger.merge(asMap(a), asMap(b), nested));
                 }
-                Object value = attr(e.value(), attr, full);
-                if (value != null) {
-                    out.put(e.key(), value);
-                }
-            } else if (key instanceof Schema.Block nested) {
-                for (Node.Obj body : bodies(e.value(), full)) {
-                    Map<String, Object> decoded = block(body, nested, full);
-                    if (!decoded.isEmpty()) { // an empty block means what no block means
-                        out.merge(e.key(), decoded, (a, b) -> Merger.merge(asMap(a), asMap(b), nested));
-                    }
-                }
-            } else if (((Schema.Labelled) key).labelAttr() != null) {
-                Schema.Labelled keyed = (Schema.Labelled) key;
-                Map<String, Object> byName = asMap(out.computeIfAbsent(e.key(), k -> new LinkedHashMap<>()));
-                for (Node.Obj body : bodies(e.value(), full)) {
-                    Map<String, Object> decoded = block(body, keyed.body(), full);
-                    Object label = decoded.getOrDefault(keyed.labelAttr(), "default");
-                    byName.merge(label.toString(), decoded, (a, b) -> Merger.merge(asMap(a), asMap(b), keyed.body()));
-                }
-            } else {
-                Schema.Labelled labelled = (Schema.Labelled) key;
-                for (Node.Obj labels : bodies(e.value(), full)) {
-                    Map<String, Object> byLabel = asMap(out.computeIfAbsent(e.key(), k -> new LinkedHashMap<>()));
-                    for (Node.Entry l : labels.entries()) {
-                        String labelPath = full + "." + l.key();
-                        for (Node.Obj body : bodies(l.value(), labelPath)) {
-                            Object decoded = labelled.body() == null ? raw(body)
-                                    : block(body, labelled.body(), labelPath);
-                            byLabel.merge(l.key(), decoded, (a, b) -> labelled.body() == null ? b
-                                    : Merger.merge(asMap(a), asMap(b), labelled.body()));
-                        }
+            }
+        } else if (((Schema.Labelled) key).labelAttr() != null) {
+            Schema.Labelled keyed = (Schema.Labelled) key;
+            Map<String, Object> byName = asMap(out.computeIfAbsent(e.key(), k -> new LinkedHashMap<>()));
+            for (Node.Obj body : bodies(e.value(), full)) {
+                Map<String, Object> decoded = block(body, keyed.body(), full, why);
+                Object label = decoded.getOrDefault(keyed.labelAttr(), "default");
+                byName.merge(label.toString(), decoded, (a, b) -> Merger.merge(asMap(a), asMap(b), keyed.body()));
+            }
+        } else {
+            Schema.Labelled labelled = (Schema.Labelled) key;
+            for (Node.Obj labels : bodies(e.value(), full)) {
+                Map<String, Object> byLabel = asMap(out.computeIfAbsent(e.key(), k -> new LinkedHashMap<>()));
+                for (Node.Entry l : labels.entries()) {
+                    String labelPath = full + "." + l.key();
+                    for (Node.Obj body : bodies(l.value(), labelPath)) {
+                        Object decoded = labelled.body() == null ? raw(body)
+                                : block(body, labelled.body(), labelPath, why);
+                        byLabel.merge(l.key(), decoded, (a, b) -> labelled.body() == null ? b
+                                : Merger.merge(asMap(a), asMap(b), labelled.body()));
                     }
                 }
             }
         }
-        return out;
     }
 
     @SuppressWarnings("unchecked")
@@ -141,6 +164,11 @@ public final class Decoder {
         if (s != null && attr.has("loglevel") && !LOG_LEVELS.contains(s.toUpperCase(java.util.Locale.ROOT))) {
             problem(node.pos(), "invalid \"" + path + "\" \"" + s
                     + "\": valid log levels are TRACE, DEBUG, INFO, WARN, ERROR, OFF");
+            return null;
+        }
+        List<String> allowed = attr.allowed();
+        if (s != null && allowed != null && allowed.stream().noneMatch(a -> a.equalsIgnoreCase(s))) {
+            problem(node.pos(), "invalid \"" + path + "\" \"" + s + "\": must be one of " + String.join(", ", allowed));
             return null;
         }
         return s;

@@ -41,7 +41,7 @@ public final class Merger {
             out.putAll(Decoder.asMap(after));
             return out;
         }
-        if (attr.type() == Schema.Type.LIST && !attr.has("merge=replace")) {
+        if (attr.type() == Schema.Type.LIST && !"replace".equals(attr.options().get("merge"))) {
             List<Object> out = new ArrayList<>((List<?>) before);
             out.addAll((List<?>) after);
             return List.copyOf(out);

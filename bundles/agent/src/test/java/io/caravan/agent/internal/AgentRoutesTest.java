@@ -1,0 +1,144 @@
+package io.caravan.agent.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.reflect.Proxy;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.caravan.agent.AgentConfigService;
+import io.caravan.agent.ReloadReport;
+import io.caravan.agent.UnsupportedKey;
+import io.caravan.api.CaravanException;
+import io.caravan.api.ErrorCode;
+import io.caravan.api.json.NomadJson;
+import io.caravan.http.ApiRequest;
+import io.caravan.http.ApiResponse;
+import io.caravan.http.AsyncHandler;
+import io.caravan.http.QueryOptions;
+import io.caravan.http.RouteTable;
+import org.junit.jupiter.api.Test;
+
+/** {@code PUT /v1/agent/reload} reloads only this agent, and what it reports; {@code /v1/agent/self} lists it too. */
+class AgentRoutesTest {
+    static final UnsupportedKey TLS = new UnsupportedKey("tls.http", "a.hcl:2:3", "plain text");
+
+    /** Counts reloads; reports one unsupported key. */
+    static final class Service implements AgentConfigService {
+        int reloads;
+
+        public ReloadReport reload() {
+            reloads++;
+            return new ReloadReport(List.of("log_level"), List.of("log_level"), List.of(), 1.5, List.of(TLS));
+        }
+
+        public Map<String, Object> configuration() {
+            return Map.of("log_level", "INFO");
+        }
+
+        public List<UnsupportedKey> unsupported() {
+            return List.of(TLS);
+        }
+    }
+
+    /** The agent's PID with defaults, as DS would hand it, and a few values set. */
+    static AgentPidConfig pid(Map<String, Object> values) {
+        return (AgentPidConfig) Proxy.newProxyInstance(AgentPidConfig.class.getClassLoader(),
+                new Class<?>[] {AgentPidConfig.class}, (proxy, method, args) -> {
+                    Object v = values.get(method.getName());
+                    return v != null ? v : method.getDefaultValue();
+                });
+    }
+
+    record Request(String method, String path, Map<String, String> params) implements ApiRequest {
+        public String pathParam(String name) { return null; }
+        public Optional<String> query(String name) { return Optional.ofNullable(params.get(name)); }
+        public List<String> queryAll(String name) {
+            return params.containsKey(name) ? List.of(params.get(name)) : List.of();
+        }
+        public Optional<String> header(String name) { return Optional.empty(); }
+        public Optional<String> token() { return Optional.empty(); }
+        public QueryOptions options() { return null; }
+        public <T> T body(Class<T> type) { throw new UnsupportedOperationException(); }
+        public String remoteAddress() { return "127.0.0.1"; }
+    }
+
+    final Service service = new Service();
+    final AgentRoutes routes = new AgentRoutes(pid(Map.of("name", "node1", "node_id", "id-1", "region", "global",
+            "server_enabled", true, "client_enabled", true, "advertise_rpc", "127.0.0.1:4647",
+            "advertise_serf", "127.0.0.1:4648")), service);
+
+    /** The answer, or the CaravanException the route failed with. */
+    Object call(String method, String path, String... query) {
+        Map<String, AsyncHandler> table = new HashMap<>();
+        routes.register(new RouteTable() {
+            public RouteTable routeAsync(String m, String pattern, AsyncHandler handler) {
+                table.put(m + " " + pattern, handler);
+                return this;
+            }
+        });
+        Map<String, String> params = new LinkedHashMap<>();
+        for (String q : query) {
+            params.put(q.substring(0, q.indexOf('=')), q.substring(q.indexOf('=') + 1));
+        }
+        try {
+            return table.get(method + " " + path).handle(new Request(method, path, params)).toCompletableFuture()
+                    .join();
+        } catch (CaravanException e) {
+            return e;
+        } catch (CompletionException e) {
+            return e.getCause();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void aReloadAnswersItsReportWithTheUnsupportedKeys() {
+        ApiResponse r = (ApiResponse) call("PUT", "/v1/agent/reload");
+        assertEquals(200, r.status());
+        assertEquals(1, service.reloads);
+        JsonNode body = NomadJson.mapper().valueToTree(r.body());
+        assertEquals("tls.http", body.path("Unsupported").path(0).path("Key").asText(), body.toString());
+        assertEquals("a.hcl:2:3", body.path("Unsupported").path(0).path("Position").asText());
+    }
+
+    @Test
+    void aReloadForAnUnknownNodeIsA404AndReloadsNothing() {
+        CaravanException e = (CaravanException) call("PUT", "/v1/agent/reload", "node_id=no-such-node");
+        assertEquals(ErrorCode.NOT_FOUND, e.code());
+        assertEquals("Unknown node \"no-such-node\"", e.getMessage());
+        CaravanException s = (CaravanException) call("POST", "/v1/agent/reload", "server_id=other.global");
+        assertEquals(ErrorCode.NOT_FOUND, s.code());
+        CaravanException both = (CaravanException) call("PUT", "/v1/agent/reload", "node_id=id-1", "server_id=node1");
+        assertEquals(ErrorCode.BAD_REQUEST, both.code());
+        assertEquals(0, service.reloads);
+    }
+
+    @Test
+    void aReloadAddressedToThisAgentReloadsIt() {
+        assertEquals(200, ((ApiResponse) call("PUT", "/v1/agent/reload", "node_id=id-1")).status());
+        assertEquals(200, ((ApiResponse) call("PUT", "/v1/agent/reload", "server_id=node1.global")).status());
+        assertEquals(2, service.reloads);
+    }
+
+    @Test
+    void selfListsTheUnsupportedKeysUnderConfig() {
+        ApiResponse r = (ApiResponse) call("GET", "/v1/agent/self");
+        JsonNode config = NomadJson.mapper().valueToTree(r.body()).path("config");
+        assertEquals("tls.http", config.path("Unsupported").path(0).path("Key").asText(), config.toString());
+        assertEquals("plain text", config.path("Unsupported").path(0).path("Reason").asText());
+    }
+
+    @Test
+    void unsupportedIsAnEmptyListWhenNothingIsSet() {
+        Map<String, Object> self = AgentViews.selfConfig(Map.of(), List.of(), pid(Map.of()));
+        assertTrue(self.get("Unsupported") instanceof List<?> l && l.isEmpty(), String.valueOf(self));
+    }
+}

@@ -1,0 +1,150 @@
+package io.caravan.agent.internal.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import io.caravan.agent.UnsupportedKey;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Keys Caravan reads but does not act on are reported where they were set; enum typos are errors with position. */
+class UnsupportedKeysTest {
+    @TempDir
+    Path dir;
+
+    private static final Schema.Block ROOT = Schema.nomadAgent().root();
+
+    private Path file(String name, String text) throws Exception {
+        Path f = dir.resolve(name);
+        Files.writeString(f, text);
+        return f;
+    }
+
+    private static Map<String, UnsupportedKey> byKey(List<UnsupportedKey> keys) {
+        Map<String, UnsupportedKey> out = new java.util.LinkedHashMap<>();
+        keys.forEach(k -> out.put(k.key(), k));
+        assertEquals(keys.size(), out.size(), "each key once: " + keys);
+        return out;
+    }
+
+    @Test
+    void theSchemaMarksWhatIsNotActedOnAndLeavesTheRest() {
+        for (String block : List.of("acl", "tls", "telemetry", "consul", "vault", "audit", "autopilot")) {
+            assertNotNull(ROOT.key(block).unsupported(), block);
+        }
+        Schema.Block server = (Schema.Block) ROOT.key("server");
+        assertNotNull(server.key("client_introduction").unsupported());
+        assertNotNull(server.key("job_tracked_versions").unsupported());
+        assertNull(server.key("bootstrap_expect").unsupported());
+        assertNull(server.key("heartbeat_grace").unsupported());
+        Schema.Block client = (Schema.Block) ROOT.key("client");
+        assertNotNull(client.key("template").unsupported());
+        assertNull(client.key("meta").unsupported());
+        assertNull(((Schema.Block) client.key("reserved")).key("cpu").unsupported());
+        assertNotNull(((Schema.Block) client.key("reserved")).key("cores").unsupported());
+        assertNull(ROOT.key("plugin").unsupported());
+        assertNull(ROOT.key("log_level").unsupported());
+    }
+
+    @Test
+    void schemaOptionsTakeQuotedReasonsAndEnums() {
+        Schema s = Schema.parse(List.of(
+                "a string enum=x|y unsupported=\"not # a comment\"  # a comment",
+                "b unsupported=\"why = this\" {",
+                "  c int port",
+                "}"));
+        Schema.Attr a = (Schema.Attr) s.root().key("a");
+        assertEquals(List.of("x", "y"), a.allowed());
+        assertEquals("not # a comment", a.unsupported());
+        Schema.Block b = (Schema.Block) s.root().key("b");
+        assertEquals("why = this", b.unsupported());
+        assertTrue(b.key("c").has("port"));
+        assertNull(b.key("c").unsupported());
+    }
+
+    @Test
+    void eachKeySetInAnUnsupportedBlockIsReportedWithItsPosition() throws Exception {
+        Path f = file("agent.hcl", """
+                data_dir = "/tmp/x"
+                server {
+                  enabled = true
+                  client_introduction {
+                    enforcement = "strict"
+                  }
+                }
+                acl {
+                  enabled = true
+                }
+                tls {
+                  http = true
+                  rpc  = true
+                }
+                telemetry {
+                  prometheus_metrics = true
+                }
+                consul {}
+                """);
+        ConfigLoader.Loaded loaded = ConfigLoader.load(false, List.of(f.toString()), Map.of());
+        Map<String, UnsupportedKey> keys = byKey(loaded.unsupported());
+        assertEquals(List.of("server.client_introduction.enforcement", "acl.enabled", "tls.http", "tls.rpc",
+                "telemetry.prometheus_metrics", "consul"), List.copyOf(keys.keySet()));
+        assertEquals(f + ":5:5", keys.get("server.client_introduction.enforcement").position());
+        assertEquals(f + ":9:3", keys.get("acl.enabled").position());
+        assertEquals(f + ":12:3", keys.get("tls.http").position());
+        assertEquals(f + ":18:1", keys.get("consul").position()); // an empty block still means "use Consul"
+        assertTrue(keys.get("acl.enabled").reason().contains("not enforced"), keys.get("acl.enabled").reason());
+    }
+
+    @Test
+    void onlyWhatTheOperatorSetIsReportedNotTheDefaults() throws Exception {
+        // The built-in defaults set acl.enabled = false and ui.enabled = true; -dev adds more.
+        Path f = file("plain.json", "{\"data_dir\": \"/tmp/x\", \"server\": {\"enabled\": true}}");
+        assertEquals(List.of(), ConfigLoader.load(true, List.of(f.toString()), Map.of()).unsupported());
+    }
+
+    @Test
+    void flagsAreReportedAsTheCommandLineAndEachKeyOnceAcrossFiles() throws Exception {
+        Path a = file("a.json", "{\"tls\": {\"http\": true}, \"log_file\": \"/var/log/nomad.log\"}");
+        Path b = file("b.hcl", "tls {\n  http = false\n}\n");
+        ConfigLoader.Loaded loaded = ConfigLoader.load(false, List.of(a.toString(), b.toString()),
+                Map.of("acl", Map.of("enabled", true)));
+        Map<String, UnsupportedKey> keys = byKey(loaded.unsupported());
+        assertEquals(List.of("tls.http", "log_file", "acl.enabled"), List.copyOf(keys.keySet()));
+        assertEquals(a + ":1:10", keys.get("tls.http").position()); // where it was first set
+        assertEquals("command line", keys.get("acl.enabled").position());
+    }
+
+    @Test
+    void anEnumTypoIsAnErrorWithItsPosition() throws Exception {
+        Path f = file("bad.hcl", """
+                server {
+                  client_introduction {
+                    enforcement = "bogus"
+                  }
+                }
+                client {
+                  preferred_address_family = "IPv6"
+                }
+                """);
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> ConfigLoader.load(false, List.of(f.toString()), Map.of()));
+        assertEquals(1, e.problems().size(), e.getMessage()); // IPv6 matches ipv6: case does not matter
+        assertEquals(f + ":3:19: invalid \"server.client_introduction.enforcement\" \"bogus\": must be one of "
+                + "none, warn, strict", e.problems().get(0).toString());
+    }
+
+    @Test
+    void aLogLevelFlagIsCheckedLikeTheFileKey() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> ConfigLoader.load(true, List.of(), Map.of("log_level", "loud")));
+        assertTrue(e.getMessage().startsWith("command line: invalid \"log_level\" \"loud\""), e.getMessage());
+    }
+}

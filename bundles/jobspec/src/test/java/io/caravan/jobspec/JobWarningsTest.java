@@ -1,0 +1,110 @@
+package io.caravan.jobspec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.caravan.api.json.NomadJson;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Every block a job sets that Caravan does not act on is named, from HCL and from JSON alike. */
+class JobWarningsTest {
+
+    static final String HCL = """
+            job "web" {
+              update {
+                max_parallel = 2
+              }
+              group "web" {
+                network {
+                  mode = "bridge"
+                  port "http" {}
+                }
+                service {
+                  name = "web"
+                }
+                service {
+                  name = "web-admin"
+                }
+                volume "certs" {
+                  type   = "host"
+                  source = "certs"
+                }
+                volume "data" {
+                  type   = "csi"
+                  source = "data"
+                }
+                task "app" {
+                  driver = "raw_exec"
+                  config {
+                    command = "/bin/sleep"
+                  }
+                  template {
+                    data        = "x"
+                    destination = "local/x"
+                  }
+                  identity {
+                    env = true
+                  }
+                  resources {
+                    cpu = 100
+                  }
+                }
+              }
+            }
+            """;
+
+    static final List<String> EXPECTED = List.of(
+            "update block is not supported yet and was ignored (deployments are not implemented: allocations are "
+                    + "replaced without rolling updates, canaries or health checks)",
+            "group \"web\": service block is not supported yet and was ignored (services are not registered: there "
+                    + "is no service discovery or health checking)",
+            "group \"web\": volume block is not supported yet and was ignored (only host volumes are implemented)",
+            "group \"web\" -> task \"app\": template block is not supported yet and was ignored (templates are not "
+                    + "rendered)",
+            "group \"web\" -> task \"app\": identity block is not supported yet and was ignored (workload identities "
+                    + "are not issued)",
+            "group \"web\" -> network: mode is not supported yet and was ignored (tasks share the host's network: "
+                    + "bridge and CNI networking are not implemented)");
+
+    @Test
+    void anHclJobNamesEachIgnoredBlockByItsPath() {
+        JsonNode job = JobspecParser.parse(HCL, "web.nomad").job();
+        assertEquals(EXPECTED.stream().sorted().toList(), JobWarnings.unsupported(job).stream().sorted().toList());
+    }
+
+    @Test
+    void aJsonJobWarnsTheSame() throws Exception {
+        JsonNode job = NomadJson.mapper().readTree("""
+                {"ID": "web", "Update": {"MaxParallel": 2},
+                 "TaskGroups": [{"Name": "web",
+                   "Networks": [{"Mode": "bridge", "DynamicPorts": [{"Label": "http"}]}],
+                   "Services": [{"Name": "web"}, {"Name": "web-admin"}],
+                   "Volumes": {"certs": {"Type": "host", "Source": "certs"}, "data": {"Type": "csi", "Source": "data"}},
+                   "Tasks": [{"Name": "app", "Driver": "raw_exec", "Config": {"command": "/bin/sleep"},
+                     "Templates": [{"EmbeddedTmpl": "x", "DestPath": "local/x"}],
+                     "Identity": {"Env": true},
+                     "Resources": {"CPU": 100}}]}]}
+                """);
+        assertEquals(EXPECTED.stream().sorted().toList(), JobWarnings.unsupported(job).stream().sorted().toList());
+    }
+
+    @Test
+    void zeroValuesAndHostNetworkingAreNotWarnedAbout() throws Exception {
+        // Clients that send every field (Go's zero values, empty lists, nulls) set nothing.
+        JsonNode job = NomadJson.mapper().readTree("""
+                {"ID": "web", "Update": null, "Periodic": null, "VaultToken": "", "Multiregion": {},
+                 "TaskGroups": [{"Name": "web", "Services": [], "Networks": [{"Mode": "host"}],
+                   "MaxClientDisconnect": null, "EphemeralDisk": {"SizeMB": 300, "Migrate": false},
+                   "Tasks": [{"Name": "app", "Templates": null, "Vault": null, "Identity": {"Env": false}}]}]}
+                """);
+        assertEquals(List.of(), JobWarnings.unsupported(job));
+    }
+
+    @Test
+    void warningsAreOneStringInNomadsFormat() {
+        assertEquals("", JobWarnings.format(List.of()));
+        assertEquals("1 warning:\n\n* a", JobWarnings.format(List.of("a")));
+        assertEquals("2 warnings:\n\n* a\n* b", JobWarnings.format(List.of("a", "b")));
+    }
+}
