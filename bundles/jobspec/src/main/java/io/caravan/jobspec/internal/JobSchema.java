@@ -33,7 +33,7 @@ final class JobSchema {
     private static final String CONSUL = "there is no Consul integration";
     private static final String VAULT_NONE = "there is no Vault integration";
     private static final String MIGRATE_NONE = "drained allocations are migrated without a migrate strategy";
-    private static final String DISCONNECT_LEGACY = "not read: use the disconnect block";
+    private static final String STOP_ON_CLIENT = "clients do not stop allocations on their own when heartbeats fail";
     private static final String NOT_READ = "not read";
 
     /** Temporary key holding job-level {@code task} blocks until {@link #JOB}'s post hook turns them into groups. */
@@ -131,7 +131,8 @@ final class JobSchema {
             .attr("lost_after", "LostAfter", DURATION)
             .attr("stop_on_client_after", "StopOnClientAfter", DURATION)
             .attr("replace", "Replace", BOOL)
-            .attr("reconcile", "Reconcile", STRING);
+            .attr("reconcile", "Reconcile", STRING)
+            .unsupported("stop_on_client_after", STOP_ON_CLIENT);
 
     static final Schema EPHEMERAL_DISK = new Schema("ephemeral_disk")
             .attr("sticky", "Sticky", BOOL)
@@ -550,9 +551,8 @@ final class JobSchema {
             .one("consul", "Consul", new Schema("consul").attr("namespace", "Namespace", STRING))
             .one("vault", GROUP_VAULT, VAULT)
             .free("meta", "Meta", STRING_MAP)
-            .unsupported("stop_after_client_disconnect", DISCONNECT_LEGACY)
-            .unsupported("max_client_disconnect", DISCONNECT_LEGACY)
-            .unsupported("prevent_reschedule_on_lost", DISCONNECT_LEGACY)
+            // max_client_disconnect and prevent_reschedule_on_lost become the disconnect block (Nomad 1.8-1.9).
+            .unsupported("stop_after_client_disconnect", STOP_ON_CLIENT)
             .unsupported("update", DEPLOYMENTS)
             .unsupported("migrate", MIGRATE_NONE)
             .unsupported("service", SERVICES)
