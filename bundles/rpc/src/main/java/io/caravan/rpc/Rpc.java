@@ -1,5 +1,6 @@
 package io.caravan.rpc;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 
@@ -20,6 +21,16 @@ public interface Rpc {
 
     /** Calls the servers this agent knows, in order, moving one that fails to the end and trying the next. */
     <R> CompletionStage<R> call(String method, Object request, Class<R> response);
+
+    /**
+     * The same, giving each server at most {@code attemptTimeout} to answer: a server that stays silent past it (a
+     * paused process, a partition that keeps the connection open) counts as failed, so the call goes on to the next
+     * server and later calls try it last. For calls whose answer time is known (a heartbeat; a blocking query plus
+     * its wait); without it a silent server holds the call for the transport's whole call timeout.
+     */
+    default <R> CompletionStage<R> call(String method, Object request, Class<R> response, Duration attemptTimeout) {
+        return call(method, request, response);
+    }
 
     /** Calls the server at {@code host:port}. */
     <R> CompletionStage<R> callAt(String address, String method, Object request, Class<R> response);

@@ -4,7 +4,7 @@
  * endpoint says so, runs the handler and returns a structured error on failure. {@link io.caravan.rpc.Rpc} calls
  * servers (failing over between them), a given server, or a client node through the connection that node opened.
  */
-@Version("1.0.0")
+@Version("1.1.0")
 @Export
 package io.caravan.rpc;
 

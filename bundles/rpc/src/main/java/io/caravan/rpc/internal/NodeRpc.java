@@ -86,6 +86,12 @@ final class NodeRpc {
 
     /** A client-only agent's {@link NodeEndpoint}: every call goes to the servers; their replies update the list. */
     static final class Remote implements NodeEndpoint {
+        /**
+         * How long one server has to answer a client's call: room for a leader election (the forward waits up to
+         * 5 s for a leader) and a commit. A server silent for longer is passed over for the next one.
+         */
+        static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(10);
+
         private final Rpc rpc;
 
         Remote(Rpc rpc) {
@@ -94,12 +100,13 @@ final class NodeRpc {
 
         @Override
         public CompletionStage<NodeUpdateResponse> register(Node node) {
-            return rpc.call(REGISTER, new RegisterRequest(node), UpdateResponse.class).thenApply(this::learn);
+            return rpc.call(REGISTER, new RegisterRequest(node), UpdateResponse.class, ATTEMPT_TIMEOUT).thenApply(this::learn);
         }
 
         @Override
         public CompletionStage<NodeUpdateResponse> updateStatus(String nodeId, String secretId, String status) {
-            return rpc.call(UPDATE_STATUS, new UpdateStatusRequest(nodeId, secretId, status), UpdateResponse.class)
+            return rpc.call(UPDATE_STATUS, new UpdateStatusRequest(nodeId, secretId, status), UpdateResponse.class,
+                    ATTEMPT_TIMEOUT)
                     .thenApply(this::learn);
         }
 
@@ -114,7 +121,8 @@ final class NodeRpc {
 
         @Override
         public CompletionStage<Long> updateAllocs(String nodeId, String secretId, List<Allocation> updates) {
-            return rpc.call(UPDATE_ALLOC, new UpdateAllocRequest(nodeId, secretId, updates), IndexResponse.class)
+            return rpc.call(UPDATE_ALLOC, new UpdateAllocRequest(nodeId, secretId, updates), IndexResponse.class,
+                    ATTEMPT_TIMEOUT)
                     .thenApply(IndexResponse::index);
         }
 
@@ -122,12 +130,14 @@ final class NodeRpc {
         public CompletionStage<ClientAllocs> clientAllocs(String nodeId, String secretId, long minIndex,
                                                           Duration maxWait) {
             return rpc.call(GET_CLIENT_ALLOCS, new ClientAllocsRequest(nodeId, secretId, minIndex, maxWait.toMillis()),
-                    ClientAllocsResponse.class).thenApply(r -> new ClientAllocs(r.allocs(), r.index()));
+                    ClientAllocsResponse.class, maxWait.plus(ATTEMPT_TIMEOUT))
+                    .thenApply(r -> new ClientAllocs(r.allocs(), r.index()));
         }
 
         @Override
         public CompletionStage<List<Allocation>> allocs(String nodeId, String secretId, List<String> allocIds) {
-            return rpc.call(GET_ALLOCS, new GetAllocsRequest(nodeId, secretId, allocIds), AllocsResponse.class)
+            return rpc.call(GET_ALLOCS, new GetAllocsRequest(nodeId, secretId, allocIds), AllocsResponse.class,
+                    ATTEMPT_TIMEOUT)
                     .thenApply(AllocsResponse::allocs);
         }
     }

@@ -96,18 +96,23 @@ final class RpcEngine implements Rpc, AutoCloseable {
 
     @Override
     public <R> CompletionStage<R> call(String method, Object request, Class<R> response) {
+        return call(method, request, response, callTimeout);
+    }
+
+    @Override
+    public <R> CompletionStage<R> call(String method, Object request, Class<R> response, Duration attemptTimeout) {
         byte[] body = RpcCodec.encode(request);
         List<String> order = servers();
         if (order.isEmpty()) {
             return CompletableFuture.failedFuture(new CaravanException(ErrorCode.NO_LEADER, "no servers known"));
         }
         CompletableFuture<byte[]> result = new CompletableFuture<>();
-        attempt(order, 0, method, body, null, result);
+        attempt(order, 0, method, body, attemptTimeout, null, result);
         return result.thenApply(bytes -> RpcCodec.decode(bytes, response));
     }
 
     /** Tries the servers in order; one that cannot be reached or has no leader goes to the end of the list. */
-    private void attempt(List<String> order, int i, String method, byte[] body, Throwable last,
+    private void attempt(List<String> order, int i, String method, byte[] body, Duration timeout, Throwable last,
                          CompletableFuture<byte[]> result) {
         if (i == order.size()) {
             result.completeExceptionally(new CaravanException(ErrorCode.NO_LEADER, null,
@@ -115,13 +120,13 @@ final class RpcEngine implements Rpc, AutoCloseable {
             return;
         }
         String server = order.get(i);
-        send(server, method, 0, body).whenComplete((ok, error) -> {
+        send(server, method, 0, body, timeout).whenComplete((ok, error) -> {
             if (error == null) {
                 result.complete(ok);
             } else if (retryElsewhere(error)) {
                 LOG.debug("RPC {} to {} failed, trying the next server: {}", method, server, reason(error));
                 demote(server);
-                attempt(order, i + 1, method, body, error, result);
+                attempt(order, i + 1, method, body, timeout, error, result);
             } else {
                 result.completeExceptionally(unwrap(error));
             }
@@ -187,8 +192,12 @@ final class RpcEngine implements Rpc, AutoCloseable {
 
     /** Sends an encoded call over this agent's connection to {@code address}, dialling it first if needed. */
     private CompletableFuture<byte[]> send(String address, String method, int hops, byte[] body) {
+        return send(address, method, hops, body, callTimeout);
+    }
+
+    private CompletableFuture<byte[]> send(String address, String method, int hops, byte[] body, Duration timeout) {
         return channel(address).thenCompose(c -> c.call(method, hops, body))
-                .orTimeout(callTimeout.toMillis(), TimeUnit.MILLISECONDS);
+                .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private CompletableFuture<JdkChannel> channel(String address) {

@@ -131,6 +131,24 @@ class RpcEngineTest {
     }
 
     @Test
+    void aServerSilentPastTheAttemptTimeoutIsPassedOverAndTriedLast() throws Exception {
+        CompletableFuture<Text> never = new CompletableFuture<>();
+        RpcEngine silent = server("silent", new Endpoint<>("Test.Beat", Text.class, Text.class,
+                Endpoint.Routing.LOCAL, q -> never));
+        RpcEngine live = server("live", new Endpoint<>("Test.Beat", Text.class, Text.class,
+                Endpoint.Routing.LOCAL, q -> CompletableFuture.completedFuture(new Text("beat"))));
+        RpcEngine client = engine("node-1");
+        client.setServers(List.of(at(silent), at(live)));
+
+        long started = System.nanoTime();
+        assertEquals(new Text("beat"), await(client.call("Test.Beat", new Text("x"), Text.class,
+                Duration.ofMillis(300))));
+        long tookMillis = (System.nanoTime() - started) / 1_000_000;
+        assertTrue(tookMillis < 5_000, "answered by the next server after the attempt timeout: " + tookMillis + " ms");
+        assertEquals(List.of(at(live), at(silent)), client.servers(), "the silent server goes last");
+    }
+
+    @Test
     void aFollowerForwardsLeaderCallsToTheLeader() throws Exception {
         RpcEngine leader = server("leader");
         RpcEngine follower = server("follower");
