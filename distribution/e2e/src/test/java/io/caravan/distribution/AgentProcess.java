@@ -94,6 +94,15 @@ final class AgentProcess implements AutoCloseable {
         return agent;
     }
 
+    /** Sends the agent's process a signal ({@code STOP}, {@code CONT}, …) with {@code kill}; nothing once it exited. */
+    void signal(String name) throws IOException, InterruptedException {
+        if (!process.isAlive()) {
+            return;
+        }
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
+        assertTrue(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -" + name);
+    }
+
     /** Any {@code caravan} command, its output (both streams) in {@code log}. */
     static Process run(Path log, String... args) throws IOException {
         List<String> command = new ArrayList<>();
@@ -178,11 +187,6 @@ final class AgentProcess implements AutoCloseable {
                 return false;
             }
         });
-    }
-
-    void signal(String name) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
-        assertTrue(kill.waitFor(10, TimeUnit.SECONDS));
     }
 
     static void await(String what, Duration limit, BooleanSupplier condition) throws InterruptedException {

@@ -3,7 +3,6 @@ package io.caravan.distribution;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,7 +10,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.caravan.distribution.ServerFiles.Ports;
@@ -86,7 +84,7 @@ class DisconnectedClientE2EIT {
 
             for (int cycle = 1; cycle <= CYCLES; cycle++) {
                 int expectedAllocs = 1 + cycle;
-                signal(frozen, "STOP");
+                frozen.signal("STOP");
                 try {
                     AgentProcess.await("cycle " + cycle + ": the node is disconnected", WAIT, () -> {
                         String status = nodeStatus(server, nodeId);
@@ -98,7 +96,7 @@ class DisconnectedClientE2EIT {
                                     a -> !a.get("ID").asText().equals(originalId)
                                             && a.get("ClientStatus").asText().equals("running")));
                 } finally {
-                    signal(frozen, "CONT");
+                    frozen.signal("CONT");
                 }
                 AgentProcess.await("cycle " + cycle + ": the node is ready again", WAIT, () -> {
                     String status = nodeStatus(server, nodeId);
@@ -121,19 +119,12 @@ class DisconnectedClientE2EIT {
             assertTrue(!nodeStatuses.contains("down"), "the node was never down: " + nodeStatuses);
         } finally {
             for (AgentProcess a : agents) {
-                signal(a, "CONT");
+                a.signal("CONT");
                 a.close();
             }
         }
     }
 
-    private static void signal(AgentProcess agent, String signal) throws IOException, InterruptedException {
-        if (!agent.process.isAlive()) {
-            return;
-        }
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(agent.process.pid())).start();
-        assertTrue(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -" + signal);
-    }
 
     private static String nodeStatus(AgentProcess server, String nodeId) {
         try {

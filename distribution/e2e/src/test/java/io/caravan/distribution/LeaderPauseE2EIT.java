@@ -1,0 +1,123 @@
+package io.caravan.distribution;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.caravan.distribution.ServerFiles.Ports;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The leader is paused (SIGSTOP: its connections stay open, it answers nothing) while a client talks to it. The two
+ * other servers elect a new leader; the client must move to them in time to keep its node {@code ready}, and a job
+ * stopped through the new leader must stop on the client within a heartbeat or two — not after the paused server's
+ * calls time out minutes later.
+ */
+class LeaderPauseE2EIT {
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    /** A heartbeat TTL (10 s at least) plus the client's per-server deadline (10 s), with room for a slow machine. */
+    private static final Duration STOP_REACHES_CLIENT = Duration.ofSeconds(40);
+
+    @Test
+    void aStopDecidedAfterTheLeaderPausedReachesTheClient() throws Exception {
+        Path dir = Files.createTempDirectory("caravan-leader-pause-");
+        byte[] raw = new byte[32];
+        new SecureRandom().nextBytes(raw);
+        String key = Base64.getEncoder().encodeToString(raw);
+        List<Ports> ports = ServerFiles.ports(4);
+        List<AgentProcess> servers = new ArrayList<>();
+        List<AgentProcess> agents = new ArrayList<>();
+        AgentProcess paused = null;
+        try {
+            for (int i = 0; i < 3; i++) {
+                Path config = dir.resolve("server" + (i + 1) + ".hcl");
+                Files.writeString(config, ServerFiles.serverConfig(dir, i + 1, ports.get(i), ports.subList(0, 3), key));
+                AgentProcess s = AgentProcess.start(config, dir.resolve("server" + (i + 1) + ".log"),
+                        ports.get(i).http(), ports.get(i).rpc());
+                servers.add(s);
+                agents.add(s);
+            }
+            AgentProcess.await("the servers agree on a leader", WAIT, () -> {
+                Set<String> leaders = servers.stream().map(ServerFiles::leaderOf).collect(Collectors.toSet());
+                return leaders.size() == 1 && !leaders.contains("");
+            });
+            String leaderRpc = ServerFiles.leaderOf(servers.get(0));
+            AgentProcess leader = servers.get(ServerFiles.indexOf(ports, leaderRpc));
+            List<AgentProcess> rest = servers.stream().filter(s -> s != leader).toList();
+
+            // The client knows the leader first, so its calls go there until the leader falls silent.
+            Ports cp = ports.get(3);
+            String known = ports.subList(0, 3).stream().map(p -> "\"" + p.rpcAddress() + "\"")
+                    .sorted((a, b) -> a.contains(leaderRpc) ? -1 : b.contains(leaderRpc) ? 1 : 0)
+                    .collect(Collectors.joining(", "));
+            Files.writeString(dir.resolve("client.hcl"), ServerFiles.agentConfig(dir, "client1", cp) + """
+                    client {
+                      enabled = true
+                      servers = [%s]
+                    }
+                    plugin "raw_exec" {
+                      config {
+                        enabled = true
+                      }
+                    }
+                    """.formatted(known));
+            agents.add(AgentProcess.start(dir.resolve("client.hcl"), dir.resolve("client.log"), cp.http(), cp.rpc()));
+            AgentProcess survivor = rest.get(0);
+            AgentProcess.await("the client node is ready", WAIT, () -> survivor.json("/v1/nodes")
+                    .findValues("Status").stream().anyMatch(s -> s.asText().equals("ready")));
+            var registered = survivor.putForm("/v1/jobs", """
+                    {"Job": {"ID": "sleeper", "Datacenters": ["dc1"], "TaskGroups": [{"Name": "g", "Count": 1,
+                      "Tasks": [{"Name": "t", "Driver": "raw_exec",
+                                 "Config": {"command": "/bin/sleep", "args": ["600"]}}]}]}}
+                    """);
+            assertEquals(200, registered.statusCode(), registered.body());
+            AgentProcess.await("the job runs", WAIT, () -> clientStatuses(survivor).equals(List.of("running")));
+
+            leader.signal("STOP");
+            paused = leader;
+            AgentProcess.await("a new leader among the others", WAIT, () -> {
+                Set<String> l = rest.stream().map(ServerFiles::leaderOf).collect(Collectors.toSet());
+                return l.size() == 1 && !l.contains("") && !l.contains(leaderRpc);
+            });
+            var stopped = survivor.delete("/v1/job/sleeper");
+            assertEquals(200, stopped.statusCode(), stopped.body());
+            long decided = System.nanoTime();
+            AgentProcess.await("the client stops the task", STOP_REACHES_CLIENT,
+                    () -> clientStatuses(survivor).equals(List.of("complete")));
+            System.out.println("stop after a paused leader reached the client in "
+                    + (System.nanoTime() - decided) / 1_000_000 + " ms");
+            assertEquals("ready", survivor.json("/v1/nodes").get(0).get("Status").asText(),
+                    "the node never missed its heartbeats");
+        } finally {
+            if (paused != null) {
+                paused.signal("CONT");
+            }
+            for (AgentProcess a : agents) {
+                a.close();
+            }
+        }
+    }
+
+    private static List<String> clientStatuses(AgentProcess server) {
+        List<String> out = new ArrayList<>();
+        try {
+            for (JsonNode a : server.json("/v1/job/sleeper/allocations")) {
+                out.add(a.get("ClientStatus").asText());
+            }
+        } catch (Exception e) {
+            return List.of();
+        }
+        return out;
+    }
+
+}
