@@ -42,7 +42,6 @@ public final class RaftWrites implements EndpointProvider {
     /** A command as the Raft log takes it, and what applying it gave. */
     record ApplyRequest(byte[] entry) {}
 
-    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     private volatile Rpc rpc;
 
     /** The server block's job limits, for jobs that followers forward. */
@@ -74,6 +73,17 @@ public final class RaftWrites implements EndpointProvider {
     synchronized void unbindReplicator(Replicator log) {
         if (replicator.getNow(null) == log) {
             replicator = new CompletableFuture<>();
+        }
+    }
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    void bindRpc(Rpc transport) {
+        rpc = transport;
+    }
+
+    void unbindRpc(Rpc transport) {
+        if (rpc == transport) {
+            rpc = null;
         }
     }
 
