@@ -42,13 +42,17 @@ final class AppliedRequests {
         return state.get(TABLE, requestId.toString()).map(Row::result);
     }
 
-    /** Records an applied write, dropping the rows that fell out of the bounds at this entry's stamp. */
-    static void record(StateTxn state, UUID requestId, long timestampMillis, Command.Result result) {
-        // The transaction's view so far, immutable: rows can be deleted while it is read.
-        StateSnapshot current = state.read();
+    /**
+     * Records an applied write, dropping the rows that fell out of the bounds at this entry's stamp.
+     *
+     * @param before the state before this entry (the command does not write this table): read here, not through the
+     *     transaction, which would have to build a view of its own writes first
+     */
+    static void record(StateTxn state, StateSnapshot before, UUID requestId, long timestampMillis,
+                       Command.Result result) {
         long expired = timestampMillis - RETAIN.toMillis();
-        int excess = current.count(TABLE) + 1 - MAX_ROWS;
-        Iterator<Row> oldest = current.byIndexPrefix(TABLE, ORDER, "").iterator();
+        int excess = before.count(TABLE) + 1 - MAX_ROWS;
+        Iterator<Row> oldest = before.byIndexPrefix(TABLE, ORDER, "").iterator();
         while (oldest.hasNext()) {
             Row row = oldest.next();
             if (excess <= 0 && row.timestampMillis() >= expired) {

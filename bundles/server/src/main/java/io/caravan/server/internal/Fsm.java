@@ -9,6 +9,7 @@ import java.util.function.BiFunction;
 
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Evaluation;
+import io.caravan.state.StateSnapshot;
 import io.caravan.state.StateStore;
 import io.caravan.state.StateTxn;
 
@@ -104,9 +105,10 @@ final class Fsm {
      * @param requestId null for an entry without one
      */
     Outcome apply(long index, long timestampMillis, UUID requestId, Command command) {
+        // The apply thread is the store's only writer: its snapshot is the state of the previous entry.
+        StateSnapshot before = store.snapshot();
         if (requestId != null) {
-            // The apply thread is the store's only writer: its snapshot is the state of the previous entry.
-            Optional<Command.Result> first = AppliedRequests.result(store.snapshot(), requestId);
+            Optional<Command.Result> first = AppliedRequests.result(before, requestId);
             if (first.isPresent()) {
                 return new Outcome(first.get(), true);
             }
@@ -118,7 +120,7 @@ final class Fsm {
             if (result.errorCode() == 0) {
                 txn.jobs().forEach((job, change) -> JobStatus.apply(state, job, change));
                 if (requestId != null) {
-                    AppliedRequests.record(state, requestId, timestampMillis, result);
+                    AppliedRequests.record(state, before, requestId, timestampMillis, result);
                 }
                 state.commit();
                 return new Outcome(result, false);
@@ -127,7 +129,7 @@ final class Fsm {
         if (requestId != null) {
             // A rejection (a conflict, a missing job) discards the command's writes, but a retry must hear it too.
             try (StateTxn state = store.begin(index)) {
-                AppliedRequests.record(state, requestId, timestampMillis, result);
+                AppliedRequests.record(state, before, requestId, timestampMillis, result);
                 state.commit();
             }
         }
