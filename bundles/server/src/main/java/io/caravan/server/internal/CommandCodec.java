@@ -13,7 +13,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import io.caravan.api.json.NomadJson;
 
 /**
- * Commands as log entries: {@code {"Type": "JobRegister", "RequestID": "<uuid>", "Command": {...}}} in Nomad's JSON.
+ * Commands as log entries: {@code {"Type": "JobRegister", "Command": {...}, "RequestID": "<uuid>"}} in Nomad's JSON.
  * The type name is the record's simple name; the table is built from the sealed hierarchy, so no command can be
  * forgotten. The request ID names one logical write through all its retries, so that it applies once
  * ({@link AppliedRequests}); entries written before request IDs existed have none.
@@ -55,11 +55,12 @@ final class CommandCodec {
         try (JsonGenerator g = NomadJson.internalMapper().getFactory().createGenerator(out)) {
             g.writeStartObject();
             g.writeStringField("Type", command.getClass().getSimpleName());
-            if (requestId != null) {
-                g.writeStringField(REQUEST_ID, requestId.toString());
-            }
             g.writeFieldName("Command");
             NomadJson.internalMapper().writeValue(g, command);
+            if (requestId != null) {
+                // Last: a server of an older version reads the command and ignores the rest.
+                g.writeStringField(REQUEST_ID, requestId.toString());
+            }
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -73,8 +74,8 @@ final class CommandCodec {
     }
 
     /**
-     * Reads what {@link #encode} wrote ({@code Type} first, then the optional {@code RequestID}), binding
-     * {@code Command} straight to its record.
+     * Reads what {@link #encode} wrote ({@code Type} first, {@code Command} second, then the optional
+     * {@code RequestID}), binding {@code Command} straight to its record.
      *
      * @throws IllegalArgumentException for bytes that are not one of our commands (whatever Jackson or a record's
      *     constructor threw while reading them), or whose request ID is not a UUID
@@ -85,15 +86,11 @@ final class CommandCodec {
             expect("Type".equals(p.nextFieldName()), "\"Type\" first");
             Class<?> type = TYPES.get(p.nextTextValue());
             expect(type != null, "a known command type");
-            String field = p.nextFieldName();
-            UUID requestId = null;
-            if (REQUEST_ID.equals(field)) {
-                requestId = requestId(p.nextTextValue());
-                field = p.nextFieldName();
-            }
-            expect("Command".equals(field), "\"Command\" after \"Type\" (and \"RequestID\")");
+            expect("Command".equals(p.nextFieldName()), "\"Command\" second");
             p.nextToken();
-            return new Entry(requestId, (Command) NomadJson.internalMapper().readValue(p, type));
+            Command command = (Command) NomadJson.internalMapper().readValue(p, type);
+            UUID requestId = REQUEST_ID.equals(p.nextFieldName()) ? requestId(p.nextTextValue()) : null;
+            return new Entry(requestId, command);
         } catch (IOException | RuntimeException e) {
             throw new IllegalArgumentException("undecodable log entry: " + e.getMessage(), e);
         }
