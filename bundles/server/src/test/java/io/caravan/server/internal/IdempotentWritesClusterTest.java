@@ -6,12 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 import io.caravan.api.CaravanException;
@@ -70,7 +71,9 @@ class IdempotentWritesClusterTest {
             Command.Result result = writes.get(follower).submit(create).toCompletableFuture()
                     .get(WAIT.toSeconds(), TimeUnit.SECONDS);
 
-            assertEquals(2, forwarding.served.get(), "the write was forwarded, its reply lost, and forwarded again");
+            assertEquals(2, forwarding.requests.size(), "the write was forwarded, its reply lost, and forwarded again");
+            UUID requestId = forwarding.requests.get(0);
+            assertEquals(requestId, forwarding.requests.get(1), "the retry is the same request");
             assertEquals(0, result.errorCode());
             long last = IntStream.range(0, states.size()).mapToLong(i -> group.server(i).lastAppliedIndex()).max()
                     .orElseThrow();
@@ -87,6 +90,8 @@ class IdempotentWritesClusterTest {
                 assertEquals(result.index(), stored.modifyIndex(), "server " + i + ": the retry wrote nothing");
                 assertEquals(1, s.count(NomadTables.JOB_VERSIONS), "server " + i + ": exactly one version");
                 assertEquals(1, s.count(NomadTables.EVALS), "server " + i);
+                // Any server that leads next answers a retry of this write the same way.
+                assertEquals(Optional.of(result), AppliedRequests.result(s, requestId), "server " + i);
             }
         }
     }
@@ -108,7 +113,8 @@ class IdempotentWritesClusterTest {
      */
     private final class LossyForwarding implements Rpc {
         final AtomicBoolean dropNextReply = new AtomicBoolean();
-        final AtomicInteger served = new AtomicInteger();
+        /** The request ID of each write served, in order. */
+        final List<UUID> requests = new CopyOnWriteArrayList<>();
         private final TestRaftGroup group;
 
         LossyForwarding(TestRaftGroup group) {
@@ -126,7 +132,7 @@ class IdempotentWritesClusterTest {
             }
             Endpoint<RaftWrites.ApplyRequest, Applied> apply =
                     (Endpoint<RaftWrites.ApplyRequest, Applied>) writes.get(leader).endpoints().get(0);
-            served.incrementAndGet();
+            requests.add(CommandCodec.decodeEntry(((RaftWrites.ApplyRequest) request).entry()).requestId());
             CompletableFuture<Applied> reply;
             try {
                 reply = apply.handler().handle((RaftWrites.ApplyRequest) request).toCompletableFuture();
