@@ -62,6 +62,11 @@ public final class TestRaftGroup implements AutoCloseable {
         return true;
     }
 
+    /** Stops server {@code i}, as its process ending would (its log and state stay on disk). */
+    public void stop(int i) {
+        nodes.get(i).close();
+    }
+
     @Override
     public void close() {
         nodes.forEach(RaftNode::close);
