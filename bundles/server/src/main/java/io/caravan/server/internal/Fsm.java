@@ -3,10 +3,13 @@ package io.caravan.server.internal;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
 import java.util.function.BiFunction;
 
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Evaluation;
+import io.caravan.state.StateSnapshot;
 import io.caravan.state.StateStore;
 import io.caravan.state.StateTxn;
 
@@ -83,15 +86,53 @@ final class Fsm {
         appliers.put(type, (txn, command) -> applier.apply(txn, (C) command));
     }
 
+    /**
+     * What applying an entry gave: the command's result, or, for a {@code retry} of a write the log applied before,
+     * that write's first result (nothing was applied this time).
+     */
+    record Outcome(Command.Result result, boolean retry) {}
+
+    /** Applies a command that no request ID names (entries older than request IDs): never de-duplicated. */
     Command.Result apply(long index, Command command) {
+        return apply(index, 0, null, command).result();
+    }
+
+    /**
+     * Applies the command of the write {@code requestId} once: a second entry of the same write (a retry) changes
+     * nothing and answers the first result ({@link AppliedRequests}).
+     *
+     * @param timestampMillis the leader's stamp of the entry, which bounds how long request IDs are kept
+     * @param requestId null for an entry without one
+     */
+    Outcome apply(long index, long timestampMillis, UUID requestId, Command command) {
+        // The apply thread is the store's only writer: its snapshot is the state of the previous entry.
+        StateSnapshot before = store.snapshot();
+        if (requestId != null) {
+            Optional<Command.Result> first = AppliedRequests.result(before, requestId);
+            if (first.isPresent()) {
+                return new Outcome(first.get(), true);
+            }
+        }
+        Command.Result result;
         try (StateTxn state = store.begin(index)) {
             Txn txn = new Txn(state, new LinkedHashMap<>());
-            Command.Result result = appliers.get(command.getClass()).apply(txn, command);
+            result = appliers.get(command.getClass()).apply(txn, command);
             if (result.errorCode() == 0) {
                 txn.jobs().forEach((job, change) -> JobStatus.apply(state, job, change));
+                if (requestId != null) {
+                    AppliedRequests.record(state, before, requestId, timestampMillis, result);
+                }
+                state.commit();
+                return new Outcome(result, false);
+            }
+        }
+        if (requestId != null) {
+            // A rejection (a conflict, a missing job) discards the command's writes, but a retry must hear it too.
+            try (StateTxn state = store.begin(index)) {
+                AppliedRequests.record(state, before, requestId, timestampMillis, result);
                 state.commit();
             }
-            return result;
         }
+        return new Outcome(result, false);
     }
 }

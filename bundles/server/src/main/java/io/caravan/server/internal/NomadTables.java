@@ -39,7 +39,7 @@ final class NomadTables {
             SchedulerConfig.class, c -> SchedulerConfig.KEY);
 
     static final List<TableSpec<?>> ALL = List.of(JOBS, JOB_VERSIONS, JOB_SUMMARIES, EVALS, ALLOCS, NODES,
-            SCHEDULER_CONFIG);
+            SCHEDULER_CONFIG, AppliedRequests.TABLE);
 
     /**
      * A codec for one snapshot or one restore (it is stateful): each row as Nomad's JSON, readable and the shape the
@@ -49,7 +49,7 @@ final class NomadTables {
      */
     static Codec codec() {
         return Codec.of(json(JOBS), json(JOB_VERSIONS), json(JOB_SUMMARIES), json(EVALS), allocs(), json(NODES),
-                json(SCHEDULER_CONFIG));
+                json(SCHEDULER_CONFIG), json(AppliedRequests.TABLE));
     }
 
     /** An allocation row: {@code {"Ref": n, "Alloc": {...}}}, the alloc's {@code Job} present only at first use. */

@@ -42,7 +42,6 @@ public final class RaftWrites implements EndpointProvider {
     /** A command as the Raft log takes it, and what applying it gave. */
     record ApplyRequest(byte[] entry) {}
 
-    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     private volatile Rpc rpc;
 
     /** The server block's job limits, for jobs that followers forward. */
@@ -77,9 +76,22 @@ public final class RaftWrites implements EndpointProvider {
         }
     }
 
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    void bindRpc(Rpc transport) {
+        rpc = transport;
+    }
+
+    void unbindRpc(Rpc transport) {
+        if (rpc == transport) {
+            rpc = null;
+        }
+    }
+
     /**
      * Completes on a thread of this component, never on Raft's apply thread: whatever the caller chains (an HTTP
-     * answer, a client's next request) must not hold up the log.
+     * answer, a client's next request) must not hold up the log. The command is encoded once, with a new request ID,
+     * and every retry (here after a leader change, in the forward to the leader) sends those bytes: a write whose reply
+     * was lost after the log took it is answered, not applied, the second time ({@link AppliedRequests}).
      */
     CompletionStage<Command.Result> submit(Command command) {
         return submitEncoded(CommandCodec.encode(command));
@@ -145,7 +157,9 @@ public final class RaftWrites implements EndpointProvider {
     public List<Endpoint<?, ?>> endpoints() {
         return List.of(new Endpoint<>(APPLY, ApplyRequest.class, Applied.class, Endpoint.Routing.LEADER,
                 Endpoint.Callers.SERVERS, q -> {
-                    byte[] entry = CommandCodec.encode(admitted(q.entry()));
+                    CommandCodec.Entry admitted = admitted(q.entry());
+                    // The follower's request ID is kept: a forward retried after a lost reply must apply once.
+                    byte[] entry = CommandCodec.encode(admitted.requestId(), admitted.command());
                     return replicator.copy().orTimeout(LEADER_HOLD.toMillis(), TimeUnit.MILLISECONDS)
                             .thenCompose(log -> log.submit(entry))
                             .exceptionallyCompose(e -> CompletableFuture.failedFuture(forCaller(unwrap(e))));
@@ -172,26 +186,26 @@ public final class RaftWrites implements EndpointProvider {
                 + " bytes; the Raft log takes at most " + Replicator.MAX_COMMAND_BYTES);
     }
 
-    /** A forwarded entry as a command, or a 400 saying why it is none. */
-    private Command admitted(byte[] entry) {
+    /** A forwarded entry as a command and its request ID, or a 400 saying why it is none. */
+    private CommandCodec.Entry admitted(byte[] entry) {
         if (entry == null) {
             throw new CaravanException(ErrorCode.BAD_REQUEST, "invalid command: missing");
         }
         if (entry.length > Replicator.MAX_COMMAND_BYTES) {
             throw tooLarge(entry.length);
         }
-        Command command;
+        CommandCodec.Entry decoded;
         try {
-            command = CommandCodec.decode(entry);
-            command.validate();
+            decoded = CommandCodec.decodeEntry(entry);
+            decoded.command().validate();
         } catch (IllegalArgumentException invalid) {
             throw new CaravanException(ErrorCode.BAD_REQUEST, "invalid command: " + invalid.getMessage());
         }
-        if (command instanceof Command.JobRegister register) {
+        if (decoded.command() instanceof Command.JobRegister register) {
             // The job limits Job.Register checks, again: the caller may not be our endpoint code.
             Jobs.check(NomadJson.mapper().valueToTree(register.job()), limits);
         }
-        return command;
+        return decoded;
     }
 
     @Deactivate

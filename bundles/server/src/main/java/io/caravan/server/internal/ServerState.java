@@ -83,26 +83,32 @@ public final class ServerState implements CommandHandler {
 
     /**
      * An entry that does not decode or validate is rejected here, the same way on every replica, and recorded in the
-     * log; it changes nothing. Anything the applier of a valid command throws still stops the server (a bug).
+     * log; it changes nothing. A write retried after its reply was lost reaches the log again with the same request ID:
+     * that entry changes nothing either, and answers the first one's result. Anything the applier of a valid command
+     * throws still stops the server (a bug).
      */
     @Override
     public byte[] apply(long index, long timestampMillis, byte[] command) {
-        Command decoded;
+        CommandCodec.Entry entry;
         try {
-            decoded = CommandCodec.decode(command);
-            decoded.validate();
+            entry = CommandCodec.decodeEntry(command);
+            entry.command().validate();
         } catch (IllegalArgumentException invalid) {
             LOG.atWarn().addKeyValue("index", index).addKeyValue("error", invalid.getMessage())
                     .log("log entry rejected: not a valid command; nothing was changed");
             return CommandCodec.encodeResult(Command.Result.rejected(index, 400, invalid.getMessage()));
         }
-        Command.Result result = fsm.apply(index, decoded);
-        if (result.errorCode() == 0) {
+        Fsm.Outcome outcome = fsm.apply(index, timestampMillis, entry.requestId(), entry.command());
+        if (outcome.retry()) {
+            LOG.atDebug().addKeyValue("index", index).addKeyValue("request", entry.requestId())
+                    .addKeyValue("first", outcome.result().index())
+                    .log("log entry not applied: its write was applied before (a retry); answering the first result");
+        } else if (outcome.result().errorCode() == 0) {
             for (AppliedListener listener : listeners) {
-                listener.applied(index, decoded);
+                listener.applied(index, entry.command());
             }
         }
-        return CommandCodec.encodeResult(result);
+        return CommandCodec.encodeResult(outcome.result());
     }
 
     @Override

@@ -1,9 +1,12 @@
 package io.caravan.server.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.charset.StandardCharsets;
+import java.util.UUID;
 
 import io.caravan.api.model.Evaluation;
 import io.caravan.api.model.Job;
@@ -17,18 +20,38 @@ class CommandCodecTest {
         Evaluation eval = Evaluation.forJob("e", job, Evaluation.TRIGGER_JOB_REGISTER, 7);
         for (Command command : new Command[] {new Command.JobRegister(job, eval, true, 3),
                 new Command.JobDeregister("default", "web", true, eval)}) {
-            byte[] entry = CommandCodec.encode(command);
-            assertEquals(command, CommandCodec.decode(entry));
+            UUID requestId = UUID.randomUUID();
+            byte[] entry = CommandCodec.encode(requestId, command);
+            assertEquals(new CommandCodec.Entry(requestId, command), CommandCodec.decodeEntry(entry));
             String text = new String(entry, StandardCharsets.UTF_8);
             assertEquals(true, text.startsWith("{\"Type\":\"" + command.getClass().getSimpleName() + "\",\"Command\":{"));
+            assertEquals(true, text.endsWith("},\"RequestID\":\"" + requestId + "\"}"), text);
             assertEquals(false, text.contains("\"Evals\""), "a derived accessor is not written: " + text);
         }
+    }
+
+    /** Each new write is a request of its own; the entries logged before request IDs existed still decode. */
+    @Test
+    void everyWriteGetsARequestIdOfItsOwnAndOldEntriesHaveNone() throws Exception {
+        Command command = new Command.JobDeregister("default", "web", false,
+                Evaluation.forJob("e", FsmTest.job("web", 50), Evaluation.TRIGGER_JOB_DEREGISTER, 7));
+        UUID first = CommandCodec.decodeEntry(CommandCodec.encode(command)).requestId();
+        UUID second = CommandCodec.decodeEntry(CommandCodec.encode(command)).requestId();
+        assertNotNull(first);
+        assertNotEquals(first, second);
+
+        byte[] old = CommandCodec.encode(null, command);
+        assertEquals(false, new String(old, StandardCharsets.UTF_8).contains("RequestID"));
+        assertEquals(new CommandCodec.Entry(null, command), CommandCodec.decodeEntry(old));
     }
 
     @Test
     void entriesNoServerWroteAreRefused() {
         for (String bad : new String[] {"[]", "{\"Command\":{}}", "{\"Type\":\"Nope\",\"Command\":{}}", "{\"Type\":1}",
-                "not json"}) {
+                "not json", "{\"Type\":\"EvalUpsert\",\"Command\":{\"Evals\":[]},\"RequestID\":\"1-2-3-4-5\"}",
+                "{\"Type\":\"EvalUpsert\",\"Command\":{\"Evals\":[]},\"RequestID\":7}",
+                "{\"Type\":\"EvalUpsert\",\"Command\":{\"Evals\":[]},\"RequestID\":\"0F9A3C1E-2B4D-4E6F-8A1B-3C5D7E9F1A2B\"}",
+                "{\"Type\":\"EvalUpsert\",\"RequestID\":\"0f9a3c1e-2b4d-4e6f-8a1b-3c5d7e9f1a2b\",\"Command\":{\"Evals\":[]}}"}) {
             assertThrows(IllegalArgumentException.class,
                     () -> CommandCodec.decode(bad.getBytes(StandardCharsets.UTF_8)), bad);
         }

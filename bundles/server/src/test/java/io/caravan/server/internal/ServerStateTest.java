@@ -7,11 +7,15 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
 
 import io.caravan.api.model.Evaluation;
 import io.caravan.api.model.Job;
 import io.caravan.state.StateSnapshot;
+import io.caravan.state.TableSpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -27,9 +31,119 @@ class ServerStateTest {
     }
 
     private static byte[] register(String id) throws Exception {
-        Job job = FsmTest.job(id, 50);
+        return register(id, 50, false);
+    }
+
+    /** A new write of job {@code id}; the priority stands for its spec. With {@code create}: only if it is new. */
+    private static byte[] register(String id, int priority, boolean create) throws Exception {
+        Job job = FsmTest.job(id, priority);
         return CommandCodec.encode(new Command.JobRegister(job,
-                Evaluation.forJob("eval-" + id, job, Evaluation.TRIGGER_JOB_REGISTER, 1), false, 0));
+                Evaluation.forJob(UUID.randomUUID().toString(), job, Evaluation.TRIGGER_JOB_REGISTER, 1), create, 0));
+    }
+
+    private static Command.Result result(byte[] applied) {
+        return CommandCodec.decodeResult(applied);
+    }
+
+    private static Job web(ServerState server) {
+        return server.store().snapshot().get(NomadTables.JOBS, NomadTables.key("default", "web")).orElseThrow();
+    }
+
+    /**
+     * A write retried after its reply was lost reaches the log twice. Applied again, the first version's spec would
+     * come back as a new version (a job "gains a version"); instead the retry changes nothing, tells no listener, and
+     * answers the first result.
+     */
+    @Test
+    void aRetriedWriteAppliesOnceAndAnswersTheFirstResult() throws Exception {
+        List<Long> told = new ArrayList<>();
+        a.addListener(new ServerState.AppliedListener() {
+            @Override
+            public void applied(long index, Command command) {
+                told.add(index);
+            }
+
+            @Override
+            public void restored() {
+            }
+        });
+        byte[] first = register("web", 50, false);
+        Command.Result answered = result(a.apply(1, 1000, first));
+        assertEquals(Command.Result.ok(1, 1, 1), answered);
+        a.apply(2, 1001, register("web", 60, false));
+
+        assertEquals(answered, result(a.apply(3, 1002, first)), "the retry answers the first result");
+        Job web = web(a);
+        assertEquals(1, web.version(), "the retry added no version");
+        assertEquals(60, web.priority());
+        assertEquals(2, web.modifyIndex());
+        assertEquals(2, a.store().snapshot().count(NomadTables.JOB_VERSIONS));
+        assertEquals(2, a.store().snapshot().count(NomadTables.EVALS));
+        assertEquals(List.of(1L, 2L), told, "listeners hear of applied writes only");
+    }
+
+    /** The table of applied writes is state: a server restored from a snapshot (or restarted) still knows them. */
+    @Test
+    void aRetryAfterASnapshotRestoreStillAppliesOnce() throws Exception {
+        byte[] first = register("web", 50, true);
+        Command.Result answered = result(a.apply(1, 1000, first));
+        ByteArrayOutputStream snapshot = new ByteArrayOutputStream();
+        a.snapshot(snapshot);
+        b.restore(1, new ByteArrayInputStream(snapshot.toByteArray()));
+
+        // Created only if new: applied again, the retry would be refused with 409 although the write succeeded.
+        for (ServerState server : List.of(a, b)) {
+            assertEquals(answered, result(server.apply(2, 1001, first)));
+            assertEquals(0, web(server).version());
+            assertEquals(1, web(server).modifyIndex(), "the retry wrote nothing");
+            assertEquals(1, server.store().snapshot().count(NomadTables.JOB_VERSIONS));
+        }
+        for (TableSpec<?> table : NomadTables.ALL) {
+            assertEquals(a.store().snapshot().all(table).toList(), b.store().snapshot().all(table).toList(),
+                    "both servers hold the same " + table.name());
+        }
+    }
+
+    /** A rejected write is answered the same way when retried, even if the state would now let it through. */
+    @Test
+    void aRetriedRejectionIsAnsweredNotReapplied() throws Exception {
+        a.apply(1, 1000, register("web"));
+        byte[] create = register("web", 60, true);
+        Command.Result refused = result(a.apply(2, 1001, create));
+        assertEquals(409, refused.errorCode());
+        Job job = web(a);
+        a.apply(3, 1002, CommandCodec.encode(new Command.JobDeregister("default", "web", true,
+                Evaluation.forJob("purge", job, Evaluation.TRIGGER_JOB_DEREGISTER, 1))));
+
+        assertEquals(refused, result(a.apply(4, 1003, create)));
+        assertEquals(0, a.store().snapshot().count(NomadTables.JOBS), "the refused write did not apply later");
+    }
+
+    /**
+     * The table is bounded by the leader's stamps of the entries, the same on every server: a write is known for
+     * {@link AppliedRequests#RETAIN} of log time, and the oldest go first beyond {@link AppliedRequests#MAX_ROWS}.
+     */
+    @Test
+    void appliedWritesAreForgottenByLogTimeAndCount() throws Exception {
+        long t = 1_000_000;
+        byte[] old = register("web", 50, false);
+        a.apply(1, t, old);
+        a.apply(2, t + AppliedRequests.RETAIN.toMillis(), register("db"));
+        assertEquals(2, a.store().snapshot().count(AppliedRequests.TABLE), "kept for RETAIN");
+        a.apply(3, t + AppliedRequests.RETAIN.toMillis() + 1, register("cache"));
+        assertEquals(2, a.store().snapshot().count(AppliedRequests.TABLE));
+        assertEquals(Optional.empty(), a.store().snapshot().get(AppliedRequests.TABLE,
+                CommandCodec.decodeEntry(old).requestId().toString()), "older than RETAIN: forgotten");
+
+        long index = 4;
+        for (int i = 0; i < AppliedRequests.MAX_ROWS; i++) {
+            a.apply(index++, t + AppliedRequests.RETAIN.toMillis() + 1, CommandCodec.encode(new Command.EvalUpsert(
+                    List.of())));
+        }
+        StateSnapshot s = a.store().snapshot();
+        assertEquals(AppliedRequests.MAX_ROWS, s.count(AppliedRequests.TABLE));
+        assertEquals(4, s.all(AppliedRequests.TABLE).mapToLong(AppliedRequests.Row::index).min().orElseThrow(),
+                "the two oldest went first");
     }
 
     @Test
