@@ -96,17 +96,7 @@ class ClusterE2EIT {
 
         // A client-only agent that knows only the leader.
         Ports cp = ports.get(3);
-        Files.writeString(dir.resolve("client.hcl"), ServerFiles.agentConfig(dir, "client1", cp) + """
-                client {
-                  enabled = true
-                  servers = ["%s"]
-                }
-                plugin "raw_exec" {
-                  config {
-                    enabled = true
-                  }
-                }
-                """.formatted(leaderRpc));
+        Files.writeString(dir.resolve("client.hcl"), ServerFiles.clientConfig(dir, "client1", cp, List.of(leaderRpc)));
         AgentProcess client = AgentProcess.start(dir.resolve("client.hcl"), dir.resolve("client.log"), cp.http(),
                 cp.rpc());
         agents.add(client);

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.caravan.distribution.ServerFiles.Ports;
@@ -49,17 +50,7 @@ class DisconnectedClientE2EIT {
             for (int i = 1; i <= 2; i++) {
                 Ports cp = ports.get(i);
                 Path config = dir.resolve("client" + i + ".hcl");
-                Files.writeString(config, ServerFiles.agentConfig(dir, "client" + i, cp) + """
-                        client {
-                          enabled = true
-                          servers = ["%s"]
-                        }
-                        plugin "raw_exec" {
-                          config {
-                            enabled = true
-                          }
-                        }
-                        """.formatted(sp.rpcAddress()));
+                Files.writeString(config, ServerFiles.clientConfig(dir, "client" + i, cp, List.of(sp.rpcAddress())));
                 AgentProcess client = AgentProcess.start(config, dir.resolve("client" + i + ".log"), cp.http(),
                         cp.rpc());
                 agents.add(client);
@@ -144,30 +135,24 @@ class DisconnectedClientE2EIT {
 
     /** The job's allocations the servers want running. */
     private static List<JsonNode> live(AgentProcess server) {
-        List<JsonNode> out = new ArrayList<>();
-        try {
-            for (JsonNode a : server.json("/v1/job/steady/allocations")) {
-                if (a.get("DesiredStatus").asText().equals("run")) {
-                    out.add(a);
-                }
-            }
-        } catch (Exception e) {
-            return List.of();
-        }
-        return out;
+        return allocs(server, a -> a.get("DesiredStatus").asText().equals("run"));
     }
 
     /** The job's allocations whose clients report them running. */
     private static List<JsonNode> running(AgentProcess server) {
+        return allocs(server, a -> a.get("ClientStatus").asText().equals("running"));
+    }
+
+    private static List<JsonNode> allocs(AgentProcess server, Predicate<JsonNode> which) {
         List<JsonNode> out = new ArrayList<>();
         try {
             for (JsonNode a : server.json("/v1/job/steady/allocations")) {
-                if (a.get("ClientStatus").asText().equals("running")) {
+                if (which.test(a)) {
                     out.add(a);
                 }
             }
         } catch (Exception e) {
-            return List.of();
+            return List.of(); // the server is busy or restarting: the caller's wait asks again
         }
         return out;
     }

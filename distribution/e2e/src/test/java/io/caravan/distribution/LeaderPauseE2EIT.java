@@ -57,20 +57,9 @@ class LeaderPauseE2EIT {
 
             // The client knows the leader first, so its calls go there until the leader falls silent.
             Ports cp = ports.get(3);
-            String known = ports.subList(0, 3).stream().map(p -> "\"" + p.rpcAddress() + "\"")
-                    .sorted((a, b) -> a.contains(leaderRpc) ? -1 : b.contains(leaderRpc) ? 1 : 0)
-                    .collect(Collectors.joining(", "));
-            Files.writeString(dir.resolve("client.hcl"), ServerFiles.agentConfig(dir, "client1", cp) + """
-                    client {
-                      enabled = true
-                      servers = [%s]
-                    }
-                    plugin "raw_exec" {
-                      config {
-                        enabled = true
-                      }
-                    }
-                    """.formatted(known));
+            List<String> known = new ArrayList<>(ports.subList(0, 3).stream().map(Ports::rpcAddress).toList());
+            known.sort((a, b) -> Boolean.compare(!a.equals(leaderRpc), !b.equals(leaderRpc)));
+            Files.writeString(dir.resolve("client.hcl"), ServerFiles.clientConfig(dir, "client1", cp, known));
             agents.add(AgentProcess.start(dir.resolve("client.hcl"), dir.resolve("client.log"), cp.http(), cp.rpc()));
             AgentProcess survivor = rest.get(0);
             AgentProcess.await("the client node is ready", WAIT, () -> survivor.json("/v1/nodes")

@@ -42,6 +42,22 @@ final class ServerFiles {
                 """.formatted(name, dir.resolve(name), own.http(), own.rpc(), own.serf());
     }
 
+    /** A client-only agent that knows {@code servers} (RPC addresses) and runs the raw_exec driver. */
+    static String clientConfig(Path dir, String name, Ports own, List<String> servers) {
+        String known = servers.stream().map(a -> "\"" + a + "\"").collect(Collectors.joining(", "));
+        return agentConfig(dir, name, own) + """
+                client {
+                  enabled = true
+                  servers = [%s]
+                }
+                plugin "raw_exec" {
+                  config {
+                    enabled = true
+                  }
+                }
+                """.formatted(known);
+    }
+
     /** Server {@code i} of a group that bootstraps once all of {@code all} see each other; no key: no encrypt. */
     static String serverConfig(Path dir, int i, Ports own, List<Ports> all, String key) {
         String join = all.stream().map(p -> "\"127.0.0.1:" + p.serf() + "\"").collect(Collectors.joining(", "));
