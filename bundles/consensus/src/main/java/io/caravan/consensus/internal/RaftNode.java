@@ -469,6 +469,19 @@ final class RaftNode implements Replicator, AutoCloseable {
         return !closed.get() && !stateMachine.failed() && (d == null || d.getInfo().isAlive());
     }
 
+    /** Why {@link #isRunning()} is false, in words for the log. */
+    String stopReason() {
+        if (stateMachine.failed()) {
+            return "applying a command failed (" + stateMachine.applyFailure() + ")";
+        }
+        if (closed.get()) {
+            return "it was closed";
+        }
+        RaftServer.Division d = division;
+        return "Ratis closed its division (life cycle " + (d == null ? "?" : d.getInfo().getLifeCycleState())
+                + "); the Ratis log lines before this one say why";
+    }
+
     /** Told once when the server stops on its own (a failed apply), so the component can withdraw the service. */
     void onStop(Runnable listener) {
         stopListeners.add(listener);
