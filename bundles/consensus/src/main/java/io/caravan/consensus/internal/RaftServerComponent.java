@@ -233,7 +233,11 @@ public final class RaftServerComponent {
         reportStop(node);
     }
 
-    /** Says once why Raft stopped when nobody asked it to: the operator's only clue, since Ratis may log nothing. */
+    /**
+     * Says once why Raft stopped when nobody asked it to (the operator's only clue: Ratis may log nothing), and closes
+     * what is left of it: a Ratis server whose group closed would keep its port open to the leader's appends, which it
+     * can only refuse, several times a second.
+     */
     private void reportStop(RaftNode n) {
         synchronized (this) {
             if (deactivated) {
@@ -242,6 +246,7 @@ public final class RaftServerComponent {
         }
         LOG.error("The Raft server stopped: {}; this server serves no writes and stale reads until the agent "
                 + "restarts", n.stopReason());
+        n.close();
     }
 
     private void unregisterLeadership() {
