@@ -73,6 +73,8 @@ final class RaftNode implements Replicator, AutoCloseable {
     private static final long RETRY_DELAY_MS = 20;
     private static final long POLL_MS = 5;
     private static final long CLOSE_WAIT_SECONDS = 30;
+    /** How long a server being added may take to answer the leader (see {@link #properties}). */
+    static final TimeDuration STAGING_TIMEOUT = TimeDuration.valueOf(10, TimeUnit.SECONDS);
     /**
      * Ratis writes in flight before further submits are batched (see {@link SubmitBatcher}), when the handler is a
      * {@link BatchingCommandHandler}.
@@ -177,6 +179,11 @@ final class RaftNode implements Replicator, AutoCloseable {
         // default). A server back from a restart then waited seconds to be caught up; a refused connection is cheap,
         // so retry every 0.1-0.3 s (randomized) for as long as it takes.
         RaftServerConfigKeys.Log.Appender.setRetryPolicy(p, "1ms,10, 100ms,20, 300ms,1000000000");
+        // A server being added must answer the leader within the staging timeout, else the change fails (NOPROGRESS);
+        // Ratis' default, 3 election timeouts (1.8 s), was too short for the first gRPC+TLS exchange with a server
+        // just restarted on a busy 2-core VM, and a retry after that failure once left the leader in a staging that
+        // never ended ("Reconfiguration is already in progress" for every later change).
+        RaftServerConfigKeys.setStagingTimeout(p, STAGING_TIMEOUT);
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
         RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, settings.snapshotThreshold());
         // As Nomad: no snapshot on shutdown; a restart restores the last snapshot and replays the log after it.

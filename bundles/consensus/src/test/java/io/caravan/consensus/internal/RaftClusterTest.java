@@ -306,6 +306,31 @@ class RaftClusterTest {
 
     @Test
     @Order(7)
+    void anAddThatFailedWhileTheServerWasDownSucceedsOnceItRuns() throws Exception {
+        Member leader = awaitOneLeader(members);
+        Member left = members.stream().filter(m -> m != leader).findFirst().orElseThrow();
+        List<Member> remaining = members.stream().filter(m -> m != left).toList();
+        leader.node.setPeers(remaining.stream().map(m -> m.settings.self()).toList()).toCompletableFuture()
+                .get(SUBMIT_SECONDS, TimeUnit.SECONDS);
+        left.close();
+        List<Peer> all = members.stream().map(m -> m.settings.self()).toList();
+        long t0 = System.nanoTime();
+        ExecutionException down = assertThrows(ExecutionException.class,
+                () -> leader.node.setPeers(all).toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS));
+        System.out.println("RaftClusterTest: adding a stopped server failed after "
+                + (System.nanoTime() - t0) / 1_000_000 + " ms: " + down.getCause());
+
+        left.restart(left.settings.withPeers(List.of()));
+        Member current = awaitOneLeader(remaining);
+        t0 = System.nanoTime();
+        current.node.setPeers(all).toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        System.out.println("RaftClusterTest: added back after " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+        submitForwarding(members, 0, values.incrementAndGet());
+        awaitConverged(members);
+    }
+
+    @Test
+    @Order(8)
     void aNewServerWithAnEmptyDirectoryJoinsTheRunningGroup() throws Exception {
         // Configured as a join would configure it: the running members plus itself, so that it never elects itself
         // alone (a server that bootstraps a one-server group of its own has a log that cannot be merged).
