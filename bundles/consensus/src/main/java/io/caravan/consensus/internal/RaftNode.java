@@ -39,9 +39,11 @@ import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.protocol.SetConfigurationRequest;
+import org.apache.ratis.protocol.TransferLeadershipRequest;
 import org.apache.ratis.protocol.exceptions.AlreadyClosedException;
 import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
 import org.apache.ratis.protocol.exceptions.RaftException;
+import org.apache.ratis.protocol.exceptions.ReconfigurationInProgressException;
 import org.apache.ratis.protocol.exceptions.ServerNotReadyException;
 import org.apache.ratis.protocol.exceptions.StateMachineException;
 import org.apache.ratis.rpc.SupportedRpcType;
@@ -73,6 +75,7 @@ final class RaftNode implements Replicator, AutoCloseable {
     private static final long RETRY_DELAY_MS = 20;
     private static final long POLL_MS = 5;
     private static final long CLOSE_WAIT_SECONDS = 30;
+    private static final long STEP_DOWN_TIMEOUT_MS = 5_000;
     /** How long a server being added may take to answer the leader (see {@link #properties}). */
     static final TimeDuration STAGING_TIMEOUT = TimeDuration.valueOf(10, TimeUnit.SECONDS);
     /**
@@ -369,6 +372,48 @@ final class RaftNode implements Replicator, AutoCloseable {
                         cause));
             }
         });
+        return result;
+    }
+
+    /** Whether {@code error} is Ratis refusing a configuration change because another one has not finished. */
+    static boolean changeInProgress(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof ReconfigurationInProgressException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Steps down as leader (a transfer to nobody): the servers elect another, which starts without this one's pending
+     * configuration change. The way out of a change Ratis never finishes. Completes when this server has stepped down;
+     * fails with {@link NotLeaderException} when it does not lead.
+     */
+    CompletionStage<Void> stepDown() {
+        CompletableFuture<Void> result = new CompletableFuture<>();
+        RaftServer s = server;
+        if (s == null || !isRunning()) {
+            result.completeExceptionally(s == null ? NotLeaderException.noLeader() : stoppedException());
+            return result;
+        }
+        TransferLeadershipRequest request = new TransferLeadershipRequest(clientId, selfId, GROUP_ID,
+                callIds.incrementAndGet(), null, STEP_DOWN_TIMEOUT_MS);
+        try {
+            s.transferLeadershipAsync(request).whenComplete((r, error) -> {
+                if (error == null && r.isSuccess()) {
+                    result.complete(null);
+                } else {
+                    Throwable cause = error != null ? error : r.getException();
+                    result.completeExceptionally(
+                            cause instanceof org.apache.ratis.protocol.exceptions.NotLeaderException
+                                    ? NotLeaderException.noLeader()
+                                    : new IllegalStateException("Raft step-down failed: " + cause, cause));
+                }
+            });
+        } catch (IOException e) {
+            result.completeExceptionally(e);
+        }
         return result;
     }
 

@@ -55,6 +55,8 @@ public final class RaftServerComponent {
     private static final Duration WAIT_LOG_EVERY = Duration.ofSeconds(10);
     private static final long STOP_WAIT_MS = 10_000;
     /** Longer than Ratis' staging timeout, so that a change that cannot finish fails there rather than here. */
+    /** How long changes may be refused as "in progress" before the leader steps down to clear it. */
+    private static final Duration STUCK_AFTER = Duration.ofMinutes(2);
     private static final Duration CHANGE_WAIT =
             Duration.ofSeconds(RaftNode.STAGING_TIMEOUT.toLong(TimeUnit.SECONDS) + 5);
 
@@ -66,6 +68,8 @@ public final class RaftServerComponent {
     private final long activatedNanos = System.nanoTime();
     private final Map<String, Long> failedSince = new HashMap<>();   // node id → nanoTime; starter thread only
     private String lastChangeFailure;                                 // starter thread only
+    private long busySince;                                           // nanoTime; starter thread only
+    private List<Peer> lastAttempt;                                   // starter thread only
     private volatile RaftNode node;
     private volatile ClusterMembership membership;
     private ServiceRegistration<?> registration;           // guarded by this
@@ -214,6 +218,7 @@ public final class RaftServerComponent {
                 if (leadership != null && leadershipTerm != term) {
                     LOG.info("Raft leadership of term {} lost", leadershipTerm);
                     unregisterLeadership();
+                    busySince = 0;   // a later term starts without this one's pending change
                 }
                 if (leadership == null && term > 0) {
                     final long t = term;
@@ -329,11 +334,25 @@ public final class RaftServerComponent {
         if (next.isEmpty()) {
             return;
         }
-        LOG.info("Raft configuration follows membership: {} -> {}", current, next.get());
+        if (!next.get().equals(lastAttempt)) {   // retried every second until it is made: said once
+            LOG.info("Raft configuration follows membership: {} -> {}", current, next.get());
+            lastAttempt = next.get();
+        }
         try {
             node.setPeers(next.get()).toCompletableFuture().get(CHANGE_WAIT.toSeconds(), TimeUnit.SECONDS);
+            lastAttempt = null;
             lastChangeFailure = null;
+            busySince = 0;
         } catch (Exception e) {
+            if (!RaftNode.changeInProgress(e)) {
+                busySince = 0;
+            } else if (busySince == 0) {
+                busySince = now;
+            } else if (now - busySince > STUCK_AFTER.toNanos()) {
+                busySince = 0;
+                stepDown(node);
+                return;
+            }
             // Retried every second: say each distinct failure once, not once a second.
             String failure = next.get() + ": " + (e instanceof ExecutionException && e.getCause() != null
                     ? e.getCause().getMessage() : e.toString());
@@ -341,6 +360,21 @@ public final class RaftServerComponent {
                 LOG.warn("Raft configuration change to {} failed; retrying", failure);
                 lastChangeFailure = failure;
             }
+        }
+    }
+
+    /**
+     * Ratis refused every change for {@link #STUCK_AFTER} because one is "in progress" that it never finishes (seen
+     * once after a failed add); leadership is the only state that holds it, so this leader gives it up and the next
+     * one starts without it.
+     */
+    private void stepDown(RaftNode node) {
+        LOG.warn("Raft configuration changes were refused for {} s as another change is still in progress: this "
+                + "leader steps down so that the next one starts without it", STUCK_AFTER.toSeconds());
+        try {
+            node.stepDown().toCompletableFuture().get(CHANGE_WAIT.toSeconds(), TimeUnit.SECONDS);
+        } catch (Exception e) {
+            LOG.warn("Raft leader step-down failed: {}", e.getCause() != null ? e.getCause().getMessage() : e);
         }
     }
 

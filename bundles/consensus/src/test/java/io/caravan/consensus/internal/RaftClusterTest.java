@@ -357,6 +357,23 @@ class RaftClusterTest {
         }
     }
 
+    @Test
+    @Order(9)
+    void aLeaderStepsDownAndTheGroupElectsInALaterTerm() throws Exception {
+        Member leader = awaitOneLeader(members);
+        long term = leader.node.leaderTerm();
+        Member follower = members.stream().filter(m -> m != leader).findFirst().orElseThrow();
+        ExecutionException notLeader = assertThrows(ExecutionException.class,
+                () -> follower.node.stepDown().toCompletableFuture().get(SUBMIT_SECONDS, TimeUnit.SECONDS));
+        assertInstanceOf(NotLeaderException.class, notLeader.getCause());
+
+        leader.node.stepDown().toCompletableFuture().get(SUBMIT_SECONDS, TimeUnit.SECONDS);
+        TestNodes.await(WAIT, () -> members.stream().anyMatch(m -> m.node.leaderTerm() > term),
+                "a leader of a later term than " + term);
+        submitForwarding(members, 0, values.incrementAndGet());
+        awaitConverged(members);
+    }
+
     // --- helpers ---
 
     /**
