@@ -54,9 +54,9 @@ public final class RaftServerComponent {
     private static final Duration RECONCILE_EVERY = Duration.ofSeconds(1);
     private static final Duration WAIT_LOG_EVERY = Duration.ofSeconds(10);
     private static final long STOP_WAIT_MS = 10_000;
-    /** Longer than Ratis' staging timeout, so that a change that cannot finish fails there rather than here. */
     /** How long changes may be refused as "in progress" before the leader steps down to clear it. */
     private static final Duration STUCK_AFTER = Duration.ofMinutes(2);
+    /** Longer than Ratis' staging timeout, so that a change that cannot finish fails there rather than here. */
     private static final Duration CHANGE_WAIT =
             Duration.ofSeconds(RaftNode.STAGING_TIMEOUT.toLong(TimeUnit.SECONDS) + 5);
 
