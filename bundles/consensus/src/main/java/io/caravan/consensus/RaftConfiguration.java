@@ -12,8 +12,21 @@ import org.osgi.annotation.versioning.ProviderType;
 @ProviderType
 public interface RaftConfiguration {
 
-    /** One voting member: its id (the server's node ID), Raft address, and whether it leads. */
-    record Server(String id, String address, boolean leader, boolean voter) {}
+    /**
+     * One voting member: its id (the server's node ID), Raft address, RPC address, and whether it leads. The RPC
+     * address is how the API and clients name a server (Nomad's Raft shares its RPC port; ours has a port of its
+     * own); it is empty while no gossip member vouches for the id, and the Raft address never stands in for it.
+     */
+    record Server(String id, String address, String rpcAddress, boolean leader, boolean voter) {
+        public Server {
+            rpcAddress = rpcAddress == null ? "" : rpcAddress;
+        }
+
+        /** A member whose RPC address is not known. */
+        public Server(String id, String address, boolean leader, boolean voter) {
+            this(id, address, "", leader, voter);
+        }
+    }
 
     List<Server> servers();
 

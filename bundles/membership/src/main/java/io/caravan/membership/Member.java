@@ -3,6 +3,7 @@ package io.caravan.membership;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.Collections;
 
@@ -28,6 +29,19 @@ public record Member(String name, String address, Status status, Map<String, Str
     /** The tag {@code key}, or {@code null}. */
     public String tag(String key) {
         return tags.get(key);
+    }
+
+    /**
+     * The member's RPC address, {@code host:port} ({@code [v6]:port}), from its {@code rpc_addr} and {@code port} tags:
+     * the one address by which the API and clients name a server (never its Raft address). Empty when it has none.
+     */
+    public Optional<String> rpcAddress() {
+        String host = tag("rpc_addr");
+        String port = tag("port");
+        if (host == null || host.isBlank() || port == null || port.isBlank()) {
+            return Optional.empty();
+        }
+        return Optional.of((host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host) + ":" + port);
     }
 
     /** This member with another status. */

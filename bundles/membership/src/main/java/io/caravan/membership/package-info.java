@@ -4,7 +4,7 @@
  * them, joins, leaves and force-leaves. The wire protocol (gossip push-pull over HTTP, AES-GCM with the gossip key) is
  * private to this bundle.
  */
-@Version("1.1.0")
+@Version("1.2.0")
 package io.caravan.membership;
 
 import org.osgi.annotation.versioning.Version;

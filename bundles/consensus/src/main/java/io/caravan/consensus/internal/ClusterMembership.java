@@ -26,8 +26,8 @@ interface ClusterMembership {
     /** Tells the others this server's Raft runs. */
     void announceRunning();
 
-    /** A Raft address as the RPC address of the server that owns it, when membership knows it. */
-    Optional<String> rpcAddressOf(String raftAddress);
+    /** The RPC address of the server with this node ID (its Raft peer id), when membership knows it. */
+    Optional<String> rpcAddressOf(String nodeId);
 
     /** Leaves membership (the leader then removes this server from the group). */
     void leave();

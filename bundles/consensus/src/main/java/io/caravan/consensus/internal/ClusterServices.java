@@ -20,9 +20,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The running Raft server as the agent and the RPC layer need it: where the leader is, by RPC address (Raft peers
- * mapped through the {@code raft_addr} and {@code rpc_addr}/{@code port} tags servers gossip; the Raft address
- * stands in when membership does not know it), and how to leave cleanly.
+ * The running Raft server as the agent and the RPC layer need it: where the leader is, by RPC address (Raft peer ids
+ * mapped through the {@code id} and {@code rpc_addr}/{@code port} tags servers gossip, see
+ * {@link RaftConfiguration.Server#rpcAddress()}), and how to leave cleanly.
  */
 @Component(configurationPid = "io.caravan.server", configurationPolicy = ConfigurationPolicy.REQUIRE)
 public final class ClusterServices implements LeaderLocator, GracefulLeave {
@@ -49,25 +49,24 @@ public final class ClusterServices implements LeaderLocator, GracefulLeave {
 
     @Override
     public Optional<String> leaderRpcAddress() {
-        return raft.leaderAddress().map(this::rpcAddressOf);
+        return group.servers().stream().filter(RaftConfiguration.Server::leader).findFirst()
+                .map(RaftConfiguration.Server::rpcAddress).filter(a -> !a.isEmpty());
     }
 
+    /**
+     * The leader first, then the other voters, by RPC address; a server whose RPC address membership does not know
+     * (yet) is left out rather than named by its Raft address, which clients would dial as an RPC server.
+     */
     @Override
     public List<String> serverRpcAddresses() {
         List<String> out = new ArrayList<>();
         leaderRpcAddress().ifPresent(out::add);
         for (RaftConfiguration.Server s : group.servers()) {
-            String rpc = rpcAddressOf(s.address());
-            if (!out.contains(rpc)) {
-                out.add(rpc);
+            if (!s.rpcAddress().isEmpty() && !out.contains(s.rpcAddress())) {
+                out.add(s.rpcAddress());
             }
         }
         return out;
-    }
-
-    private String rpcAddressOf(String raftAddress) {
-        ClusterMembership m = membership;
-        return m == null ? raftAddress : m.rpcAddressOf(raftAddress).orElse(raftAddress);
     }
 
     /**

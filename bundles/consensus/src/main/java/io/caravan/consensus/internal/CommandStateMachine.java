@@ -328,4 +328,9 @@ final class CommandStateMachine extends BaseStateMachine {
     boolean failed() {
         return applyFailure != null;
     }
+
+    /** What the handler threw, or null. */
+    Throwable applyFailure() {
+        return applyFailure;
+    }
 }

@@ -53,16 +53,10 @@ public final class GossipMembership implements ClusterMembership {
     }
 
     @Override
-    public Optional<String> rpcAddressOf(String raftAddress) {
-        return membership.members().stream()
-                .filter(m -> raftAddress.equals(m.tag(RaftMembers.TAG_RAFT_ADDR)))
-                .filter(m -> m.tag("rpc_addr") != null && m.tag("port") != null)
-                .findFirst().map(GossipMembership::rpcAddress);
-    }
-
-    static String rpcAddress(Member m) {
-        String host = m.tag("rpc_addr");
-        return (host.contains(":") ? "[" + host + "]" : host) + ":" + m.tag("port");
+    public Optional<String> rpcAddressOf(String nodeId) {
+        return RaftMembers.servers(membership.members(), region).stream()
+                .filter(m -> nodeId.equals(m.tag(RaftMembers.TAG_ID)))
+                .findFirst().flatMap(Member::rpcAddress);
     }
 
     @Override

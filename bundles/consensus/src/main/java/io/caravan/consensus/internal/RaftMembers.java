@@ -61,8 +61,9 @@ final class RaftMembers {
 
     /**
      * The leader's next configuration, or empty when the group matches membership: first add an alive server that is
-     * not a voter, then remove a voter whose server left, then one failed for longer than {@code deadAfter} — only
-     * while the voters left alive would still be a majority of the smaller group.
+     * not a voter and whose Raft runs (a server that left and restarted included: it rejoins), then remove a voter
+     * whose server left, then one failed for longer than {@code deadAfter} — only while the voters left alive would
+     * still be a majority of the smaller group.
      *
      * @param failedFor how long each failed server (by id) has been seen failed
      */
@@ -71,7 +72,10 @@ final class RaftMembers {
         List<Member> servers = servers(members, region);
         Set<String> voters = current.stream().map(Peer::id).collect(Collectors.toSet());
         for (Member m : servers) {
-            if (m.status() == Status.ALIVE && !voters.contains(m.tag(TAG_ID))) {
+            // Only once its Raft runs: adding a server that cannot answer yet stalls Ratis' staging of it, and with
+            // it any other change, until the attempt times out.
+            if (m.status() == Status.ALIVE && "1".equals(m.tag(TAG_RAFT_RUNNING))
+                    && !voters.contains(m.tag(TAG_ID))) {
                 List<Peer> next = new ArrayList<>(current);
                 next.add(peer(m));
                 return Optional.of(sorted(next));

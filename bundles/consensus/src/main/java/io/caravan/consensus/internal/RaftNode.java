@@ -39,9 +39,11 @@ import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.protocol.SetConfigurationRequest;
+import org.apache.ratis.protocol.TransferLeadershipRequest;
 import org.apache.ratis.protocol.exceptions.AlreadyClosedException;
 import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
 import org.apache.ratis.protocol.exceptions.RaftException;
+import org.apache.ratis.protocol.exceptions.ReconfigurationInProgressException;
 import org.apache.ratis.protocol.exceptions.ServerNotReadyException;
 import org.apache.ratis.protocol.exceptions.StateMachineException;
 import org.apache.ratis.rpc.SupportedRpcType;
@@ -73,6 +75,9 @@ final class RaftNode implements Replicator, AutoCloseable {
     private static final long RETRY_DELAY_MS = 20;
     private static final long POLL_MS = 5;
     private static final long CLOSE_WAIT_SECONDS = 30;
+    private static final long STEP_DOWN_TIMEOUT_MS = 5_000;
+    /** How long a server being added may take to answer the leader (see {@link #properties}). */
+    static final TimeDuration STAGING_TIMEOUT = TimeDuration.valueOf(10, TimeUnit.SECONDS);
     /**
      * Ratis writes in flight before further submits are batched (see {@link SubmitBatcher}), when the handler is a
      * {@link BatchingCommandHandler}.
@@ -177,6 +182,11 @@ final class RaftNode implements Replicator, AutoCloseable {
         // default). A server back from a restart then waited seconds to be caught up; a refused connection is cheap,
         // so retry every 0.1-0.3 s (randomized) for as long as it takes.
         RaftServerConfigKeys.Log.Appender.setRetryPolicy(p, "1ms,10, 100ms,20, 300ms,1000000000");
+        // A server being added must answer the leader within the staging timeout, else the change fails (NOPROGRESS);
+        // Ratis' default, 3 election timeouts (1.8 s), was too short for the first gRPC+TLS exchange with a server
+        // just restarted on a busy 2-core VM, and a retry after that failure once left the leader in a staging that
+        // never ended ("Reconfiguration is already in progress" for every later change).
+        RaftServerConfigKeys.setStagingTimeout(p, STAGING_TIMEOUT);
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
         RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, settings.snapshotThreshold());
         // As Nomad: no snapshot on shutdown; a restart restores the last snapshot and replays the log after it.
@@ -365,6 +375,48 @@ final class RaftNode implements Replicator, AutoCloseable {
         return result;
     }
 
+    /** Whether {@code error} is Ratis refusing a configuration change because another one has not finished. */
+    static boolean changeInProgress(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof ReconfigurationInProgressException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Steps down as leader (a transfer to nobody): the servers elect another, which starts without this one's pending
+     * configuration change. The way out of a change Ratis never finishes. Completes when this server has stepped down;
+     * fails with {@link NotLeaderException} when it does not lead.
+     */
+    CompletionStage<Void> stepDown() {
+        CompletableFuture<Void> result = new CompletableFuture<>();
+        RaftServer s = server;
+        if (s == null || !isRunning()) {
+            result.completeExceptionally(s == null ? NotLeaderException.noLeader() : stoppedException());
+            return result;
+        }
+        TransferLeadershipRequest request = new TransferLeadershipRequest(clientId, selfId, GROUP_ID,
+                callIds.incrementAndGet(), null, STEP_DOWN_TIMEOUT_MS);
+        try {
+            s.transferLeadershipAsync(request).whenComplete((r, error) -> {
+                if (error == null && r.isSuccess()) {
+                    result.complete(null);
+                } else {
+                    Throwable cause = error != null ? error : r.getException();
+                    result.completeExceptionally(
+                            cause instanceof org.apache.ratis.protocol.exceptions.NotLeaderException
+                                    ? NotLeaderException.noLeader()
+                                    : new IllegalStateException("Raft step-down failed: " + cause, cause));
+                }
+            });
+        } catch (IOException e) {
+            result.completeExceptionally(e);
+        }
+        return result;
+    }
+
     private void retryOrGiveUp(Message message, long deadline, CompletableFuture<Applied> result) {
         if (System.nanoTime() - deadline >= 0) {
             result.completeExceptionally(NotLeaderException.noLeader());
@@ -467,6 +519,19 @@ final class RaftNode implements Replicator, AutoCloseable {
     boolean isRunning() {
         RaftServer.Division d = division;
         return !closed.get() && !stateMachine.failed() && (d == null || d.getInfo().isAlive());
+    }
+
+    /** Why {@link #isRunning()} is false, in words for the log. */
+    String stopReason() {
+        if (stateMachine.failed()) {
+            return "applying a command failed (" + stateMachine.applyFailure() + ")";
+        }
+        if (closed.get()) {
+            return "it was closed";
+        }
+        RaftServer.Division d = division;
+        return "Ratis closed its division (life cycle " + (d == null ? "?" : d.getInfo().getLifeCycleState())
+                + "); the Ratis log lines before this one say why";
     }
 
     /** Told once when the server stops on its own (a failed apply), so the component can withdraw the service. */

@@ -8,6 +8,7 @@ import java.util.Hashtable;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import io.caravan.consensus.CommandHandler;
@@ -33,10 +34,12 @@ import org.slf4j.LoggerFactory;
  * {@link CommandHandler} is registered. Ratis starts on a thread of its own, never in {@code @Activate}: election and
  * log replay take a while, and other bundles must not wait for them.
  *
- * <p>A server with Raft state recovers its group from disk. A new one takes its first group from membership
+ * <p>A server with Raft state recovers its group from disk; one that left the group (leave_on_terminate) or was
+ * removed keeps its log and waits until the leader adds it back. A new one takes its first group from membership
  * ({@link RaftMembers#initialGroup}): it bootstraps once {@code bootstrap_expect} servers see each other, or joins
  * servers whose Raft already runs; {@code bootstrap_expect = 1} (and dev mode) start alone at once. While leading, it
- * keeps the group in step with membership, one change at a time ({@link RaftMembers#nextConfiguration}).
+ * keeps the group in step with membership, one change at a time ({@link RaftMembers#nextConfiguration}): servers that
+ * left are removed, servers alive in gossip whose Raft runs (new, or back after leaving) are added.
  *
  * <p>The {@link Replicator}, with the {@link RaftConfiguration} view of the same server, is registered by hand once the server is ready to write, because DS would register it at
  * activation; it is withdrawn again if the server stops. A changed configuration restarts the component.
@@ -51,6 +54,11 @@ public final class RaftServerComponent {
     private static final Duration RECONCILE_EVERY = Duration.ofSeconds(1);
     private static final Duration WAIT_LOG_EVERY = Duration.ofSeconds(10);
     private static final long STOP_WAIT_MS = 10_000;
+    /** How long changes may be refused as "in progress" before the leader steps down to clear it. */
+    private static final Duration STUCK_AFTER = Duration.ofMinutes(2);
+    /** Longer than Ratis' staging timeout, so that a change that cannot finish fails there rather than here. */
+    private static final Duration CHANGE_WAIT =
+            Duration.ofSeconds(RaftNode.STAGING_TIMEOUT.toLong(TimeUnit.SECONDS) + 5);
 
     private final BundleContext context;
     private final ServerPidConfig config;
@@ -59,6 +67,9 @@ public final class RaftServerComponent {
     private final Thread starter;
     private final long activatedNanos = System.nanoTime();
     private final Map<String, Long> failedSince = new HashMap<>();   // node id → nanoTime; starter thread only
+    private String lastChangeFailure;                                 // starter thread only
+    private long busySince;                                           // nanoTime; starter thread only
+    private List<Peer> lastAttempt;                                   // starter thread only
     private volatile RaftNode node;
     private volatile ClusterMembership membership;
     private ServiceRegistration<?> registration;           // guarded by this
@@ -92,27 +103,21 @@ public final class RaftServerComponent {
 
     private void startAndRegister() {
         try {
-            boolean hadState = hasState();
             RaftSettings settings = initialSettings();
             RaftNode n = settings == null ? null : startNode(settings);
-            if (n != null && hadState && membership != null
-                    && n.configuration().stream().noneMatch(p -> p.id().equals(configured.self().id()))) {
-                // It left (or was removed) and its log says so. As Nomad (rejoin_after_leave = false), leaving is
-                // for good: it stays out rather than have the leader try, and fail, to add it back with that log.
-                LOG.error("This server left the cluster (it is not in its Raft configuration {}) and does not "
-                        + "rejoin: to join again, stop it and remove {}", n.configuration(), configured.dir());
-                n.close();
-                ClusterMembership m = membership;
-                if (m != null) {
-                    m.leave();
-                }
-                return;
-            }
             if (n == null) {
                 return;   // deactivated meanwhile
             }
+            if (n.configuration().stream().noneMatch(p -> p.id().equals(configured.self().id()))) {
+                // It left (leave_on_terminate) or was removed, and its log says so. As Nomad's servers rejoin through
+                // retry_join and autopilot, it keeps its log and waits: the leader adds it back once membership shows
+                // it alive (reconcile), and then sends what it missed.
+                LOG.info("This server is not in its Raft configuration {} (it left or was removed): it waits for "
+                        + "the leader to add it back", n.configuration());
+            }
             while (!n.awaitReady(READY_POLL)) {
                 if (!n.isRunning()) {
+                    reportStop(n);
                     return;
                 }
                 LOG.debug("Raft server waits for a leader; peers {}", n.peers());
@@ -213,6 +218,7 @@ public final class RaftServerComponent {
                 if (leadership != null && leadershipTerm != term) {
                     LOG.info("Raft leadership of term {} lost", leadershipTerm);
                     unregisterLeadership();
+                    busySince = 0;   // a later term starts without this one's pending change
                 }
                 if (leadership == null && term > 0) {
                     final long t = term;
@@ -231,6 +237,23 @@ public final class RaftServerComponent {
         // Stopped: deactivated, halted after a failed apply, or closed by Ratis itself. In the last case no listener
         // withdraws the Replicator, so do it here; for the others this repeats an unregister, which is harmless.
         unregister();
+        reportStop(node);
+    }
+
+    /**
+     * Says once why Raft stopped when nobody asked it to (the operator's only clue: Ratis may log nothing), and closes
+     * what is left of it: a Ratis server whose group closed would keep its port open to the leader's appends, which it
+     * can only refuse, several times a second.
+     */
+    private void reportStop(RaftNode n) {
+        synchronized (this) {
+            if (deactivated) {
+                return;
+            }
+        }
+        LOG.error("The Raft server stopped: {}; this server serves no writes and stale reads until the agent "
+                + "restarts", n.stopReason());
+        n.close();
     }
 
     private void unregisterLeadership() {
@@ -254,7 +277,7 @@ public final class RaftServerComponent {
         properties.put("caravan.raft.peers", node.peers().toArray(String[]::new));
         registration = context.registerService(new String[] {Replicator.class.getName(),
                 RaftConfiguration.class.getName()},
-                new RaftServices(node), properties);
+                new RaftServices(node, this::rpcAddressOf), properties);
         LOG.info("Raft ready after {} ms: leader {}, last applied index {}; Replicator registered",
                 (System.nanoTime() - activatedNanos) / 1_000_000, node.leaderAddress().orElse("?"),
                 node.lastAppliedIndex());
@@ -270,6 +293,19 @@ public final class RaftServerComponent {
             }
             registration = null;
         }
+    }
+
+    /**
+     * A server's RPC address by node ID, as membership gossips it; this server's own from its configuration when
+     * membership is not running. Never its Raft address: that is not an RPC server.
+     */
+    private Optional<String> rpcAddressOf(String nodeId) {
+        ClusterMembership m = membership;
+        Optional<String> known = m == null ? Optional.empty() : m.rpcAddressOf(nodeId);
+        if (known.isEmpty() && nodeId.equals(configured.self().id()) && !config.rpc_advertise().isBlank()) {
+            return Optional.of(config.rpc_advertise());
+        }
+        return known;
     }
 
     /** Remembers since when each server has been seen failed, for the dead-server cleanup. */
@@ -298,11 +334,47 @@ public final class RaftServerComponent {
         if (next.isEmpty()) {
             return;
         }
-        LOG.info("Raft configuration follows membership: {} -> {}", current, next.get());
+        if (!next.get().equals(lastAttempt)) {   // retried every second until it is made: said once
+            LOG.info("Raft configuration follows membership: {} -> {}", current, next.get());
+            lastAttempt = next.get();
+        }
         try {
-            node.setPeers(next.get()).toCompletableFuture().get(10, TimeUnit.SECONDS);
+            node.setPeers(next.get()).toCompletableFuture().get(CHANGE_WAIT.toSeconds(), TimeUnit.SECONDS);
+            lastAttempt = null;
+            lastChangeFailure = null;
+            busySince = 0;
         } catch (Exception e) {
-            LOG.warn("Raft configuration change failed: {}", e.toString());
+            if (!RaftNode.changeInProgress(e)) {
+                busySince = 0;
+            } else if (busySince == 0) {
+                busySince = now;
+            } else if (now - busySince > STUCK_AFTER.toNanos()) {
+                busySince = 0;
+                stepDown(node);
+                return;
+            }
+            // Retried every second: say each distinct failure once, not once a second.
+            String failure = next.get() + ": " + (e instanceof ExecutionException && e.getCause() != null
+                    ? e.getCause().getMessage() : e.toString());
+            if (!failure.equals(lastChangeFailure)) {
+                LOG.warn("Raft configuration change to {} failed; retrying", failure);
+                lastChangeFailure = failure;
+            }
+        }
+    }
+
+    /**
+     * Ratis refused every change for {@link #STUCK_AFTER} because one is "in progress" that it never finishes (seen
+     * once after a failed add); leadership is the only state that holds it, so this leader gives it up and the next
+     * one starts without it.
+     */
+    private void stepDown(RaftNode node) {
+        LOG.warn("Raft configuration changes were refused for {} s as another change is still in progress: this "
+                + "leader steps down so that the next one starts without it", STUCK_AFTER.toSeconds());
+        try {
+            node.stepDown().toCompletableFuture().get(CHANGE_WAIT.toSeconds(), TimeUnit.SECONDS);
+        } catch (Exception e) {
+            LOG.warn("Raft leader step-down failed: {}", e.getCause() != null ? e.getCause().getMessage() : e);
         }
     }
 

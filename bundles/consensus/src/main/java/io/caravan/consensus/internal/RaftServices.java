@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 
 import io.caravan.consensus.Applied;
 import io.caravan.consensus.RaftConfiguration;
@@ -12,9 +13,12 @@ import io.caravan.consensus.Replicator;
 /** One running Raft server as the services others use: writes, and the group as operators see it. */
 final class RaftServices implements Replicator, RaftConfiguration {
     private final RaftNode node;
+    private final Function<String, Optional<String>> rpcAddressOf;
 
-    RaftServices(RaftNode node) {
+    /** @param rpcAddressOf a server's RPC address by node ID, when known (never its Raft address) */
+    RaftServices(RaftNode node, Function<String, Optional<String>> rpcAddressOf) {
         this.node = node;
+        this.rpcAddressOf = rpcAddressOf;
     }
 
     @Override
@@ -46,7 +50,8 @@ final class RaftServices implements Replicator, RaftConfiguration {
     public List<Server> servers() {
         Optional<String> leader = node.leaderId();
         return node.configuration().stream()
-                .map(p -> new Server(p.id(), p.address(), leader.map(p.id()::equals).orElse(false), true))
+                .map(p -> new Server(p.id(), p.address(), rpcAddressOf.apply(p.id()).orElse(""),
+                        leader.map(p.id()::equals).orElse(false), true))
                 .toList();
     }
 

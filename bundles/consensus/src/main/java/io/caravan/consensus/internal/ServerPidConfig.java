@@ -15,6 +15,9 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
     /** {@code host:port} the Raft transport binds and peers dial (not the RPC port: that one speaks WebSocket). */
     String raft_addr() default "";
 
+    /** This server's advertised RPC address ({@code host:port}): how the API names it when membership cannot. */
+    String rpc_advertise() default "";
+
     /** The agent's data directory; log and snapshots go to {@code <data.dir>/server/raft} unless raft.dir is set. */
     String data_dir() default "";
 

@@ -270,6 +270,67 @@ class RaftClusterTest {
 
     @Test
     @Order(6)
+    void aServerThatLeftRestartsOnItsLogWithoutLeadingAloneAndIsAddedBackBehindThePurgedLog() throws Exception {
+        Member leader = awaitOneLeader(members);
+        Member left = members.stream().filter(m -> m != leader).findFirst().orElseThrow();
+        List<Member> remaining = members.stream().filter(m -> m != left).toList();
+        leader.node.setPeers(remaining.stream().map(m -> m.settings.self()).toList()).toCompletableFuture()
+                .get(SUBMIT_SECONDS, TimeUnit.SECONDS);
+        TestNodes.await(WAIT, () -> left.node.configuration().stream().noneMatch(p -> p.id().equals(left.id())),
+                "the leaving server's log records that it left");
+        left.close();
+        long behind = left.node.lastAppliedIndex();
+        for (int i = 0; leader.node.firstLogIndex() <= behind + 1; i++) {
+            submitForwarding(remaining, i % 2, values.incrementAndGet());
+            assertTrue(i < 50 * SNAPSHOT_THRESHOLD, "the leader's log was not purged after " + i + " writes");
+        }
+        awaitConverged(remaining);
+
+        // As the component restarts a server with state: configured with itself alone. Its log says it is no member,
+        // so it must neither lead a group of one nor take writes; it waits for the leader.
+        left.restart(left.settings.withPeers(List.of()));
+        Thread.sleep(2000);   // several election timeouts
+        assertFalse(left.node.isLeader(), "a server that left does not elect itself");
+        assertTrue(left.node.configuration().stream().noneMatch(p -> p.id().equals(left.id())),
+                left.node.configuration().toString());
+
+        Member current = awaitOneLeader(remaining);
+        current.node.setPeers(members.stream().map(m -> m.settings.self()).toList()).toCompletableFuture()
+                .get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertTrue(left.node.awaitReady(WAIT));
+        awaitConverged(members);
+        assertEquals(current.handler.entries(), left.handler.entries(), "caught up through the leader's snapshot");
+        submitForwarding(members, 0, values.incrementAndGet());
+        awaitConverged(members);
+    }
+
+    @Test
+    @Order(7)
+    void anAddThatFailedWhileTheServerWasDownSucceedsOnceItRuns() throws Exception {
+        Member leader = awaitOneLeader(members);
+        Member left = members.stream().filter(m -> m != leader).findFirst().orElseThrow();
+        List<Member> remaining = members.stream().filter(m -> m != left).toList();
+        leader.node.setPeers(remaining.stream().map(m -> m.settings.self()).toList()).toCompletableFuture()
+                .get(SUBMIT_SECONDS, TimeUnit.SECONDS);
+        left.close();
+        List<Peer> all = members.stream().map(m -> m.settings.self()).toList();
+        long t0 = System.nanoTime();
+        ExecutionException down = assertThrows(ExecutionException.class,
+                () -> leader.node.setPeers(all).toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS));
+        System.out.println("RaftClusterTest: adding a stopped server failed after "
+                + (System.nanoTime() - t0) / 1_000_000 + " ms: " + down.getCause());
+
+        left.restart(left.settings.withPeers(List.of()));
+        Member current = awaitOneLeader(remaining);
+        t0 = System.nanoTime();
+        current.node.setPeers(all).toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        System.out.println("RaftClusterTest: added back after " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+        submitForwarding(members, 0, values.incrementAndGet());
+        awaitConverged(members);
+    }
+
+    @Test
+    @Order(8)
     void aNewServerWithAnEmptyDirectoryJoinsTheRunningGroup() throws Exception {
         // Configured as a join would configure it: the running members plus itself, so that it never elects itself
         // alone (a server that bootstraps a one-server group of its own has a log that cannot be merged).
@@ -294,6 +355,23 @@ class RaftClusterTest {
         } finally {
             joiner.close();
         }
+    }
+
+    @Test
+    @Order(9)
+    void aLeaderStepsDownAndTheGroupElectsInALaterTerm() throws Exception {
+        Member leader = awaitOneLeader(members);
+        long term = leader.node.leaderTerm();
+        Member follower = members.stream().filter(m -> m != leader).findFirst().orElseThrow();
+        ExecutionException notLeader = assertThrows(ExecutionException.class,
+                () -> follower.node.stepDown().toCompletableFuture().get(SUBMIT_SECONDS, TimeUnit.SECONDS));
+        assertInstanceOf(NotLeaderException.class, notLeader.getCause());
+
+        leader.node.stepDown().toCompletableFuture().get(SUBMIT_SECONDS, TimeUnit.SECONDS);
+        TestNodes.await(WAIT, () -> members.stream().anyMatch(m -> m.node.leaderTerm() > term),
+                "a leader of a later term than " + term);
+        submitForwarding(members, 0, values.incrementAndGet());
+        awaitConverged(members);
     }
 
     // --- helpers ---
@@ -385,8 +463,15 @@ class RaftClusterTest {
         }
 
         void restart() throws IOException {
+            restart(settings);
+        }
+
+        /** Restarts on the same directory with other settings (another initial group). */
+        void restart(RaftSettings with) throws IOException {
             node.close();
-            start();
+            handler = new ListHandler();
+            node = new RaftNode(with, handler, System::currentTimeMillis, RaftClusterTest::smallLogSegments);
+            node.start();
         }
 
         void close() {

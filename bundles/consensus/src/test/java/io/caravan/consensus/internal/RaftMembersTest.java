@@ -59,8 +59,11 @@ class RaftMembersTest {
         Peer self = peer("s1");
         List<Peer> two = List.of(peer("s1"), peer("s2"));
         assertEquals(Optional.of(List.of(peer("s1"), peer("s2"), peer("s3"))), RaftMembers.nextConfiguration(self, two,
-                List.of(server("s1", Status.ALIVE), server("s2", Status.ALIVE), server("s3", Status.ALIVE)),
+                List.of(server("s1", Status.ALIVE), server("s2", Status.ALIVE), server("s3", Status.ALIVE, "raft", "1")),
                 "global", Map.of(), DEAD_AFTER));
+        assertEquals(Optional.empty(), RaftMembers.nextConfiguration(self, two,
+                List.of(server("s1", Status.ALIVE), server("s2", Status.ALIVE), server("s3", Status.ALIVE)),
+                "global", Map.of(), DEAD_AFTER), "not before its Raft runs");
 
         List<Peer> three = List.of(peer("s1"), peer("s2"), peer("s3"));
         assertEquals(Optional.of(two), RaftMembers.nextConfiguration(self, three,

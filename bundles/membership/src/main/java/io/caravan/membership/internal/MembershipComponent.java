@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -46,6 +47,8 @@ import io.caravan.plugin.api.discover.Discoverer;
 @Designate(ocd = ServerPidConfig.class)
 public final class MembershipComponent implements Membership {
     private static final Logger LOG = LoggerFactory.getLogger(MembershipComponent.class);
+    /** How long the first join attempt waits for the discovery providers it names to register. */
+    static final Duration PROVIDER_WAIT = Duration.ofSeconds(10);
 
     private final DiscoverResolver discoverers = new DiscoverResolver();
     private volatile AgentShutdown shutdown;
@@ -163,6 +166,23 @@ public final class MembershipComponent implements Membership {
                 problem -> LOG.warn("retry_join: {}", problem));
     }
 
+    /**
+     * Before the first attempt: the discovery providers it names, whose bundles may start after this one (and bind
+     * after activation), get {@link #PROVIDER_WAIT} to appear. False when interrupted (deactivated).
+     */
+    boolean awaitProviders(List<String> entries) {
+        try {
+            Set<String> missing = discoverers.awaitProviders(entries, PROVIDER_WAIT);
+            if (!missing.isEmpty()) {
+                LOG.warn("retry_join: no discovery provider {} after {} s", missing, PROVIDER_WAIT.toSeconds());
+            }
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     private final class RetryJoin implements Runnable {
         private final List<String> entries;
         private final long intervalMs;
@@ -178,6 +198,9 @@ public final class MembershipComponent implements Membership {
         @Override
         public void run() {
             attempts++;
+            if (attempts == 1 && !awaitProviders(entries)) {
+                return;   // deactivated while waiting
+            }
             List<String> addresses = resolve(entries);
             String why;
             if (addresses.isEmpty()) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Proxy;
 import java.util.HashMap;
@@ -83,6 +84,31 @@ class MembershipComponentTest {
             assertNull(c.self().tag("raft_addr"));
         } finally {
             c.deactivate();
+        }
+    }
+
+    @Test
+    void theFirstRetryJoinAttemptWaitsForAProviderThatRegistersLate() throws Exception {
+        BundleContext ctx = (BundleContext) Proxy.newProxyInstance(BundleContext.class.getClassLoader(),
+                new Class<?>[] {BundleContext.class}, (p, m, a) -> null);
+        MembershipComponent target = new MembershipComponent(config(Map.of("name", "t", "serf.bind", "127.0.0.1:0")),
+                ctx);
+        // A retry interval far longer than the test: only a first attempt that finds the provider can join.
+        MembershipComponent joiner = new MembershipComponent(config(Map.of("name", "j", "serf.bind", "127.0.0.1:0",
+                "retry.join", new String[] {"provider=late name=x"}, "retry.interval.ms", 600_000L)), ctx);
+        try {
+            Thread.sleep(300);   // as when the provider's bundle starts after membership's first attempt began
+            Discoverer late = args -> List.of(target.self().address());
+            joiner.addDiscoverer(late, Map.of(DiscoverProvider.PROPERTY, "late"));
+            long deadline = System.nanoTime() + MembershipComponent.PROVIDER_WAIT.toNanos();
+            while (joiner.members().size() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertEquals(2, joiner.members().size(), "joined on the first attempt: " + joiner.members());
+            assertTrue(target.members().stream().anyMatch(m -> m.name().equals("j.global")));
+        } finally {
+            joiner.deactivate();
+            target.deactivate();
         }
     }
 }

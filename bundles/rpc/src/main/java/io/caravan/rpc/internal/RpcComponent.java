@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Dictionary;
 import java.util.Hashtable;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletionStage;
 
 import io.caravan.api.endpoint.NodeEndpoint;
@@ -38,6 +39,8 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 @Designate(ocd = RpcComponent.Config.class)
 public final class RpcComponent implements Rpc {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RpcComponent.class);
+    /** How long the first {@code server_join} attempt waits for the discovery providers it names to register. */
+    static final Duration PROVIDER_WAIT = Duration.ofSeconds(10);
     static final String REMOTE = "caravan.rpc.remote";
 
     @ObjectClassDefinition(name = "Caravan RPC")
@@ -92,8 +95,11 @@ public final class RpcComponent implements Rpc {
                 configuredServers = Arrays.asList(config.client_servers());
                 engine.setServers(configuredServers);
                 if (config.client_retry_join().length > 0) {
-                    discovering.execute(() -> discover(Arrays.asList(config.client_retry_join()),
-                            config.client_retry_interval_ms()));
+                    List<String> entries = Arrays.asList(config.client_retry_join());
+                    discovering.execute(() -> {
+                        awaitProviders(entries);
+                        discover(entries, config.client_retry_interval_ms());
+                    });
                 }
                 if (config.client_enabled()) {
                     Dictionary<String, Object> props = new Hashtable<>();
@@ -114,6 +120,21 @@ public final class RpcComponent implements Rpc {
         if (!config.server_enabled() && !configured.equals(configuredServers)) {
             configuredServers = configured;
             engine.setServers(configured);
+        }
+    }
+
+    /**
+     * Gives the discovery providers the entries name, whose bundles may start after this one, a moment to register
+     * before the first attempt, which would otherwise find none and wait a whole retry interval.
+     */
+    private void awaitProviders(List<String> entries) {
+        try {
+            Set<String> missing = discovery.awaitProviders(entries, PROVIDER_WAIT);
+            if (!missing.isEmpty()) {
+                LOG.warn("server_join: no discovery provider {} after {} s", missing, PROVIDER_WAIT.toSeconds());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -215,7 +215,10 @@ public final class ClusterRoutes implements ApiRoutes, EndpointProvider {
             // Nomad's answer for a Raft server no gossip member vouches for.
             String node = member.map(Member::name).orElse("(unknown)");
             String protocol = member.map(x -> Optional.ofNullable(x.tag("raft_vsn")).orElse("3")).orElse("unknown");
-            return new RaftServerView(s.id(), node, s.address(), s.leader(), s.voter(), protocol);
+            // The RPC address, as /v1/status/leader and /v1/status/peers name the same server (Nomad's Raft shares
+            // its RPC port, so its SDK users compare them); never the Raft port, which no client can use.
+            return new RaftServerView(s.id(), node, s.rpcAddress().isEmpty() ? "(unknown)" : s.rpcAddress(),
+                    s.leader(), s.voter(), protocol);
         }).toList(), l == null ? 0 : l.lastAppliedIndex()));
     }
 
@@ -360,7 +363,8 @@ public final class ClusterRoutes implements ApiRoutes, EndpointProvider {
                         q -> remove(s -> s.id().equals(q.id()), "id", q.id())),
                 new Endpoint<>(REMOVE_PEER_BY_ADDRESS, RaftPeerByAddressRequest.class, RemovePeerResponse.class,
                         Endpoint.Routing.LEADER, Endpoint.Callers.SERVERS,
-                        q -> remove(s -> s.address().equals(q.address()), "address", q.address())),
+                        q -> remove(s -> s.rpcAddress().equals(q.address()) || s.address().equals(q.address()),
+                                "address", q.address())),
                 new Endpoint<>(PING, PingRequest.class, PingResponse.class, Endpoint.Routing.LOCAL,
                         q -> CompletableFuture.completedFuture(new PingResponse(true))));
     }
@@ -379,7 +383,7 @@ public final class ClusterRoutes implements ApiRoutes, EndpointProvider {
         }
         CompletionStage<Void> removing;
         try {
-            removing = group.removePeer(kind.equals("id") ? peer.get().id() : peer.get().address());
+            removing = group.removePeer(peer.get().id());
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(asApiError(e, notFound));
         }

@@ -39,14 +39,13 @@ public final class ServerStatus implements ApiRoutes, HealthContributor, AgentSt
         routes.get("/v1/status/leader", r -> {
             Replicator log = raft;
             LeaderLocator l = servers;
-            String leader = l != null ? l.leaderRpcAddress().orElse("")
-                    : log == null ? "" : log.leaderAddress().orElse("");
+            String leader = l != null ? l.leaderRpcAddress().orElse("") : "";   // never a Raft address
             return ApiResponse.ok(leader, meta(log));
         });
         routes.get("/v1/status/peers", r -> {
             Replicator log = raft;
             LeaderLocator l = servers;
-            return ApiResponse.ok(l != null ? l.serverRpcAddresses() : log == null ? List.of() : log.peers(), meta(log));
+            return ApiResponse.ok(l != null ? l.serverRpcAddresses() : List.of(), meta(log));
         });
     }
 

@@ -343,8 +343,8 @@ class ClusterRoutesTest {
 
     @Test
     void raftConfigurationHasNomadsShape() {
-        group.servers.add(new RaftConfiguration.Server("id-1", "10.0.0.1:4649", true, true));
-        group.servers.add(new RaftConfiguration.Server("id-2", "10.0.0.2:4649", false, true));
+        group.servers.add(new RaftConfiguration.Server("id-1", "10.0.0.1:4649", "10.0.0.1:4647", true, true));
+        group.servers.add(new RaftConfiguration.Server("id-2", "10.0.0.2:4649", "10.0.0.2:4647", false, true));
         group.servers.add(new RaftConfiguration.Server("id-9", "10.0.0.9:4649", false, false));
 
         JsonNode body = json(call(routes(true, false), "GET", "/v1/operator/raft/configuration"));
@@ -352,11 +352,13 @@ class ClusterRoutesTest {
         assertEquals(List.of("Servers", "Index"), names(body));
         JsonNode leader = body.get("Servers").get(0);
         assertEquals(List.of("ID", "Node", "Address", "Leader", "Voter", "RaftProtocol"), names(leader));
-        assertEquals("{\"ID\":\"id-1\",\"Node\":\"s1.global\",\"Address\":\"10.0.0.1:4649\",\"Leader\":true,"
-                + "\"Voter\":true,\"RaftProtocol\":\"3\"}", leader.toString());
+        assertEquals("{\"ID\":\"id-1\",\"Node\":\"s1.global\",\"Address\":\"10.0.0.1:4647\",\"Leader\":true,"
+                + "\"Voter\":true,\"RaftProtocol\":\"3\"}", leader.toString(), "the RPC address, as /v1/status/*");
         assertEquals("s2.global", body.get("Servers").get(1).get("Node").asText());
+        assertEquals("10.0.0.2:4647", body.get("Servers").get(1).get("Address").asText());
         JsonNode stranger = body.get("Servers").get(2);
         assertEquals("(unknown)", stranger.get("Node").asText(), "Nomad's name for a peer no member vouches for");
+        assertEquals("(unknown)", stranger.get("Address").asText(), "never the Raft address");
         assertEquals("unknown", stranger.get("RaftProtocol").asText());
         assertFalse(stranger.get("Voter").asBoolean());
         assertEquals(0, body.get("Index").asLong());
@@ -373,15 +375,17 @@ class ClusterRoutesTest {
 
     @Test
     void removePeerByIdOrAddressGoesThroughTheLeaderEndpoints() {
-        group.servers.add(new RaftConfiguration.Server("id-1", "10.0.0.1:4649", true, true));
-        group.servers.add(new RaftConfiguration.Server("id-2", "10.0.0.2:4649", false, true));
-        group.servers.add(new RaftConfiguration.Server("id-3", "10.0.0.3:4649", false, true));
+        group.servers.add(new RaftConfiguration.Server("id-1", "10.0.0.1:4649", "10.0.0.1:4647", true, true));
+        group.servers.add(new RaftConfiguration.Server("id-2", "10.0.0.2:4649", "10.0.0.2:4647", false, true));
+        group.servers.add(new RaftConfiguration.Server("id-3", "10.0.0.3:4649", "10.0.0.3:4647", false, true));
+        group.servers.add(new RaftConfiguration.Server("id-4", "10.0.0.4:4649", "10.0.0.4:4647", false, true));
         ClusterRoutes server = routes(true, false);
 
         assertNull(ok(call(server, "DELETE", "/v1/operator/raft/peer", "id=id-2")).body());
-        assertNull(ok(call(server, "DELETE", "/v1/operator/raft/peer", "address=10.0.0.3:4649")).body());
+        assertNull(ok(call(server, "DELETE", "/v1/operator/raft/peer", "address=10.0.0.3:4647")).body());
+        assertNull(ok(call(server, "DELETE", "/v1/operator/raft/peer", "address=10.0.0.4:4649")).body());
 
-        assertEquals(List.of("id-2", "10.0.0.3:4649"), group.removed);
+        assertEquals(List.of("id-2", "id-3", "id-4"), group.removed, "by the address the API shows, or the Raft one");
         List<Endpoint<?, ?>> endpoints = server.endpoints();
         Map<String, Endpoint.Routing> routing = new HashMap<>();
         endpoints.forEach(e -> routing.put(e.name(), e.routing()));

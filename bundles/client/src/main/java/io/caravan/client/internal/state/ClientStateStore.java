@@ -28,6 +28,7 @@ import org.slf4j.LoggerFactory;
  * written atomically (temp file, then rename):
  * <pre>
  * node.json                 {"NodeID": "…", "SecretID": "…"}  — the secret this node registers with
+ * servers.json              {"Servers": ["host:port", …]}      — the servers the client last knew (RPC addresses)
  * allocs/&lt;alloc_id&gt;.json    {"Version": 1, "Alloc": {Nomad's Allocation JSON},
  *                             "Tasks": {"&lt;task&gt;": {"State": {Nomad's TaskState JSON},
  *                                                  "Handle": {"Driver", "StartedAt", "DriverState"} | null}}}
@@ -139,6 +140,36 @@ public final class ClientStateStore {
             throw new UncheckedIOException("cannot list " + allocs, e);
         }
         return out;
+    }
+
+    /** The servers a client last knew, as {@code servers.json} holds them. */
+    public record ServerList(List<String> servers) {
+        public ServerList {
+            servers = servers == null ? List.of() : List.copyOf(servers);
+        }
+    }
+
+    /** The servers saved by {@link #saveServers}; none when there is no file or it cannot be read (said once). */
+    public synchronized List<String> servers() {
+        Path file = root.resolve("servers.json");
+        if (!Files.isRegularFile(file)) {
+            return List.of();
+        }
+        try {
+            return JSON.readValue(file.toFile(), ServerList.class).servers();
+        } catch (IOException e) {
+            LOG.warn("ignoring unreadable {}: {}", file, e.getMessage());
+            return List.of();
+        }
+    }
+
+    public synchronized void saveServers(List<String> servers) {
+        Path file = root.resolve("servers.json");
+        try {
+            writeAtomically(file, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(new ServerList(servers)));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
     }
 
     static void writeAtomically(Path file, byte[] bytes) throws IOException {

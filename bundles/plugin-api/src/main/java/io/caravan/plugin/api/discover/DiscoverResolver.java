@@ -1,10 +1,13 @@
 package io.caravan.plugin.api.discover;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
@@ -22,6 +25,39 @@ public final class DiscoverResolver {
         Object provider = properties.get(DiscoverProvider.PROPERTY);
         if (provider != null) {
             providers.put(discoverer, provider.toString());
+            synchronized (this) {
+                notifyAll();
+            }
+        }
+    }
+
+    /**
+     * Waits until every provider that {@code entries} name is registered, at most {@code timeout}; for the first
+     * join attempt, which runs as the agent starts, while the providers' bundles may still be starting: without the
+     * wait it found none and slept a whole {@code retry_interval}.
+     *
+     * @return the providers still missing (empty: all are there, or the entries name none)
+     */
+    public Set<String> awaitProviders(List<String> entries, Duration timeout) throws InterruptedException {
+        Set<String> wanted = new TreeSet<>();
+        for (String entry : entries) {
+            try {
+                DiscoverString.parse(entry).ifPresent(ds -> wanted.add(ds.provider()));
+            } catch (IllegalArgumentException malformed) {
+                // resolve() reports it
+            }
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (this) {
+            while (true) {
+                Set<String> missing = new TreeSet<>(wanted);
+                missing.removeAll(providers.values());
+                long left = deadline - System.nanoTime();
+                if (missing.isEmpty() || left <= 0) {
+                    return missing;
+                }
+                wait(Math.max(1, left / 1_000_000));
+            }
         }
     }
 

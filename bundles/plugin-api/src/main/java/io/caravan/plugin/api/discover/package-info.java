@@ -5,10 +5,10 @@
  * {@code caravan.discover.provider} (set with {@link io.caravan.plugin.api.discover.DiscoverProvider});
  * {@link io.caravan.plugin.api.discover.DiscoverString} splits a string into that provider name and its arguments.
  *
- * <p>Nothing consumes these services yet: the clustering work will use them to resolve {@code retry_join} entries
- * (NOMAD-REFERENCE §10.2).
+ * <p>{@link io.caravan.plugin.api.discover.DiscoverResolver} resolves {@code retry_join} entries with them (servers'
+ * and clients' {@code server_join}, NOMAD-REFERENCE §10.2).
  */
-@Version("1.1.0")
+@Version("1.2.0")
 package io.caravan.plugin.api.discover;
 
 import org.osgi.annotation.versioning.Version;

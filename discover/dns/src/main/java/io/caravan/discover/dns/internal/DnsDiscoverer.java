@@ -36,7 +36,7 @@ import io.caravan.plugin.api.discover.Discoverer;
  * </ul>
  * A name that does not exist yields an empty list, not an error, so a join retry simply finds nothing yet.
  *
- * <p>Nothing calls this provider yet: the clustering work will use it to resolve {@code retry_join} entries.
+ * <p>Membership and the RPC layer call it, through {@code DiscoverResolver}, on every {@code retry_join} attempt.
  */
 @Component(service = Discoverer.class)
 @DiscoverProvider("dns")

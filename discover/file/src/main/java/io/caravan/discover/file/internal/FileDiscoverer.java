@@ -19,7 +19,7 @@ import io.caravan.plugin.api.discover.Discoverer;
  * end of a line is a comment; blank lines are skipped; a line without a port gets {@code port} (default 4647). The
  * file is read again on every lookup, so editing it changes the next join attempt. A missing file is an error.
  *
- * <p>Nothing calls this provider yet: the clustering work will use it to resolve {@code retry_join} entries.
+ * <p>Membership and the RPC layer call it, through {@code DiscoverResolver}, on every {@code retry_join} attempt.
  */
 @Component(service = Discoverer.class)
 @DiscoverProvider("file")
