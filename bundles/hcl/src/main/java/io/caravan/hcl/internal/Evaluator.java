@@ -130,21 +130,71 @@ public final class Evaluator {
     }
 
     /**
-     * Only the chosen branch's errors count, but the result has the type both branches unify to: for primitives,
-     * a string and a number or bool unify to string ({@code true ? 1 : "a"} is {@code "1"}).
+     * Only the chosen branch's errors count, but the result has the type both branches unify to, as in HCL:
+     * {@code true ? 1 : "a"} is {@code "1"}, {@code true ? [1] : ["a"]} is {@code ["1"]}, {@code true ? 1 : false}
+     * is an error. A null, unknown or failing branch unifies with anything.
      */
     private Value conditional(Expression.Conditional c, boolean which, Scope scope) {
-        Value chosen = eval(which ? c.whenTrue() : c.whenFalse(), scope);
-        if (!(chosen instanceof NumberValue || chosen instanceof BoolValue)) {
-            return chosen;
-        }
-        Value other;
+        Expression chosenExpr = which ? c.whenTrue() : c.whenFalse();
+        Expression otherExpr = which ? c.whenFalse() : c.whenTrue();
+        Value chosen = eval(chosenExpr, scope);
+        Unify.Type otherType;
         try {
-            other = eval(which ? c.whenFalse() : c.whenTrue(), scope);
+            Value other = eval(otherExpr, scope);
+            if (!other.isKnown()) {
+                return chosen;
+            }
+            otherType = other.isNull() ? staticType(otherExpr) : null;
+            if (otherType == null) {
+                budget.elements(other.size(), c.range()); // reading a type walks the whole value
+                otherType = Unify.typeOf(other);
+            }
         } catch (HclException e) {
+            // HCL gives a failed operation an unknown result of the operation's type, which still has to unify.
+            otherType = staticType(otherExpr);
+            if (otherType == null) {
+                return chosen;
+            }
+        }
+        if (!chosen.isKnown() || chosen.isNull() || otherType == Unify.Prim.DYNAMIC) {
             return chosen;
         }
-        return other instanceof StringValue ? Value.of(Convert.toText(chosen)) : chosen;
+        budget.elements(chosen.size(), c.range());
+        Unify.Type chosenType = Unify.typeOf(chosen);
+        Unify.Type to = Unify.unify(List.of(chosenType, otherType));
+        if (to == null) {
+            throw error("Inconsistent conditional result types", "The true and false result expressions must have "
+                    + "consistent types: one is of type " + chosen.typeName() + " and cannot be converted to the "
+                    + "type of the other.", Range.between(c.whenTrue().range(), c.whenFalse().range()));
+        }
+        return Unify.convert(chosen, to);
+    }
+
+    /**
+     * The type an expression has whatever its value: that of an operator's result, a literal, a template, or a
+     * conditional of such (whose null result still has its branches' type); null when it depends on values.
+     */
+    private static Unify.Type staticType(Expression e) {
+        if (e instanceof Expression.Parens p) {
+            return staticType(p.expression());
+        } else if (e instanceof Expression.Literal l) {
+            return Unify.typeOf(l.value());
+        } else if (e instanceof Expression.Binary b) {
+            return switch (b.operator()) {
+                case ADD, SUBTRACT, MULTIPLY, DIVIDE, MODULO -> Unify.Prim.NUMBER;
+                default -> Unify.Prim.BOOL;
+            };
+        } else if (e instanceof Expression.Unary u) {
+            return u.operator() == Operator.NEGATE ? Unify.Prim.NUMBER : Unify.Prim.BOOL;
+        } else if (e instanceof Expression.Template t && !(t.parts().size() == 1
+                && t.parts().get(0) instanceof TemplatePart.Interpolation)) {
+            return Unify.Prim.STRING;
+        } else if (e instanceof Expression.Conditional c) {
+            Unify.Type a = staticType(c.whenTrue());
+            Unify.Type b = staticType(c.whenFalse());
+            return a == null || b == null ? null : Unify.unify(List.of(a, b));
+        }
+        return null;
     }
 
     private Value variable(Expression.Variable v, Scope scope) {
@@ -467,7 +517,7 @@ public final class Evaluator {
                 case SUBTRACT -> Value.of(Numbers.subtract(l, r));
                 case MULTIPLY -> Value.of(Numbers.multiply(l, r));
                 case DIVIDE -> Value.of(Numbers.divide(l, nonZero(r, b)));
-                case MODULO -> Value.of(Numbers.modulo(l, nonZero(r, b)));
+                case MODULO -> Value.of(r.signum() == 0 ? l : Numbers.modulo(l, r)); // x % 0 is x in HCL
                 default -> throw new IllegalStateException("unhandled operator " + op);
             };
         } catch (ArithmeticException e) {
@@ -477,7 +527,7 @@ public final class Evaluator {
 
     private static BigDecimal nonZero(BigDecimal r, Expression.Binary b) {
         if (r.signum() == 0) {
-            throw error(b.operator() == Operator.DIVIDE ? "Division by zero" : "Modulo by zero",
+            throw error("Division by zero",
                     "The right operand of \"" + b.operator().symbol() + "\" must not be zero.", b.right().range());
         }
         return r;

@@ -13,7 +13,6 @@ import io.caravan.hcl.TemplatePart;
 import io.caravan.hcl.Value;
 import io.caravan.hcl.internal.Token.Type;
 import java.math.BigDecimal;
-import java.text.Normalizer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -598,7 +597,7 @@ public final class Parser {
     }
 
     private Expression legacyIndex(Expression e, Token n) {
-        if (!n.text().chars().allMatch(c -> c >= '0' && c <= '9')) {
+        if (n.text().indexOf('.') >= 0) {
             error(n, "Invalid legacy index syntax", "When using the legacy index syntax, chaining two indexes "
                     + "together is not permitted. Use the proper index syntax instead, like [0].");
         }
@@ -613,7 +612,9 @@ public final class Parser {
         }
         try {
             return Value.of(new BigDecimal(t.text()));
-        } catch (ArithmeticException | NumberFormatException e) {
+        } catch (NumberFormatException e) {
+            throw error(t, "Invalid number literal", "Failed to recognize the value of this number literal.");
+        } catch (ArithmeticException e) {
             throw error(t, "Invalid number literal", "The number \"" + t.text() + "\" is out of range.");
         }
     }
@@ -633,6 +634,9 @@ public final class Parser {
             } else if (t.is(Type.DOT) && peek(1).is(Type.NUMBER)) {
                 chained(next());
                 each = legacyIndex(each, next());
+            } else if (!full && t.is(Type.DOT) && peek(1).is(Type.STAR)) {
+                throw error(peek(1), "Nested splat expression not allowed", "A splat expression (*) cannot be used "
+                        + "inside another attribute-only splat expression.");
             } else if (full && t.is(Type.LBRACK) && !peek(1).is(Type.STAR)) {
                 chained(next());
                 skipNewlines.push(true);
@@ -656,6 +660,9 @@ public final class Parser {
             }
             case IDENT -> {
                 next();
+                if (peek().is(Type.LPAREN)) {
+                    return call(t); // even true(), false() and null() are (unknown) function names, not keywords
+                }
                 switch (t.text()) {
                     case "true" -> {
                         return new Expression.Literal(Value.TRUE, range(t));
@@ -667,9 +674,6 @@ public final class Parser {
                         return new Expression.Literal(Value.NULL, range(t));
                     }
                     default -> {
-                        if (peek().is(Type.LPAREN)) {
-                            return call(t);
-                        }
                         return new Expression.Variable(t.text(), range(t));
                     }
                 }
@@ -884,10 +888,12 @@ public final class Parser {
         }
         Token close = next();
         skipNewlines.pop();
+        // Stripping comes first, as in HCL: a "~" can take a line's newline away, and the next line then no longer
+        // starts a line for the unindenting.
+        strip(flat);
         if (flush) {
             unindent(flat);
         }
-        strip(flat);
         int[] cursor = {0};
         List<TemplatePart> parts = parts(flat, cursor, Set.of());
         Range whole = open == null ? map.range(0, src.length()) : range(open, close);
@@ -1089,9 +1095,9 @@ public final class Parser {
         return src.substring(from.start(), to.end());
     }
 
-    /** {@code $${} and {@code %%{} stand for literal {@code ${} and {@code %{}; literals are NFC-normalized. */
+    /** {@code $${} and {@code %%{} stand for literal {@code ${} and {@code %{} (values are NFC: see Value). */
     private static String unescapeTemplate(String raw) {
-        return Normalizer.normalize(raw.replace("$${", "${").replace("%%{", "%{"), Normalizer.Form.NFC);
+        return raw.replace("$${", "${").replace("%%{", "%{");
     }
 
     /** A quoted-string literal: backslash escapes plus the template escapes. */
@@ -1135,6 +1141,6 @@ public final class Parser {
                 sb.append(c);
             }
         }
-        return Normalizer.normalize(sb, Normalizer.Form.NFC);
+        return sb.toString();
     }
 }
