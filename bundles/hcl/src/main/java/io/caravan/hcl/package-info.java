@@ -16,7 +16,7 @@
  *
  * Lexer, parser and evaluator internals live in {@code io.caravan.hcl.internal}.
  */
-@Version("1.1.0")
+@Version("1.2.0")
 package io.caravan.hcl;
 
 import org.osgi.annotation.versioning.Version;

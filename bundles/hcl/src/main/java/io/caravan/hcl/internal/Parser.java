@@ -224,7 +224,7 @@ public final class Parser {
             int start = idx;
             try {
                 BodyItem item = parseItem();
-                if (item instanceof Attribute a) {
+                if (item instanceof Attribute a && !hcl1Names) { // HCL1 keeps each setting, in order
                     Attribute prev = seen.putIfAbsent(a.name(), a);
                     if (prev != null) {
                         diagnostics.add(Diagnostic.error("Attribute redefined", "The argument \"" + a.name()
@@ -300,12 +300,7 @@ public final class Parser {
         if (peek().is(Type.EQUAL)) {
             next();
             Expression value = expression();
-            Token end = rawPeek();
-            if (end.is(Type.NEWLINE)) {
-                next();
-            } else if (!end.is(Type.EOF)) {
-                error(end, "Missing newline after argument", "An argument definition must end with a newline.");
-            }
+            endItem("Missing newline after argument", "An argument definition must end with a newline.");
             return new Attribute(name, value, nameRange, Range.between(nameRange, value.range()));
         }
         return parseBlock(name, nameRange);
@@ -359,7 +354,7 @@ public final class Parser {
         Token open = next();
         List<BodyItem> items = new ArrayList<>();
         Token close;
-        if (rawPeek().is(Type.NEWLINE)) {
+        if (rawPeek().is(Type.NEWLINE) || hcl1Names) { // HCL1 has no one-line block form: any body may be on one line
             items = parseBody(open);
             if (!rawPeek().is(Type.RBRACE)) {
                 throw new ParseError(); // unclosed: parseBody has reported it
@@ -378,15 +373,23 @@ public final class Parser {
             }
             close = tokens.get(idx - 1);
         }
-        Token end = rawPeek();
-        if (end.is(Type.NEWLINE)) {
-            next();
-        } else if (!end.is(Type.EOF)) {
-            error(end, "Missing newline after block definition", "A block definition must end with a newline.");
-        }
+        endItem("Missing newline after block definition", "A block definition must end with a newline.");
         Range bodyRange = range(open, close);
         return new Block(type, labels, new Body(items, bodyRange), typeRange, labelRanges, range(open),
                 range(close), Range.between(typeRange, range(close)));
+    }
+
+    /**
+     * The end of an attribute or block: a newline (or the end of the file). HCL1 separates items by newlines or
+     * commas, or by nothing at all ({@code ports { http = 4646, rpc = 4647 }}, {@code a = 1 }} on one line).
+     */
+    private void endItem(String summary, String detail) {
+        Token end = rawPeek();
+        if (end.is(Type.NEWLINE) || hcl1Names && end.is(Type.COMMA)) {
+            next();
+        } else if (!end.is(Type.EOF) && !hcl1Names) {
+            error(end, summary, detail);
+        }
     }
 
     /**
@@ -775,7 +778,10 @@ public final class Parser {
                 error(open, "Unterminated object constructor expression",
                         "There is no corresponding closing brace before the end of the file.");
             }
-            Expression key = expression();
+            Expression key = hcl1Names ? dottedKey() : null;
+            if (key == null) {
+                key = expression();
+            }
             Token sep = peek();
             if (!sep.is(Type.EQUAL) && !sep.is(Type.COLON)) {
                 error(sep, "Missing key/value separator", "Expected an equals sign (\"=\") to mark the beginning of "
@@ -795,6 +801,28 @@ public final class Parser {
         Token close = next();
         skipNewlines.pop();
         return new Expression.ObjectCons(items, range(open, close));
+    }
+
+    /**
+     * HCL1: an object key written as a dotted name ({@code { driver.raw_exec.enable = "1" }}) is that name, as it is
+     * for attributes; an HCL2 reading would take it as a reference to a variable. Null if the key is not one.
+     */
+    private Expression dottedKey() {
+        int i = 0;
+        while (peek(i).is(Type.IDENT) && peek(i + 1).is(Type.DOT)) {
+            i += 2;
+        }
+        if (i == 0 || !peek(i).is(Type.IDENT) || !(peek(i + 1).is(Type.EQUAL) || peek(i + 1).is(Type.COLON))) {
+            return null;
+        }
+        Token first = peek();
+        StringBuilder sb = new StringBuilder();
+        Token last = first;
+        for (int k = 0; k <= i; k++) {
+            last = next();
+            sb.append(last.text());
+        }
+        return new Expression.Variable(sb.toString(), range(first, last));
     }
 
     /** {@code for k, v in coll : ...} after the opening bracket (newline skipping already pushed). */
