@@ -5,6 +5,7 @@ import io.caravan.hcl.internal.Token.Type;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -34,6 +35,7 @@ final class Lexer {
     private final List<Token> tokens = new ArrayList<>();
     private final Deque<Mode> modes = new ArrayDeque<>();
     private int pos;
+    private boolean hcl1;
 
     private Lexer(String src, SourceMap map, List<Diagnostic> diagnostics) {
         this.src = src;
@@ -43,7 +45,14 @@ final class Lexer {
 
     /** Tokens of a configuration file or expression; always ends with an EOF token. */
     static List<Token> lex(String src, SourceMap map, List<Diagnostic> diagnostics) {
-        return new Lexer(src, map, diagnostics).run();
+        return lex(src, map, diagnostics, false);
+    }
+
+    /** As {@link #lex(String, SourceMap, List)}; {@code hcl1} also reads HCL1's hexadecimal numbers ({@code 0x1F}). */
+    static List<Token> lex(String src, SourceMap map, List<Diagnostic> diagnostics, boolean hcl1) {
+        Lexer l = new Lexer(src, map, diagnostics);
+        l.hcl1 = hcl1;
+        return l.run();
     }
 
     /** Tokens of a standalone template (the whole text is template literal and sequences). */
@@ -212,6 +221,14 @@ final class Lexer {
      * sign, digit) not ending with a dot, so {@code 1.2.3} is one (invalid) token and {@code 1.x} is not.
      */
     private void lexNumber() {
+        if (hcl1 && at(pos) == '0' && (at(pos + 1) == 'x' || at(pos + 1) == 'X') && HexFormat.isHexDigit(at(pos + 2))) {
+            int end = pos + 2;
+            while (HexFormat.isHexDigit(at(end))) {
+                end++;
+            }
+            emit(Type.NUMBER, pos, end);
+            return;
+        }
         int end = pos + 1;
         int lastGood = end;
         while (true) {

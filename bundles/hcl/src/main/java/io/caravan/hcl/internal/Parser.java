@@ -13,6 +13,7 @@ import io.caravan.hcl.TemplatePart;
 import io.caravan.hcl.Value;
 import io.caravan.hcl.internal.Token.Type;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -72,7 +73,7 @@ public final class Parser {
     public static HclFile parseFile(String src, String filename, boolean hcl1Names, List<Diagnostic> all) {
         List<Diagnostic> diagnostics = CappedDiagnostics.of(all);
         SourceMap map = new SourceMap(filename, src);
-        Parser p = new Parser(src, map, Lexer.lex(src, map, diagnostics), diagnostics);
+        Parser p = new Parser(src, map, Lexer.lex(src, map, diagnostics, hcl1Names), diagnostics);
         p.hcl1Names = hcl1Names;
         List<BodyItem> items = p.parseBody(null);
         return new HclFile(filename, src, new Body(items, map.range(0, src.length())));
@@ -206,7 +207,7 @@ public final class Parser {
         int stackDepth = skipNewlines.size();
         while (true) {
             Token t = rawPeek();
-            if (t.is(Type.NEWLINE)) {
+            if (t.is(Type.NEWLINE) || hcl1Names && t.is(Type.COMMA)) { // HCL1 allows stray commas between items
                 next();
                 continue;
             }
@@ -614,7 +615,14 @@ public final class Parser {
                     + " characters.");
         }
         try {
-            return Value.of(new BigDecimal(t.text()));
+            String text = t.text();
+            boolean hex = text.startsWith("0x") || text.startsWith("0X");
+            if (hcl1Names && (hex || text.length() > 1 && text.charAt(0) == '0'
+                    && text.chars().allMatch(c -> c >= '0' && c <= '9'))) {
+                // HCL1 integers: 0x1F is hexadecimal and 0755 octal
+                return Value.of(new BigDecimal(new BigInteger(text.substring(hex ? 2 : 1), hex ? 16 : 8)));
+            }
+            return Value.of(new BigDecimal(text));
         } catch (NumberFormatException e) {
             throw error(t, "Invalid number literal", "Failed to recognize the value of this number literal.");
         } catch (ArithmeticException e) {
