@@ -801,7 +801,7 @@ public final class Parser {
             Token t = rawPeek();
             if (t.is(Type.COMMA) || t.is(Type.NEWLINE)) {
                 next();
-            } else if (!t.is(Type.RBRACE)) {
+            } else if (!t.is(Type.RBRACE) && !hcl1Names) { // HCL1 needs no separator: {a = 1 b = 2}
                 error(t, "Missing attribute separator", "Expected a newline or comma to mark the beginning of the "
                         + "next attribute.");
             }
