@@ -90,7 +90,11 @@ public final class HclParser {
         return r.file();
     }
 
-    /** Reads (UTF-8) and parses a configuration file; diagnostics name it by {@code path.toString()}. */
+    /**
+     * Reads (UTF-8) and parses a configuration file; diagnostics name it by {@code path.toString()}.
+     *
+     * @throws HclException with every syntax error found, or the position of the first byte that is not UTF-8
+     */
     public static HclFile parse(Path path) {
         try {
             return parse(decode(Files.readAllBytes(path), path.toString()), path.toString());

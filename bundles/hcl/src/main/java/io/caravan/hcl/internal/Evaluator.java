@@ -135,33 +135,16 @@ public final class Evaluator {
      * is an error. A null, unknown or failing branch unifies with anything.
      */
     private Value conditional(Expression.Conditional c, boolean which, Scope scope) {
-        Expression chosenExpr = which ? c.whenTrue() : c.whenFalse();
-        Expression otherExpr = which ? c.whenFalse() : c.whenTrue();
-        Value chosen = eval(chosenExpr, scope);
-        Unify.Type otherType;
-        try {
-            Value other = eval(otherExpr, scope);
-            if (!other.isKnown()) {
-                return chosen;
-            }
-            otherType = other.isNull() ? staticType(otherExpr) : null;
-            if (otherType == null) {
-                budget.elements(other.size(), c.range()); // reading a type walks the whole value
-                otherType = Unify.typeOf(other);
-            }
-        } catch (HclException e) {
-            // HCL gives a failed operation an unknown result of the operation's type, which still has to unify.
-            otherType = staticType(otherExpr);
-            if (otherType == null) {
-                return chosen;
-            }
-        }
-        if (!chosen.isKnown() || chosen.isNull() || otherType == Unify.Prim.DYNAMIC) {
+        Value chosen = eval(which ? c.whenTrue() : c.whenFalse(), scope);
+        if (!chosen.isKnown() || chosen.isNull()) {
             return chosen;
         }
-        budget.elements(chosen.size(), c.range());
-        Unify.Type chosenType = Unify.typeOf(chosen);
-        Unify.Type to = Unify.unify(List.of(chosenType, otherType));
+        Unify.Type otherType = typeOf(which ? c.whenFalse() : c.whenTrue(), scope);
+        if (otherType == null || otherType == Unify.Prim.DYNAMIC) {
+            return chosen;
+        }
+        budget.elements(chosen.size(), c.range()); // reading a type walks the whole value
+        Unify.Type to = Unify.unify(List.of(Unify.typeOf(chosen), otherType));
         if (to == null) {
             throw error("Inconsistent conditional result types", "The true and false result expressions must have "
                     + "consistent types: one is of type " + chosen.typeName() + " and cannot be converted to the "
@@ -171,12 +154,39 @@ public final class Evaluator {
     }
 
     /**
-     * The type an expression has whatever its value: that of an operator's result, a literal, a template, or a
-     * conditional of such (whose null result still has its branches' type); null when it depends on values.
+     * The type of an expression's result for unification: its value's, or, when evaluation fails, the type of the
+     * unknown result HCL carries on with ({@link #failedType}). An unknown value is dynamic; a null is Java's null
+     * (it takes the other branch's type), except a null from a conditional, which has its branches' type ({@code
+     * true ? null : ""} is a string).
      */
-    private static Unify.Type staticType(Expression e) {
+    private Unify.Type typeOf(Expression e, Scope scope) {
+        Value v;
+        try {
+            v = eval(e, scope);
+        } catch (HclException ex) {
+            return failedType(e, scope);
+        }
+        if (!v.isKnown()) {
+            return Unify.Prim.DYNAMIC;
+        }
+        if (v.isNull()) {
+            Expression inner = e;
+            while (inner instanceof Expression.Parens p) {
+                inner = p.expression();
+            }
+            return inner instanceof Expression.Conditional ? failedType(inner, scope) : null;
+        }
+        budget.elements(v.size(), e.range()); // reading a type walks the whole value
+        return Unify.typeOf(v);
+    }
+
+    /**
+     * The type HCL gives the result of an expression that failed: an operator's or a template's type, a tuple of
+     * its elements' types, a conditional's unified type; otherwise dynamic (which unifies with anything).
+     */
+    private Unify.Type failedType(Expression e, Scope scope) {
         if (e instanceof Expression.Parens p) {
-            return staticType(p.expression());
+            return failedType(p.expression(), scope);
         } else if (e instanceof Expression.Literal l) {
             return Unify.typeOf(l.value());
         } else if (e instanceof Expression.Binary b) {
@@ -189,12 +199,27 @@ public final class Evaluator {
         } else if (e instanceof Expression.Template t && !(t.parts().size() == 1
                 && t.parts().get(0) instanceof TemplatePart.Interpolation)) {
             return Unify.Prim.STRING;
+        } else if (e instanceof Expression.Tuple t) {
+            List<Unify.Type> elements = new ArrayList<>();
+            for (Expression el : t.elements()) {
+                Unify.Type type = typeOf(el, scope);
+                elements.add(type == null ? Unify.Prim.DYNAMIC : type);
+            }
+            return new Unify.TupleT(elements);
         } else if (e instanceof Expression.Conditional c) {
-            Unify.Type a = staticType(c.whenTrue());
-            Unify.Type b = staticType(c.whenFalse());
-            return a == null || b == null ? null : Unify.unify(List.of(a, b));
+            // As HCL: a null branch takes the other's type; a dynamic one makes the result dynamic.
+            Unify.Type a = typeOf(c.whenTrue(), scope);
+            Unify.Type b = typeOf(c.whenFalse(), scope);
+            if (a == null || b == null) {
+                return a == null ? b : a;
+            }
+            if (a == Unify.Prim.DYNAMIC || b == Unify.Prim.DYNAMIC) {
+                return Unify.Prim.DYNAMIC;
+            }
+            Unify.Type u = Unify.unify(List.of(a, b));
+            return u == null ? Unify.Prim.DYNAMIC : u;
         }
-        return null;
+        return Unify.Prim.DYNAMIC;
     }
 
     private Value variable(Expression.Variable v, Scope scope) {

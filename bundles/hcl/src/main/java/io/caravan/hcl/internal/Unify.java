@@ -157,6 +157,15 @@ final class Unify {
             return list ? new ListT(Prim.DYNAMIC) : new MapT(Prim.DYNAMIC);
         }
         Type e = unify(elements);
+        if (e == Prim.DYNAMIC) {
+            // A conversion to a collection of dynamic elements still needs each source's elements to unify.
+            for (Type t : types) {
+                List<Type> own = new ArrayList<>(list ? ((TupleT) t).elements() : ((ObjectT) t).attributes().values());
+                if (!own.isEmpty() && unify(own) == null) {
+                    return null;
+                }
+            }
+        }
         return e == null ? null : list ? new ListT(e) : new MapT(e);
     }
 
