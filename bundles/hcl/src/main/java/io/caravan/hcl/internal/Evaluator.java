@@ -154,42 +154,60 @@ public final class Evaluator {
     }
 
     /**
-     * The type of an expression's result for unification: its value's, or, when evaluation fails, the type of the
-     * unknown result HCL carries on with ({@link #failedType}). An unknown value is dynamic; a null is Java's null
-     * (it takes the other branch's type), except a null from a conditional, which has its branches' type ({@code
-     * true ? null : ""} is a string).
+     * The type of an expression's result for unification, as HCL has it even where evaluation fails: an operator's,
+     * a template's, a tuple of its elements' types, a conditional's unified type, else the value's; dynamic (which
+     * unifies with anything) for an unknown value or a failure of any other kind. A null is Java's null (it takes
+     * the other branch's type), except a null from a conditional ({@code true ? null : ""} is a string). Tuples and
+     * conditionals are typed from their parts, so each part is evaluated once, however deep they nest.
      */
     private Unify.Type typeOf(Expression e, Scope scope) {
+        if (e instanceof Expression.Parens p) {
+            return typeOf(p.expression(), scope);
+        } else if (e instanceof Expression.Tuple t) {
+            List<Unify.Type> elements = new ArrayList<>();
+            for (Expression el : t.elements()) {
+                Unify.Type type = typeOf(el, scope);
+                elements.add(type == null ? Unify.Prim.DYNAMIC : type);
+            }
+            return new Unify.TupleT(elements);
+        } else if (e instanceof Expression.Conditional c) {
+            // As HCL: a null branch takes the other's type, and the branches' types unify.
+            Unify.Type a = typeOf(c.whenTrue(), scope);
+            Unify.Type b = typeOf(c.whenFalse(), scope);
+            if (a == null || b == null) {
+                return a == null ? b : a;
+            }
+            if (a == Unify.Prim.DYNAMIC || b == Unify.Prim.DYNAMIC) {
+                // No unification then: the result is the chosen branch as it is.
+                try {
+                    Value cond = eval(c.condition(), scope);
+                    return cond.isKnown() ? (conditionTrue(cond, c.condition().range()) ? a : b) : Unify.Prim.DYNAMIC;
+                } catch (HclException ex) {
+                    return Unify.Prim.DYNAMIC;
+                }
+            }
+            Unify.Type u = Unify.unify(List.of(a, b));
+            return u == null ? Unify.Prim.DYNAMIC : u;
+        }
         Value v;
         try {
             v = eval(e, scope);
         } catch (HclException ex) {
-            return failedType(e, scope);
+            return failedType(e);
         }
         if (!v.isKnown()) {
             return Unify.Prim.DYNAMIC;
         }
         if (v.isNull()) {
-            Expression inner = e;
-            while (inner instanceof Expression.Parens p) {
-                inner = p.expression();
-            }
-            return inner instanceof Expression.Conditional ? failedType(inner, scope) : null;
+            return null;
         }
         budget.elements(v.size(), e.range()); // reading a type walks the whole value
         return Unify.typeOf(v);
     }
 
-    /**
-     * The type HCL gives the result of an expression that failed: an operator's or a template's type, a tuple of
-     * its elements' types, a conditional's unified type; otherwise dynamic (which unifies with anything).
-     */
-    private Unify.Type failedType(Expression e, Scope scope) {
-        if (e instanceof Expression.Parens p) {
-            return failedType(p.expression(), scope);
-        } else if (e instanceof Expression.Literal l) {
-            return Unify.typeOf(l.value());
-        } else if (e instanceof Expression.Binary b) {
+    /** The type of the unknown result HCL carries on with when an operator or template fails; else dynamic. */
+    private static Unify.Type failedType(Expression e) {
+        if (e instanceof Expression.Binary b) {
             return switch (b.operator()) {
                 case ADD, SUBTRACT, MULTIPLY, DIVIDE, MODULO -> Unify.Prim.NUMBER;
                 default -> Unify.Prim.BOOL;
@@ -199,25 +217,6 @@ public final class Evaluator {
         } else if (e instanceof Expression.Template t && !(t.parts().size() == 1
                 && t.parts().get(0) instanceof TemplatePart.Interpolation)) {
             return Unify.Prim.STRING;
-        } else if (e instanceof Expression.Tuple t) {
-            List<Unify.Type> elements = new ArrayList<>();
-            for (Expression el : t.elements()) {
-                Unify.Type type = typeOf(el, scope);
-                elements.add(type == null ? Unify.Prim.DYNAMIC : type);
-            }
-            return new Unify.TupleT(elements);
-        } else if (e instanceof Expression.Conditional c) {
-            // As HCL: a null branch takes the other's type; a dynamic one makes the result dynamic.
-            Unify.Type a = typeOf(c.whenTrue(), scope);
-            Unify.Type b = typeOf(c.whenFalse(), scope);
-            if (a == null || b == null) {
-                return a == null ? b : a;
-            }
-            if (a == Unify.Prim.DYNAMIC || b == Unify.Prim.DYNAMIC) {
-                return Unify.Prim.DYNAMIC;
-            }
-            Unify.Type u = Unify.unify(List.of(a, b));
-            return u == null ? Unify.Prim.DYNAMIC : u;
         }
         return Unify.Prim.DYNAMIC;
     }
