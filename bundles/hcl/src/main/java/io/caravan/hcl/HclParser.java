@@ -3,6 +3,11 @@ package io.caravan.hcl;
 import io.caravan.hcl.internal.Parser;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -85,12 +90,41 @@ public final class HclParser {
         return r.file();
     }
 
-    /** Reads (UTF-8) and parses a configuration file; diagnostics name it by {@code path.toString()}. */
+    /**
+     * Reads (UTF-8) and parses a configuration file; diagnostics name it by {@code path.toString()}.
+     *
+     * @throws HclException with every syntax error found, or the position of the first byte that is not UTF-8
+     */
     public static HclFile parse(Path path) {
         try {
-            return parse(Files.readString(path, StandardCharsets.UTF_8), path.toString());
+            return parse(decode(Files.readAllBytes(path), path.toString()), path.toString());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Source text from a file's bytes, which must be UTF-8.
+     *
+     * @throws HclException naming the line and column of the first byte that is not UTF-8
+     */
+    public static String decode(byte[] bytes, String filename) {
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+        try {
+            return decoder.decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            ByteBuffer in = ByteBuffer.wrap(bytes);
+            CharBuffer out = CharBuffer.allocate(bytes.length);
+            decoder.reset().decode(in, out, true); // stops at the first bad byte
+            int bad = in.position();
+            String before = out.flip().toString();
+            int line = 1 + (int) before.chars().filter(c -> c == '\n').count();
+            String lineText = before.substring(before.lastIndexOf('\n') + 1);
+            Position at = new Position(line, 1 + lineText.codePointCount(0, lineText.length()), bad);
+            throw new HclException(Diagnostic.error("Invalid character encoding", "The file must be UTF-8 text, "
+                    + "but the byte 0x" + String.format("%02X", bytes[bad] & 0xFF) + " here does not belong to a "
+                    + "UTF-8 character.", new Range(filename, at, new Position(line, at.column() + 1, bad + 1))));
         }
     }
 

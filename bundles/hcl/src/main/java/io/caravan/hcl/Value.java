@@ -2,6 +2,7 @@ package io.caravan.hcl;
 
 import io.caravan.hcl.internal.Numbers;
 import java.math.BigDecimal;
+import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -123,7 +124,7 @@ public sealed interface Value {
 
     record StringValue(String value) implements Value {
         public StringValue {
-            Objects.requireNonNull(value, "value");
+            value = nfc(Objects.requireNonNull(value, "value"));
         }
 
         @Override
@@ -237,7 +238,9 @@ public sealed interface Value {
     /** An object or map; {@code depth} and {@code size} are derived from the attributes (values passed are ignored). */
     record ObjectValue(Map<String, Value> attributes, int depth, long size) implements Value {
         public ObjectValue {
-            attributes = Collections.unmodifiableSortedMap(new TreeMap<>(attributes));
+            TreeMap<String, Value> normalized = new TreeMap<>();
+            attributes.forEach((k, v) -> normalized.put(nfc(k), v));
+            attributes = Collections.unmodifiableSortedMap(normalized);
             depth = nestedDepth(attributes.values());
             size = nestedSize(attributes.values());
         }
@@ -265,6 +268,14 @@ public sealed interface Value {
                     .append(" = ").append(v));
             return sb.append('}').toString();
         }
+    }
+
+    /**
+     * HCL's strings are Unicode text in normalization form C (composed), as attribute names of objects are: a
+     * decomposed "e\u0301" is stored as "\u00e9". Source names (attributes, block labels) stay as written.
+     */
+    private static String nfc(String s) {
+        return Normalizer.isNormalized(s, Normalizer.Form.NFC) ? s : Normalizer.normalize(s, Normalizer.Form.NFC);
     }
 
     private static int nestedDepth(Collection<Value> children) {

@@ -15,8 +15,41 @@
  * }</pre>
  *
  * Lexer, parser and evaluator internals live in {@code io.caravan.hcl.internal}.
+ *
+ * <h2>Conformance with HashiCorp's HCL</h2>
+ * Measured with the differential tester {@code shared/tools/hcl-oracle} against hclsyntax 2.14.1 and HCL1 1.0.0
+ * (Debian's Go packages): of the documents the Go side accepts, the share we accept with identical values ("before"
+ * is the parser before issue 12; "deliberate" leaves out the differences listed below).
+ * <pre>
+ *                                      before    after   after, deliberate left out
+ * random HCL2 (seed 1, 23,098)         81.9 %    98.1 %   99.7 %
+ * hand-written probes (605)            78.5 %    83.1 %   99.6 %  (83 probes nest past 128 levels)
+ * agent configurations, HCL1 (3,391)   55.2 %    86.3 %  99.97 %
+ * conformance corpus (86 + 6)         100   %   100   %
+ * </pre>
+ * Accept/reject agreement on all 40,000 random documents (half of them mutated, mostly invalid) went from 99.0 %
+ * to 100 %. Examples of every class fixed are kept with the Go side's answers in src/test/resources/oracle
+ * ({@code OracleRegressionTest}). The differences left are deliberate:
+ * <ul>
+ *   <li>nesting deeper than 128 levels and numbers beyond 10^&plusmn;1000 are errors (bounded stack and work for
+ *       hostile input; see {@link Budget});</li>
+ *   <li>{@code x / 0} is an error, not infinity, and there is no negative zero ({@code -0} is {@code 0}): numbers
+ *       are {@code BigDecimal}s;</li>
+ *   <li>{@code &&} and {@code ||} short-circuit ({@code x != null && x.a}), as newer HCL releases do; 2.14 evaluated
+ *       both sides;</li>
+ *   <li>a conditional's branch that fails to evaluate has the type of its operator, template, tuple or
+ *       conditional, as in HCL, but HCL also keeps the types of a failed branch's objects and of what it indexes;
+ *       </li>
+ *   <li>which line an error is reported on may differ (error recovery differs; accept/reject agrees);</li>
+ *   <li>agent configurations (HCL1): strings are HCL2 strings (a heredoc's {@code <<-} follows HCL2's rule,
+ *       <code>$${</code> is an escape, {@code ${1+1}} evaluates) and values may be any HCL2 expression, where HCL1 keeps
+ *       {@code ${...}} as text, strips a heredoc by its closing marker's indentation (and rejects an unindented one)
+ *       and allows literals only; HCL1's extra escapes ({@code \\b}), bare carriage returns in strings and a few
+ *       malformed forms it lets through ({@code a =} at the end of a file, a block inside {@code = { }}) are
+ *       positioned errors here.</li>
+ * </ul>
  */
-@Version("1.1.0")
+@Version("1.2.0")
 package io.caravan.hcl;
 
 import org.osgi.annotation.versioning.Version;

@@ -120,7 +120,20 @@ class EvaluatorTest {
         "{for v in [1, 1]: v => v} ==> ERROR e.hcl:1:19: Duplicate object key; Two different items produced the key \"1\" in this 'for' expression. If duplicates are expected, use the ellipsis (...) after the value expression to enable grouping by key.",
         "n ? 1 : 2 ==> ERROR e.hcl:1:1: Incorrect condition type; The condition expression must be of type bool, not number.",
         "[for v in nothing: v] ==> ERROR e.hcl:1:11: Iteration over null value; A null value cannot be used as the collection in a 'for' expression.",
-        "5 % 0 ==> ERROR e.hcl:1:5: Modulo by zero; The right operand of \"%\" must not be zero.",
+        "5 % 0 ==> 5",
+        "5 / 0 ==> ERROR e.hcl:1:5: Division by zero; The right operand of \"/\" must not be zero.",
+        "true ? [1] : [\"a\"] ==> [\"1\"]",
+        "true ? {a = 1} : {b = \"x\"} ==> {\"a\" = \"1\"}",
+        "true ? 1 : false ==> ERROR e.hcl:1:8: Inconsistent conditional result types; The true and false result expressions must have consistent types: one is of type number and cannot be converted to the type of the other.",
+        "false ? [1] : [{}] ==> ERROR e.hcl:1:9: Inconsistent conditional result types; The true and false result expressions must have consistent types: one is of type tuple and cannot be converted to the type of the other.",
+        "true ? 1 : (2 < \"x\") ==> ERROR e.hcl:1:8: Inconsistent conditional result types; The true and false result expressions must have consistent types: one is of type number and cannot be converted to the type of the other.",
+        "[5 < 7 ? false : (true ? null : \"\")] ==> [\"false\"]",
+        "true ? 1 : (true ? {} : 9) ==> 1",
+        "true ? [[], \"\"] : [false ? [{a = 7}] : \"\"] ==> ERROR e.hcl:1:8: Inconsistent conditional result types; The true and false result expressions must have consistent types: one is of type tuple and cannot be converted to the type of the other.",
+        "\"e\\u0301\" ==> \"\u00e9\"",
+        "\" 1\" + 1 ==> ERROR e.hcl:1:1: Invalid operand; Unsuitable value for left operand: a number is required, but the value is of type string.",
+        "\"1.\" + 1 ==> 2",
+        "0.7 * 2e-9 ==> 0.0000000014",
     })
     void evaluates(String expr, String expected) {
         String actual;

@@ -183,6 +183,17 @@ class LimitsTest {
         assertEquals("y".repeat(1_000_000), ((Value.StringValue) square).value());
     }
 
+    @Test
+    void nestedFailingBranchesAreTypedOnce() {
+        // Typing a conditional's failed branch used to evaluate its parts again at every level: 2^40 evaluations.
+        String e = "{}.x";
+        for (int i = 0; i < 40; i++) {
+            e = "true ? {a = 1} : [" + e + ", (\"x\" ? [] : {})]";
+        }
+        HclException error = fastError(e, CTX);
+        assertEquals("Inconsistent conditional result types", error.diagnostics().get(0).summary());
+    }
+
     /** The error of an evaluation that used to run for minutes or exhaust memory, within 5 s (CI is slow). */
     private static HclException fastError(String src, EvalContext ctx) {
         return assertTimeoutPreemptively(Duration.ofSeconds(5), () -> evalError(src, ctx));

@@ -130,21 +130,95 @@ public final class Evaluator {
     }
 
     /**
-     * Only the chosen branch's errors count, but the result has the type both branches unify to: for primitives,
-     * a string and a number or bool unify to string ({@code true ? 1 : "a"} is {@code "1"}).
+     * Only the chosen branch's errors count, but the result has the type both branches unify to, as in HCL:
+     * {@code true ? 1 : "a"} is {@code "1"}, {@code true ? [1] : ["a"]} is {@code ["1"]}, {@code true ? 1 : false}
+     * is an error. A null, unknown or failing branch unifies with anything.
      */
     private Value conditional(Expression.Conditional c, boolean which, Scope scope) {
         Value chosen = eval(which ? c.whenTrue() : c.whenFalse(), scope);
-        if (!(chosen instanceof NumberValue || chosen instanceof BoolValue)) {
+        if (!chosen.isKnown() || chosen.isNull()) {
             return chosen;
         }
-        Value other;
+        Unify.Type otherType = typeOf(which ? c.whenFalse() : c.whenTrue(), scope);
+        if (otherType == null || otherType == Unify.Prim.DYNAMIC) {
+            return chosen;
+        }
+        budget.elements(chosen.size(), c.range()); // reading a type walks the whole value
+        Unify.Type to = Unify.unify(List.of(Unify.typeOf(chosen), otherType));
+        if (to == null) {
+            throw error("Inconsistent conditional result types", "The true and false result expressions must have "
+                    + "consistent types: one is of type " + chosen.typeName() + " and cannot be converted to the "
+                    + "type of the other.", Range.between(c.whenTrue().range(), c.whenFalse().range()));
+        }
+        return Unify.convert(chosen, to);
+    }
+
+    /**
+     * The type of an expression's result for unification, as HCL has it even where evaluation fails: an operator's,
+     * a template's, a tuple of its elements' types, a conditional's unified type, else the value's; dynamic (which
+     * unifies with anything) for an unknown value or a failure of any other kind. A null is Java's null (it takes
+     * the other branch's type), except a null from a conditional ({@code true ? null : ""} is a string). Tuples and
+     * conditionals are typed from their parts, so each part is evaluated once, however deep they nest.
+     */
+    private Unify.Type typeOf(Expression e, Scope scope) {
+        if (e instanceof Expression.Parens p) {
+            return typeOf(p.expression(), scope);
+        } else if (e instanceof Expression.Tuple t) {
+            List<Unify.Type> elements = new ArrayList<>();
+            for (Expression el : t.elements()) {
+                Unify.Type type = typeOf(el, scope);
+                elements.add(type == null ? Unify.Prim.DYNAMIC : type);
+            }
+            return new Unify.TupleT(elements);
+        } else if (e instanceof Expression.Conditional c) {
+            // As HCL: a null branch takes the other's type, and the branches' types unify.
+            Unify.Type a = typeOf(c.whenTrue(), scope);
+            Unify.Type b = typeOf(c.whenFalse(), scope);
+            if (a == null || b == null) {
+                return a == null ? b : a;
+            }
+            if (a == Unify.Prim.DYNAMIC || b == Unify.Prim.DYNAMIC) {
+                // No unification then: the result is the chosen branch as it is.
+                try {
+                    Value cond = eval(c.condition(), scope);
+                    return cond.isKnown() ? (conditionTrue(cond, c.condition().range()) ? a : b) : Unify.Prim.DYNAMIC;
+                } catch (HclException ex) {
+                    return Unify.Prim.DYNAMIC;
+                }
+            }
+            Unify.Type u = Unify.unify(List.of(a, b));
+            return u == null ? Unify.Prim.DYNAMIC : u;
+        }
+        Value v;
         try {
-            other = eval(which ? c.whenFalse() : c.whenTrue(), scope);
-        } catch (HclException e) {
-            return chosen;
+            v = eval(e, scope);
+        } catch (HclException ex) {
+            return failedType(e);
         }
-        return other instanceof StringValue ? Value.of(Convert.toText(chosen)) : chosen;
+        if (!v.isKnown()) {
+            return Unify.Prim.DYNAMIC;
+        }
+        if (v.isNull()) {
+            return null;
+        }
+        budget.elements(v.size(), e.range()); // reading a type walks the whole value
+        return Unify.typeOf(v);
+    }
+
+    /** The type of the unknown result HCL carries on with when an operator or template fails; else dynamic. */
+    private static Unify.Type failedType(Expression e) {
+        if (e instanceof Expression.Binary b) {
+            return switch (b.operator()) {
+                case ADD, SUBTRACT, MULTIPLY, DIVIDE, MODULO -> Unify.Prim.NUMBER;
+                default -> Unify.Prim.BOOL;
+            };
+        } else if (e instanceof Expression.Unary u) {
+            return u.operator() == Operator.NEGATE ? Unify.Prim.NUMBER : Unify.Prim.BOOL;
+        } else if (e instanceof Expression.Template t && !(t.parts().size() == 1
+                && t.parts().get(0) instanceof TemplatePart.Interpolation)) {
+            return Unify.Prim.STRING;
+        }
+        return Unify.Prim.DYNAMIC;
     }
 
     private Value variable(Expression.Variable v, Scope scope) {
@@ -467,7 +541,7 @@ public final class Evaluator {
                 case SUBTRACT -> Value.of(Numbers.subtract(l, r));
                 case MULTIPLY -> Value.of(Numbers.multiply(l, r));
                 case DIVIDE -> Value.of(Numbers.divide(l, nonZero(r, b)));
-                case MODULO -> Value.of(Numbers.modulo(l, nonZero(r, b)));
+                case MODULO -> Value.of(r.signum() == 0 ? l : Numbers.modulo(l, r)); // x % 0 is x in HCL
                 default -> throw new IllegalStateException("unhandled operator " + op);
             };
         } catch (ArithmeticException e) {
@@ -477,7 +551,7 @@ public final class Evaluator {
 
     private static BigDecimal nonZero(BigDecimal r, Expression.Binary b) {
         if (r.signum() == 0) {
-            throw error(b.operator() == Operator.DIVIDE ? "Division by zero" : "Modulo by zero",
+            throw error("Division by zero",
                     "The right operand of \"" + b.operator().symbol() + "\" must not be zero.", b.right().range());
         }
         return r;

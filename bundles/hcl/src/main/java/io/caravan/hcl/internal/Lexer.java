@@ -5,6 +5,7 @@ import io.caravan.hcl.internal.Token.Type;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -34,6 +35,7 @@ final class Lexer {
     private final List<Token> tokens = new ArrayList<>();
     private final Deque<Mode> modes = new ArrayDeque<>();
     private int pos;
+    private boolean hcl1;
 
     private Lexer(String src, SourceMap map, List<Diagnostic> diagnostics) {
         this.src = src;
@@ -43,7 +45,14 @@ final class Lexer {
 
     /** Tokens of a configuration file or expression; always ends with an EOF token. */
     static List<Token> lex(String src, SourceMap map, List<Diagnostic> diagnostics) {
-        return new Lexer(src, map, diagnostics).run();
+        return lex(src, map, diagnostics, false);
+    }
+
+    /** As {@link #lex(String, SourceMap, List)}; {@code hcl1} also reads HCL1's hexadecimal numbers ({@code 0x1F}). */
+    static List<Token> lex(String src, SourceMap map, List<Diagnostic> diagnostics, boolean hcl1) {
+        Lexer l = new Lexer(src, map, diagnostics);
+        l.hcl1 = hcl1;
+        return l.run();
     }
 
     /** Tokens of a standalone template (the whole text is template literal and sequences). */
@@ -54,6 +63,9 @@ final class Lexer {
     }
 
     private List<Token> run() {
+        if (src.startsWith("\uFEFF") && modes.isEmpty()) {
+            pos = 1; // a byte order mark at the start of a file is not content
+        }
         while (pos < src.length()) {
             Mode m = modes.peek();
             Kind k = m == null ? Kind.BRACE : m.kind;
@@ -96,7 +108,7 @@ final class Lexer {
         int nl = newlineLength(pos);
         if (nl > 0) {
             emit(Type.NEWLINE, pos, pos + nl);
-        } else if (c == ' ' || c == '\t' || c == '\r') {
+        } else if (c == ' ' || c == '\t') {
             pos++;
         } else if (c == '#' || startsWith("//")) {
             // A line comment stands for the newline that ends it; leave that newline to become a token.
@@ -204,30 +216,36 @@ final class Lexer {
         emit(Type.INVALID, pos, pos + len);
     }
 
+    /**
+     * A number token, scanned as HCL does: a digit, then any run of digits, dots and exponents ({@code e}, optional
+     * sign, digit) not ending with a dot, so {@code 1.2.3} is one (invalid) token and {@code 1.x} is not.
+     */
     private void lexNumber() {
-        int end = pos;
-        while (isDigit(at(end))) {
-            end++;
-        }
-        if (at(end) == '.' && isDigit(at(end + 1))) {
-            end++;
-            while (isDigit(at(end))) {
+        if (hcl1 && at(pos) == '0' && (at(pos + 1) == 'x' || at(pos + 1) == 'X') && HexFormat.isHexDigit(at(pos + 2))) {
+            int end = pos + 2;
+            while (HexFormat.isHexDigit(at(end))) {
                 end++;
             }
+            emit(Type.NUMBER, pos, end);
+            return;
         }
-        if (at(end) == 'e' || at(end) == 'E') {
-            int e = end + 1;
-            if (at(e) == '+' || at(e) == '-') {
-                e++;
-            }
-            if (isDigit(at(e))) {
-                end = e;
-                while (isDigit(at(end))) {
-                    end++;
-                }
+        int end = pos + 1;
+        int lastGood = end;
+        while (true) {
+            if (isDigit(at(end))) {
+                end++;
+                lastGood = end;
+            } else if (at(end) == '.') {
+                end++;
+            } else if ((at(end) == 'e' || at(end) == 'E') && (isDigit(at(end + 1))
+                    || (at(end + 1) == '+' || at(end + 1) == '-') && isDigit(at(end + 2)))) {
+                end += isDigit(at(end + 1)) ? 2 : 3;
+                lastGood = end;
+            } else {
+                break;
             }
         }
-        emit(Type.NUMBER, pos, end);
+        emit(Type.NUMBER, pos, lastGood);
     }
 
     /** {@code <<EOT} or {@code <<-EOT} followed by a newline; false if this is not a heredoc introducer. */
@@ -263,8 +281,9 @@ final class Lexer {
             emit(Type.CQUOTE, pos, pos + 1);
             return;
         }
-        if (newlineLength(pos) > 0) {
-            // Quoted strings cannot span lines: give up the string and let the parser report it.
+        if (newlineLength(pos) > 0 || at(pos) == '\r') {
+            // Quoted strings cannot span lines (nor hold a bare carriage return): give up the string and let the
+            // parser report it.
             modes.pop();
             return;
         }
@@ -272,7 +291,7 @@ final class Lexer {
             return;
         }
         int i = pos;
-        while (i < src.length() && at(i) != '"' && newlineLength(i) == 0) {
+        while (i < src.length() && at(i) != '"' && at(i) != '\r' && newlineLength(i) == 0) {
             if (at(i) == '\\') {
                 i += newlineLength(i + 1) > 0 || i + 1 >= src.length() ? 1 : 2;
             } else if (src.startsWith("$${", i) || src.startsWith("%%{", i)) {
@@ -306,10 +325,17 @@ final class Lexer {
                 i++;
             }
             int after = i + m.marker.length();
-            if (src.startsWith(m.marker, i) && (after >= src.length() || newlineLength(after) > 0)) {
+            int blanks = after;
+            while (at(blanks) == ' ' || at(blanks) == '\t') {
+                blanks++;
+            }
+            // The closing marker's line ends with a newline (blanks may precede it), as in HCL: at the very end of
+            // the file without one, the heredoc is unterminated.
+            if (src.startsWith(m.marker, i) && newlineLength(blanks) > 0) {
                 modes.pop();
                 pos = i;
                 emit(Type.CHEREDOC, i, after);
+                pos = blanks;
                 return;
             }
         }
@@ -323,6 +349,10 @@ final class Lexer {
             if (nl > 0) {
                 i += nl;
                 break;
+            }
+            if (at(i) == '\r') {
+                diagnostics.add(Diagnostic.error("Invalid character", "A carriage return is allowed only as part of "
+                        + "a line break (CR LF).", map.range(i, i + 1)));
             }
             if (src.startsWith("$${", i) || src.startsWith("%%{", i)) {
                 i += 3;
@@ -341,10 +371,14 @@ final class Lexer {
     }
 
     static boolean isIdentStart(int cp) {
-        return cp == '_' || Character.isUnicodeIdentifierStart(cp);
+        return cp == '_' || Character.isUnicodeIdentifierStart(cp) && cp != VERTICAL_TILDE;
     }
 
     static boolean isIdentPart(int cp) {
-        return cp == '-' || Character.isUnicodeIdentifierPart(cp) && !Character.isIdentifierIgnorable(cp);
+        return cp == '-' || Character.isUnicodeIdentifierPart(cp) && !Character.isIdentifierIgnorable(cp)
+                && cp != VERTICAL_TILDE;
     }
+
+    /** A letter (Lm) that Unicode's identifier properties exclude as pattern syntax; Java's methods let it in. */
+    private static final int VERTICAL_TILDE = 0x2E2F;
 }

@@ -43,7 +43,9 @@ public final class Numbers {
         if (x.signum() == 0) {
             return BigDecimal.ZERO;
         }
-        if (Math.abs(x.scale()) > MAX_SCALE) {
+        // The magnitude is bounded, not the scale: an exact product of two binary fractions such as 0.7 * 2e-9
+        // has a scale past 1000 yet is an ordinary number.
+        if (Math.abs((long) x.precision() - x.scale()) > MAX_SCALE) {
             throw new ArithmeticException("number out of range");
         }
         BigInteger unscaled = x.unscaledValue().abs();
@@ -141,10 +143,12 @@ public final class Numbers {
         return canonical(ea.subtract(work));
     }
 
-    /** Parses HCL number syntax ({@code 12}, {@code 1.5}, {@code 1e3}, optionally signed); null if not a number. */
-    public static BigDecimal parse(String s) {
-        String t = s.trim();
-        if (t.length() > MAX_LENGTH || !t.matches("[-+]?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?")) {
+    /**
+     * Parses a string as a number the way HCL converts strings ({@code 12}, {@code 1.5}, {@code 1.}, {@code .5},
+     * {@code 1e3}, optionally signed, no blanks); null if not a number.
+     */
+    public static BigDecimal parse(String t) {
+        if (t.length() > MAX_LENGTH || !t.matches("[-+]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][-+]?[0-9]+)?")) {
             return null;
         }
         try {

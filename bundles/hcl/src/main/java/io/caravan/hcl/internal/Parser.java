@@ -13,7 +13,7 @@ import io.caravan.hcl.TemplatePart;
 import io.caravan.hcl.Value;
 import io.caravan.hcl.internal.Token.Type;
 import java.math.BigDecimal;
-import java.text.Normalizer;
+import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -73,7 +73,7 @@ public final class Parser {
     public static HclFile parseFile(String src, String filename, boolean hcl1Names, List<Diagnostic> all) {
         List<Diagnostic> diagnostics = CappedDiagnostics.of(all);
         SourceMap map = new SourceMap(filename, src);
-        Parser p = new Parser(src, map, Lexer.lex(src, map, diagnostics), diagnostics);
+        Parser p = new Parser(src, map, Lexer.lex(src, map, diagnostics, hcl1Names), diagnostics);
         p.hcl1Names = hcl1Names;
         List<BodyItem> items = p.parseBody(null);
         return new HclFile(filename, src, new Body(items, map.range(0, src.length())));
@@ -207,7 +207,7 @@ public final class Parser {
         int stackDepth = skipNewlines.size();
         while (true) {
             Token t = rawPeek();
-            if (t.is(Type.NEWLINE)) {
+            if (t.is(Type.NEWLINE) || hcl1Names && t.is(Type.COMMA)) { // HCL1 allows stray commas between items
                 next();
                 continue;
             }
@@ -225,7 +225,7 @@ public final class Parser {
             int start = idx;
             try {
                 BodyItem item = parseItem();
-                if (item instanceof Attribute a) {
+                if (item instanceof Attribute a && !hcl1Names) { // HCL1 keeps each setting, in order
                     Attribute prev = seen.putIfAbsent(a.name(), a);
                     if (prev != null) {
                         diagnostics.add(Diagnostic.error("Attribute redefined", "The argument \"" + a.name()
@@ -301,12 +301,7 @@ public final class Parser {
         if (peek().is(Type.EQUAL)) {
             next();
             Expression value = expression();
-            Token end = rawPeek();
-            if (end.is(Type.NEWLINE)) {
-                next();
-            } else if (!end.is(Type.EOF)) {
-                error(end, "Missing newline after argument", "An argument definition must end with a newline.");
-            }
+            endItem("Missing newline after argument", "An argument definition must end with a newline.");
             return new Attribute(name, value, nameRange, Range.between(nameRange, value.range()));
         }
         return parseBlock(name, nameRange);
@@ -360,7 +355,7 @@ public final class Parser {
         Token open = next();
         List<BodyItem> items = new ArrayList<>();
         Token close;
-        if (rawPeek().is(Type.NEWLINE)) {
+        if (rawPeek().is(Type.NEWLINE) || hcl1Names) { // HCL1 has no one-line block form: any body may be on one line
             items = parseBody(open);
             if (!rawPeek().is(Type.RBRACE)) {
                 throw new ParseError(); // unclosed: parseBody has reported it
@@ -379,15 +374,23 @@ public final class Parser {
             }
             close = tokens.get(idx - 1);
         }
-        Token end = rawPeek();
-        if (end.is(Type.NEWLINE)) {
-            next();
-        } else if (!end.is(Type.EOF)) {
-            error(end, "Missing newline after block definition", "A block definition must end with a newline.");
-        }
+        endItem("Missing newline after block definition", "A block definition must end with a newline.");
         Range bodyRange = range(open, close);
         return new Block(type, labels, new Body(items, bodyRange), typeRange, labelRanges, range(open),
                 range(close), Range.between(typeRange, range(close)));
+    }
+
+    /**
+     * The end of an attribute or block: a newline (or the end of the file). HCL1 separates items by newlines or
+     * commas, or by nothing at all ({@code ports { http = 4646, rpc = 4647 }}, {@code a = 1 }} on one line).
+     */
+    private void endItem(String summary, String detail) {
+        Token end = rawPeek();
+        if (end.is(Type.NEWLINE) || hcl1Names && end.is(Type.COMMA)) {
+            next();
+        } else if (!end.is(Type.EOF) && !hcl1Names) {
+            error(end, summary, detail);
+        }
     }
 
     /**
@@ -598,7 +601,7 @@ public final class Parser {
     }
 
     private Expression legacyIndex(Expression e, Token n) {
-        if (!n.text().chars().allMatch(c -> c >= '0' && c <= '9')) {
+        if (n.text().indexOf('.') >= 0) {
             error(n, "Invalid legacy index syntax", "When using the legacy index syntax, chaining two indexes "
                     + "together is not permitted. Use the proper index syntax instead, like [0].");
         }
@@ -612,8 +615,17 @@ public final class Parser {
                     + " characters.");
         }
         try {
-            return Value.of(new BigDecimal(t.text()));
-        } catch (ArithmeticException | NumberFormatException e) {
+            String text = t.text();
+            boolean hex = text.startsWith("0x") || text.startsWith("0X");
+            if (hcl1Names && (hex || text.length() > 1 && text.charAt(0) == '0'
+                    && text.chars().allMatch(c -> c >= '0' && c <= '9'))) {
+                // HCL1 integers: 0x1F is hexadecimal and 0755 octal
+                return Value.of(new BigDecimal(new BigInteger(text.substring(hex ? 2 : 1), hex ? 16 : 8)));
+            }
+            return Value.of(new BigDecimal(text));
+        } catch (NumberFormatException e) {
+            throw error(t, "Invalid number literal", "Failed to recognize the value of this number literal.");
+        } catch (ArithmeticException e) {
             throw error(t, "Invalid number literal", "The number \"" + t.text() + "\" is out of range.");
         }
     }
@@ -633,6 +645,9 @@ public final class Parser {
             } else if (t.is(Type.DOT) && peek(1).is(Type.NUMBER)) {
                 chained(next());
                 each = legacyIndex(each, next());
+            } else if (!full && t.is(Type.DOT) && peek(1).is(Type.STAR)) {
+                throw error(peek(1), "Nested splat expression not allowed", "A splat expression (*) cannot be used "
+                        + "inside another attribute-only splat expression.");
             } else if (full && t.is(Type.LBRACK) && !peek(1).is(Type.STAR)) {
                 chained(next());
                 skipNewlines.push(true);
@@ -656,6 +671,9 @@ public final class Parser {
             }
             case IDENT -> {
                 next();
+                if (peek().is(Type.LPAREN)) {
+                    return call(t); // even true(), false() and null() are (unknown) function names, not keywords
+                }
                 switch (t.text()) {
                     case "true" -> {
                         return new Expression.Literal(Value.TRUE, range(t));
@@ -667,9 +685,6 @@ public final class Parser {
                         return new Expression.Literal(Value.NULL, range(t));
                     }
                     default -> {
-                        if (peek().is(Type.LPAREN)) {
-                            return call(t);
-                        }
                         return new Expression.Variable(t.text(), range(t));
                     }
                 }
@@ -771,7 +786,10 @@ public final class Parser {
                 error(open, "Unterminated object constructor expression",
                         "There is no corresponding closing brace before the end of the file.");
             }
-            Expression key = expression();
+            Expression key = hcl1Names ? dottedKey() : null;
+            if (key == null) {
+                key = expression();
+            }
             Token sep = peek();
             if (!sep.is(Type.EQUAL) && !sep.is(Type.COLON)) {
                 error(sep, "Missing key/value separator", "Expected an equals sign (\"=\") to mark the beginning of "
@@ -783,7 +801,7 @@ public final class Parser {
             Token t = rawPeek();
             if (t.is(Type.COMMA) || t.is(Type.NEWLINE)) {
                 next();
-            } else if (!t.is(Type.RBRACE)) {
+            } else if (!t.is(Type.RBRACE) && !hcl1Names) { // HCL1 needs no separator: {a = 1 b = 2}
                 error(t, "Missing attribute separator", "Expected a newline or comma to mark the beginning of the "
                         + "next attribute.");
             }
@@ -791,6 +809,28 @@ public final class Parser {
         Token close = next();
         skipNewlines.pop();
         return new Expression.ObjectCons(items, range(open, close));
+    }
+
+    /**
+     * HCL1: an object key written as a dotted name ({@code { driver.raw_exec.enable = "1" }}) is that name, as it is
+     * for attributes; an HCL2 reading would take it as a reference to a variable. Null if the key is not one.
+     */
+    private Expression dottedKey() {
+        int i = 0;
+        while (peek(i).is(Type.IDENT) && peek(i + 1).is(Type.DOT)) {
+            i += 2;
+        }
+        if (i == 0 || !peek(i).is(Type.IDENT) || !(peek(i + 1).is(Type.EQUAL) || peek(i + 1).is(Type.COLON))) {
+            return null;
+        }
+        Token first = peek();
+        StringBuilder sb = new StringBuilder();
+        Token last = first;
+        for (int k = 0; k <= i; k++) {
+            last = next();
+            sb.append(last.text());
+        }
+        return new Expression.Variable(sb.toString(), range(first, last));
     }
 
     /** {@code for k, v in coll : ...} after the opening bracket (newline skipping already pushed). */
@@ -884,10 +924,12 @@ public final class Parser {
         }
         Token close = next();
         skipNewlines.pop();
+        // Stripping comes first, as in HCL: a "~" can take a line's newline away, and the next line then no longer
+        // starts a line for the unindenting.
+        strip(flat);
         if (flush) {
             unindent(flat);
         }
-        strip(flat);
         int[] cursor = {0};
         List<TemplatePart> parts = parts(flat, cursor, Set.of());
         Range whole = open == null ? map.range(0, src.length()) : range(open, close);
@@ -1089,9 +1131,9 @@ public final class Parser {
         return src.substring(from.start(), to.end());
     }
 
-    /** {@code $${} and {@code %%{} stand for literal {@code ${} and {@code %{}; literals are NFC-normalized. */
+    /** {@code $${} and {@code %%{} stand for literal {@code ${} and {@code %{} (values are NFC: see Value). */
     private static String unescapeTemplate(String raw) {
-        return Normalizer.normalize(raw.replace("$${", "${").replace("%%{", "%{"), Normalizer.Form.NFC);
+        return raw.replace("$${", "${").replace("%%{", "%{");
     }
 
     /** A quoted-string literal: backslash escapes plus the template escapes. */
@@ -1135,6 +1177,6 @@ public final class Parser {
                 sb.append(c);
             }
         }
-        return Normalizer.normalize(sb, Normalizer.Form.NFC);
+        return sb.toString();
     }
 }

@@ -1,10 +1,10 @@
 package io.caravan.agent.internal.config;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -23,7 +23,9 @@ import io.caravan.hcl.Value;
  * HCL configuration files, read with the shared parser. Nomad reads agent configuration with HCL1, so quoted and
  * dotted names are allowed ({@code "/opt/app" = "/etc"}, {@code driver.allowlist = "docker"}) and a block's labels
  * are keys one level down ({@code client "meta" { }} is {@code client { meta { } }}), which is also how HCL's JSON
- * form writes labelled blocks. Strings are literal: {@code ${...}} stays as written.
+ * form writes labelled blocks. Strings are literal: {@code ${...}} stays as written. As in HCL1, items may share a
+ * line ({@code ports { http = 4646, rpc = 4647 }}), an object key may be dotted ({@code options = {
+ * driver.raw_exec.enable = "1" }}), and an attribute set twice keeps its last value.
  */
 final class HclSource {
     private static final EvalContext LITERAL = EvalContext.empty().deferringUnknownVariables();
@@ -32,13 +34,14 @@ final class HclSource {
     }
 
     static Node.Obj read(Path file) throws ConfigException {
-        String text;
+        byte[] bytes;
         try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
+            bytes = Files.readAllBytes(file);
         } catch (IOException e) {
             throw new ConfigException(Pos.of(file.toString()), "cannot read: " + e.getMessage());
         }
         try {
+            String text = HclParser.decode(bytes, file.toString());
             Body body = HclParser.parse(text, file.toString(), HclParser.Options.HCL1_NAMES).body();
             return body(body);
         } catch (HclException e) {
@@ -50,9 +53,19 @@ final class HclSource {
     }
 
     private static Node.Obj body(Body body) throws ConfigException {
+        // HCL1 lets an attribute be set again; decoding then keeps the last setting, so the earlier ones are dropped.
+        Map<String, Attribute> last = new HashMap<>();
+        for (BodyItem item : body.items()) {
+            if (item instanceof Attribute a) {
+                last.put(a.name(), a);
+            }
+        }
         List<Node.Entry> entries = new ArrayList<>();
         for (BodyItem item : body.items()) {
             if (item instanceof Attribute a) {
+                if (last.get(a.name()) != a) {
+                    continue;
+                }
                 entries.add(new Node.Entry(a.name(), pos(a.nameRange()), expression(a.expression())));
             } else {
                 Block b = (Block) item;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -76,6 +77,36 @@ class HclConformanceTest {
         assertEquals(Map.of("driver.allowlist", "docker"), c.map("client.options"));
         assertEquals("${NOMAD_ALLOC_ID}", c.string("client.node_class", null), "no interpolation in agent config");
         assertEquals("10.0.0.1", c.string("advertise.rpc", null));
+    }
+
+    @Test
+    void hcl1OneLineBodiesRepeatsAndDottedKeysReadAsNomadReadsThem(@TempDir Path tmp) throws Exception {
+        Path file = tmp.resolve("a.hcl");
+        Files.writeString(file, """
+                ports { http = 4646, rpc = 4647 }
+                region = "a"
+                client {
+                  enabled = true }
+                region = "b"
+                client { options = { driver.raw_exec.enable = "1", "docker.privileged.enabled" = "true" } }
+                """);
+        ConfigView c = new ConfigView(ConfigLoader.read(file));
+        assertEquals(4646, c.integer("ports.http", 0));
+        assertEquals(4647, c.integer("ports.rpc", 0));
+        assertTrue(c.bool("client.enabled"));
+        assertEquals("b", c.string("region", null), "a repeated attribute keeps its last value, as in HCL1");
+        assertEquals(Map.of("driver.raw_exec.enable", "1", "docker.privileged.enabled", "true"),
+                c.map("client.options"));
+    }
+
+    @Test
+    void aFileThatIsNotUtf8IsAPositionedError(@TempDir Path tmp) throws Exception {
+        Path file = tmp.resolve("latin1.hcl");
+        Files.write(file, "region = \"a\"\ndatacenter = \"K\u00f6ln\"\n".getBytes(StandardCharsets.ISO_8859_1));
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.read(file));
+        assertEquals(List.of(file + ":2:16: Invalid character encoding; The file must be UTF-8 text, but the byte "
+                + "0xF6 here does not belong to a UTF-8 character."), e.problems().stream().map(Object::toString)
+                .toList());
     }
 
     @Test

@@ -1,0 +1,4 @@
+client {
+  enabled = true }
+server { enabled = true
+  bootstrap_expect = 1 }

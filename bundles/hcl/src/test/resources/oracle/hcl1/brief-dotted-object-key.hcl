@@ -1,0 +1,3 @@
+client {
+  options = { driver.raw_exec.enable = "1", "docker.privileged.enabled" = "true" }
+}

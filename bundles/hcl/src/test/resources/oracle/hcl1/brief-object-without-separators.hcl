@@ -1,0 +1,1 @@
+ports = {enabled = "15s" region = 3946}

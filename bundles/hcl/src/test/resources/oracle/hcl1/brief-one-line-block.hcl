@@ -1,0 +1,1 @@
+ports { http = 4646, rpc = 4647 }

@@ -1,0 +1,6 @@
+region = "a"
+region = "b"
+client {
+  node_class = "x"
+  node_class = "y"
+}

@@ -1,0 +1,8 @@
+a = <<-X
+ %{for e in []}%{endfor}
+${~false}
+X
+b = <<-EOT
+ ${"a"~}
+ }
+EOT

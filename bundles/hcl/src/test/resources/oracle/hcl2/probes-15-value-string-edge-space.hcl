@@ -1,0 +1,4 @@
+a=<<-Y
+	k
+%{~for e in[]}%{endfor}
+Y

@@ -1,0 +1,1 @@
+t=false?{for i in[]:i=>false}:2

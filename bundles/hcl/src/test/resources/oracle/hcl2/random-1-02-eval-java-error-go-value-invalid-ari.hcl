@@ -1,0 +1,2 @@
+t={"":[7.9*0.1]
+""="%{for x in[]}%{endfor}%{if""==null}%{endif}"}

@@ -1,0 +1,6 @@
+a""{
+a=<<-END
+ "
+%{~for m in[""]}%{if false}%{endif}%{endfor}
+END
+}

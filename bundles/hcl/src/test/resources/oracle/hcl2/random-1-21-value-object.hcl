@@ -1,0 +1,4 @@
+t{
+x={b:{á={for k in[]:""=>true}
+"":{for x in[]:x=>true}}}
+}

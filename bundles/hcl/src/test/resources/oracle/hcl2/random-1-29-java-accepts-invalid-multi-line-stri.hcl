@@ -1,0 +1,1 @@
+v=[for x in{""="%{for e in[]}%{endfor}%{if e}%{endif}"}:0]

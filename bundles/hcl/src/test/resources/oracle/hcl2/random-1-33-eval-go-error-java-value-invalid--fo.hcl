@@ -1,0 +1,1 @@
+t=false?false:true&&true?{for k,v in[]:k=>8if[]==false?"":9}:false

@@ -1,0 +1,3 @@
+t=<<ÉOT
+%{if a}Å,%{endif}
+ÉOT
