@@ -6,10 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -62,9 +60,7 @@ class ClusterE2EIT {
     @Test
     void threeServersAndAClientSurviveTheLossOfTheLeader() throws Exception {
         dir = Files.createTempDirectory("caravan-cluster-");
-        byte[] raw = new byte[32];
-        new SecureRandom().nextBytes(raw);
-        String key = Base64.getEncoder().encodeToString(raw);
+        String key = ServerFiles.gossipKey();
         // Three servers, a client and an intruder.
         List<Ports> ports = ServerFiles.ports(5);
         List<AgentProcess> servers = new ArrayList<>();
@@ -170,12 +166,10 @@ class ClusterE2EIT {
         assertNotEquals("", ServerFiles.leaderOf(back));
 
         // A server with another gossip key cannot join: it says why, and the cluster never lists it.
-        byte[] other = new byte[32];
-        new SecureRandom().nextBytes(other);
         Ports intruder = ports.get(4);
         Files.writeString(dir.resolve("server4.hcl"),
                 ServerFiles.serverConfig(dir, 4, intruder, ports.subList(0, 3),
-                        Base64.getEncoder().encodeToString(other)));
+                        ServerFiles.gossipKey()));
         AgentProcess wrongKey = startServer(4, intruder, "server4.log");
         AgentProcess.await("the server with the wrong key reports it", WAIT,
                 () -> wrongKey.log().contains("wrong gossip key"));

@@ -5,10 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -31,9 +29,7 @@ class LeaderPauseE2EIT {
     @Test
     void aStopDecidedAfterTheLeaderPausedReachesTheClient() throws Exception {
         Path dir = Files.createTempDirectory("caravan-leader-pause-");
-        byte[] raw = new byte[32];
-        new SecureRandom().nextBytes(raw);
-        String key = Base64.getEncoder().encodeToString(raw);
+        String key = ServerFiles.gossipKey();
         List<Ports> ports = ServerFiles.ports(4);
         List<AgentProcess> servers = new ArrayList<>();
         List<AgentProcess> agents = new ArrayList<>();

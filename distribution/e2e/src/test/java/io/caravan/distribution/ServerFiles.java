@@ -9,6 +9,13 @@ final class ServerFiles {
     private ServerFiles() {
     }
 
+    /** A fresh gossip key, as {@code caravan operator keygen} makes one. */
+    static String gossipKey() {
+        byte[] raw = new byte[32];
+        new java.security.SecureRandom().nextBytes(raw);
+        return java.util.Base64.getEncoder().encodeToString(raw);
+    }
+
     /** One agent's ports. */
     record Ports(int http, int rpc, int serf) {
         String rpcAddress() {

@@ -6,10 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
@@ -55,9 +53,7 @@ class ServerRejoinE2EIT {
     @Test
     void serversThatLeaveOnTerminateRejoinAsVotersWithTheClustersData() throws Exception {
         dir = Files.createTempDirectory("caravan-rejoin-");
-        byte[] raw = new byte[32];
-        new SecureRandom().nextBytes(raw);
-        String key = Base64.getEncoder().encodeToString(raw);
+        String key = ServerFiles.gossipKey();
         List<Ports> ports = ServerFiles.ports(3);
         AgentProcess[] servers = new AgentProcess[3];
         for (int i = 0; i < 3; i++) {

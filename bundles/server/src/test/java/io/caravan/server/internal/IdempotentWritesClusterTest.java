@@ -54,15 +54,21 @@ class IdempotentWritesClusterTest {
         states.forEach(ServerState::deactivate);
     }
 
+    /** Each server's writes go through its own Raft server; forwards through the (lossy) test transport. */
+    private LossyForwarding wire(TestRaftGroup group) {
+        LossyForwarding forwarding = new LossyForwarding(group);
+        for (int i = 0; i < writes.size(); i++) {
+            writes.get(i).bindReplicator(group.server(i));
+            writes.get(i).bindRpc(forwarding);
+        }
+        return forwarding;
+    }
+
     @Test
     void aForwardedWriteWhoseReplyIsLostAppliesOnceAndTheCallerSucceeds() throws Exception {
         try (TestRaftGroup group = TestRaftGroup.start(dir, states)) {
             assertTrue(group.awaitReady(WAIT), "a leader within " + WAIT);
-            LossyForwarding forwarding = new LossyForwarding(group);
-            for (int i = 0; i < writes.size(); i++) {
-                writes.get(i).bindReplicator(group.server(i));
-                writes.get(i).bindRpc(forwarding);
-            }
+            LossyForwarding forwarding = wire(group);
             int follower = IntStream.range(0, states.size()).filter(i -> !group.server(i).isLeader()).findFirst()
                     .orElseThrow();
 
@@ -108,11 +114,7 @@ class IdempotentWritesClusterTest {
     void aWriteRetriedToANewLeaderAppliesOnce() throws Exception {
         try (TestRaftGroup group = TestRaftGroup.start(dir, states)) {
             assertTrue(group.awaitReady(WAIT), "a leader within " + WAIT);
-            LossyForwarding forwarding = new LossyForwarding(group);
-            for (int i = 0; i < writes.size(); i++) {
-                writes.get(i).bindReplicator(group.server(i));
-                writes.get(i).bindRpc(forwarding);
-            }
+            LossyForwarding forwarding = wire(group);
             int leader = IntStream.range(0, states.size()).filter(i -> group.server(i).isLeader()).findFirst()
                     .orElseThrow();
             int follower = (leader + 1) % states.size();
