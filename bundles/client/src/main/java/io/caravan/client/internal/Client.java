@@ -29,6 +29,7 @@ import io.caravan.client.ClientAllocs;
 import io.caravan.client.internal.alloc.AllocRunner;
 import io.caravan.client.internal.alloc.AllocUpdateBatcher;
 import io.caravan.client.internal.alloc.AllocWatcher;
+import io.caravan.client.internal.alloc.HeartbeatStop;
 import io.caravan.client.internal.alloc.RunnerServices;
 import io.caravan.client.internal.driver.DriverManager;
 import io.caravan.client.internal.fingerprint.FingerprintManager;
@@ -184,11 +185,28 @@ public final class Client implements ClientAllocs, AutoCloseable {
         restore();
         long gcMillis = Math.max(1, settings.gcInterval().toMillis());
         scheduler.scheduleWithFixedDelay(this::collectGarbage, gcMillis, gcMillis, TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(this::stopWhenCutOff, 1, 1, TimeUnit.SECONDS);
         fingerprints.start();
         drivers.start();
         registration.start();
         LOG.atInfo().addKeyValue("node_id", agent.nodeId()).addKeyValue("state_dir", settings.stateDir())
                 .addKeyValue("alloc_dir", settings.allocDir()).log("client started");
+    }
+
+    /** Stops the allocations whose {@code stop_on_client_after} has passed since the node last reached a server. */
+    private void stopWhenCutOff() {
+        long last = registration.lastContactNanos();
+        if (last == 0) {
+            return; // never registered: nothing was placed here by anyone who could replace it
+        }
+        Duration since = Duration.ofNanos(System.nanoTime() - last);
+        for (AllocRunner runner : runners.values()) {
+            if (!runner.terminal() && HeartbeatStop.due(runner.alloc(), since)) {
+                LOG.atWarn().addKeyValue("alloc_id", runner.allocId()).addKeyValue("since_contact", since)
+                        .log("no server reached within the group's stop_on_client_after: stopping the allocation");
+                runner.stop();
+            }
+        }
     }
 
     private void restore() {

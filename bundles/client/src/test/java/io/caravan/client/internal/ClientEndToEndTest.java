@@ -125,6 +125,27 @@ class ClientEndToEndTest {
     }
 
     @Test
+    void cutOffPastStopOnClientAfterTheClientStopsTheAllocationItself() throws Exception {
+        await(WAIT, "ready", () -> server.statusUpdates.contains(Node.STATUS_READY));
+        Allocation alloc = Fixtures.alloc("node-1", "edge", "service",
+                Map.of("Disconnect", Map.of("StopOnClientAfter", 2_000_000_000L)), Fixtures.shTask("web", "sleep 60"));
+        Allocation other = Fixtures.alloc("node-1", "plain", "service", Map.of(), Fixtures.shTask("web", "sleep 60"));
+        server.place(alloc);
+        server.place(other);
+        await(WAIT, "running", () -> server.reportedStatuses(alloc.id()).contains(Allocation.CLIENT_RUNNING)
+                && server.reportedStatuses(other.id()).contains(Allocation.CLIENT_RUNNING));
+
+        server.unreachable(true);
+        Thread.sleep(4_500); // past the 2 s window and the once-a-second check
+        server.unreachable(false);
+        await(WAIT, "reported stopped", () -> server.reportedStatuses(alloc.id())
+                .contains(Allocation.CLIENT_COMPLETE));
+        assertFalse(server.reportedStatuses(other.id()).contains(Allocation.CLIENT_COMPLETE),
+                "a group without the window keeps running");
+        server.stopAlloc(other.id());
+    }
+
+    @Test
     void aDriverThatLeavesParksItsTasksAndTheNextOneRecoversThem() {
         Allocation alloc = Fixtures.alloc("node-1", "web", "service", Map.of(), Fixtures.shTask("web", "sleep 60"));
         server.place(alloc);

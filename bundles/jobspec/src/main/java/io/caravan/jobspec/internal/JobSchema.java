@@ -33,7 +33,6 @@ final class JobSchema {
     private static final String CONSUL = "there is no Consul integration";
     private static final String VAULT_NONE = "there is no Vault integration";
     private static final String MIGRATE_NONE = "drained allocations are migrated without a migrate strategy";
-    private static final String STOP_ON_CLIENT = "clients do not stop allocations on their own when heartbeats fail";
     private static final String NOT_READ = "not read";
 
     /** Temporary key holding job-level {@code task} blocks until {@link #JOB}'s post hook turns them into groups. */
@@ -131,8 +130,7 @@ final class JobSchema {
             .attr("lost_after", "LostAfter", DURATION)
             .attr("stop_on_client_after", "StopOnClientAfter", DURATION)
             .attr("replace", "Replace", BOOL)
-            .attr("reconcile", "Reconcile", STRING)
-            .unsupported("stop_on_client_after", STOP_ON_CLIENT);
+            .attr("reconcile", "Reconcile", STRING);
 
     static final Schema EPHEMERAL_DISK = new Schema("ephemeral_disk")
             .attr("sticky", "Sticky", BOOL)
@@ -551,8 +549,7 @@ final class JobSchema {
             .one("consul", "Consul", new Schema("consul").attr("namespace", "Namespace", STRING))
             .one("vault", GROUP_VAULT, VAULT)
             .free("meta", "Meta", STRING_MAP)
-            // max_client_disconnect and prevent_reschedule_on_lost become the disconnect block (Nomad 1.8-1.9).
-            .unsupported("stop_after_client_disconnect", STOP_ON_CLIENT)
+            // The three older disconnect fields become the disconnect block when the job is registered (Nomad 1.8-1.9).
             .unsupported("update", DEPLOYMENTS)
             .unsupported("migrate", MIGRATE_NONE)
             .unsupported("service", SERVICES)

@@ -104,6 +104,11 @@ public final class NodeRegistration {
         return registered;
     }
 
+    /** {@link System#nanoTime()} of the last successful registration or heartbeat; 0 before the first. */
+    public synchronized long lastContactNanos() {
+        return lastContactNanos;
+    }
+
     /** The status the server last accepted from this node. */
     public synchronized String status() {
         return status;

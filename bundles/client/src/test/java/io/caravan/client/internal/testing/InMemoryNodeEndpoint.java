@@ -42,6 +42,18 @@ public final class InMemoryNodeEndpoint implements NodeEndpoint, AutoCloseable {
         heartbeatTtl = ttl;
     }
 
+    private volatile boolean unreachable;
+
+    /** As if the network to the servers were cut: heartbeats and updates fail until it is restored. */
+    public void unreachable(boolean cut) {
+        unreachable = cut;
+    }
+
+    private <T> CompletionStage<T> cutOff() {
+        return CompletableFuture.failedFuture(new CaravanException(io.caravan.api.ErrorCode.NO_LEADER,
+                "No servers reachable"));
+    }
+
     private record Waiter(String nodeId, long minIndex, CompletableFuture<ClientAllocs> answer) {
     }
 
@@ -104,6 +116,9 @@ public final class InMemoryNodeEndpoint implements NodeEndpoint, AutoCloseable {
 
     @Override
     public synchronized CompletionStage<NodeUpdateResponse> updateStatus(String nodeId, String secretId, String status) {
+        if (unreachable) {
+            return cutOff();
+        }
         Node known = nodes.get(nodeId);
         if (known == null) {
             return CompletableFuture.failedFuture(CaravanException.notFound("node not found"));
@@ -115,6 +130,9 @@ public final class InMemoryNodeEndpoint implements NodeEndpoint, AutoCloseable {
 
     @Override
     public synchronized CompletionStage<Long> updateAllocs(String nodeId, String secretId, List<Allocation> updates) {
+        if (unreachable) {
+            return cutOff();
+        }
         allocUpdates.add(List.copyOf(updates));
         for (Allocation u : updates) {
             Allocation a = allocs.get(u.id());
