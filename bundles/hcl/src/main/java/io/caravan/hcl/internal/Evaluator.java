@@ -37,6 +37,11 @@ public final class Evaluator {
 
     private final EvalContext ctx;
     private final Budget budget;
+    /**
+     * Above 0 while a 'for' condition is checked with unknown variables: a template with an unknown part is then
+     * unknown, as in HCL, rather than rendering the part back as its source (which suits deferred references).
+     */
+    private int probing;
 
     private Evaluator(EvalContext ctx) {
         this.ctx = ctx;
@@ -433,24 +438,26 @@ public final class Evaluator {
         if (pairs == null) {
             return new UnknownValue(f.range());
         }
+        if (f.condition() != null) {
+            // As HCL, check the condition once with unknown variables first, so that its errors show even when the
+            // collection is empty.
+            Value unknown = new UnknownValue(f.range());
+            probing++;
+            try {
+                condition(f, forScope(f.keyVar(), f.valueVar(), new Value[] {unknown, unknown}, scope));
+            } finally {
+                probing--;
+            }
+        }
         List<Value> tuple = new ArrayList<>();
         Map<String, Value> object = new TreeMap<>();
         Map<String, List<Value>> groups = new TreeMap<>();
         for (Value[] kv : pairs) {
             Scope inner = forScope(f.keyVar(), f.valueVar(), kv, scope);
             if (f.condition() != null) {
-                Value cond = eval(f.condition(), inner);
-                if (!cond.isKnown()) {
-                    return new UnknownValue(f.range());
-                }
-                if (cond.isNull()) {
-                    throw error("Invalid 'for' condition", "The value of the 'if' clause must not be null.",
-                            f.condition().range());
-                }
-                Boolean b = Convert.toBool(cond);
+                Boolean b = condition(f, inner);
                 if (b == null) {
-                    throw error("Invalid 'for' condition", "The 'if' clause value is invalid: a bool is required.",
-                            f.condition().range());
+                    return new UnknownValue(f.range());
                 }
                 if (!b) {
                     continue;
@@ -493,6 +500,25 @@ public final class Evaluator {
         return collection(() -> Value.object(object), f.range());
     }
 
+    /** A 'for' expression's condition in {@code inner}: null while unknown. */
+    private Boolean condition(Expression.For f, Scope inner) {
+        Value cond = eval(f.condition(), inner);
+        if (!cond.isKnown() && failedType(f.condition()) != Unify.Prim.NUMBER) {
+            return null;
+        }
+        if (cond.isNull()) {
+            throw error("Invalid 'for' condition", "The value of the 'if' clause must not be null.",
+                    f.condition().range());
+        }
+        // An unknown result of arithmetic is still a number, which converts to no bool.
+        Boolean b = cond.isKnown() ? Convert.toBool(cond) : null;
+        if (b == null) {
+            throw error("Invalid 'for' condition", "The 'if' clause value is invalid: a bool is required.",
+                    f.condition().range());
+        }
+        return b;
+    }
+
     private Value unary(Expression.Unary u, Scope scope) {
         Value v = eval(u.operand(), scope);
         if (!v.isKnown()) {
@@ -507,17 +533,17 @@ public final class Evaluator {
     private Value binary(Expression.Binary b, Scope scope) {
         Operator op = b.operator();
         Value left = eval(b.left(), scope);
-        // && and || short-circuit on a known left operand, so `x != null && x.a` works.
-        if ((op == Operator.AND || op == Operator.OR) && left.isKnown()) {
-            boolean l = bool(left, b.left().range(), "left operand");
-            if (op == Operator.AND && !l || op == Operator.OR && l) {
-                return Value.of(l);
-            }
-            Value right = eval(b.right(), scope);
-            return right.isKnown() ? Value.of(bool(right, b.right().range(), "right operand"))
-                    : new UnknownValue(b.range());
-        }
         Value right = eval(b.right(), scope);
+        if (op == Operator.AND || op == Operator.OR) {
+            // No short-circuit, as in HCL 2.14: both operands are evaluated and must be bools, so
+            // `x != null && x.a` fails when x is null.
+            Boolean l = left.isKnown() ? bool(left, b.left().range(), "left operand") : null;
+            Boolean r = right.isKnown() ? bool(right, b.right().range(), "right operand") : null;
+            if (l == null || r == null) {
+                return new UnknownValue(b.range());
+            }
+            return Value.of(op == Operator.AND ? l && r : l || r);
+        }
         if (!left.isKnown() || !right.isKnown()) {
             return new UnknownValue(b.range());
         }
@@ -597,14 +623,31 @@ public final class Evaluator {
         if (parts.size() == 1 && parts.get(0) instanceof TemplatePart.Interpolation only) {
             // Unwrapping: "${x}" is x itself, not its string form. A deferred x renders back as its source.
             Value v = eval(only.expression(), scope);
-            return v.isKnown() ? v : Value.of(only.source());
+            return v.isKnown() || probing > 0 ? v : Value.of(only.source());
         }
         if (parts.size() == 1 && parts.get(0) instanceof TemplatePart.Literal only) {
             return Value.of(only.value()); // source text, not produced: nothing to charge
         }
         StringBuilder sb = new StringBuilder();
-        render(parts, scope, sb);
+        try {
+            render(parts, scope, sb);
+        } catch (UnknownPart e) {
+            return new UnknownValue(t.range());
+        }
         return Value.of(sb.toString());
+    }
+
+    /** Ends a template's rendering while probing: the template is unknown. */
+    private static final class UnknownPart extends RuntimeException {
+        UnknownPart() {
+            super(null, null, false, false);
+        }
+    }
+
+    private void unknownPart() {
+        if (probing > 0) {
+            throw new UnknownPart();
+        }
     }
 
     private void render(List<TemplatePart> parts, Scope scope, StringBuilder sb) {
@@ -615,6 +658,7 @@ public final class Evaluator {
             } else if (p instanceof TemplatePart.Interpolation i) {
                 Value v = eval(i.expression(), scope);
                 if (!v.isKnown()) {
+                    unknownPart();
                     budget.chars(i.source().length(), i.range());
                     sb.append(i.source());
                     continue;
@@ -631,6 +675,7 @@ public final class Evaluator {
             } else if (p instanceof TemplatePart.If d) {
                 Value cond = eval(d.condition(), scope);
                 if (!cond.isKnown()) {
+                    unknownPart();
                     budget.chars(d.source().length(), d.range());
                     sb.append(d.source());
                     continue;
@@ -639,6 +684,7 @@ public final class Evaluator {
             } else if (p instanceof TemplatePart.For d) {
                 List<Value[]> pairs = iterate(eval(d.collection(), scope), d.collection().range());
                 if (pairs == null) {
+                    unknownPart();
                     budget.chars(d.source().length(), d.range());
                     sb.append(d.source());
                     continue;
