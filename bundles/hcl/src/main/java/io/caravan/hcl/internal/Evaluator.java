@@ -175,6 +175,23 @@ public final class Evaluator {
                 elements.add(type == null ? Unify.Prim.DYNAMIC : type);
             }
             return new Unify.TupleT(elements);
+        } else if (e instanceof Expression.ObjectCons o) {
+            // As a tuple, typed from its items, but any failing or unknown key makes the whole object dynamic.
+            Map<String, Unify.Type> attributes = new TreeMap<>();
+            for (Expression.ObjectCons.Item item : o.items()) {
+                String key;
+                try {
+                    key = objectKey(item, scope);
+                } catch (HclException ex) {
+                    key = null;
+                }
+                Unify.Type type = typeOf(item.value(), scope);
+                if (key == null) {
+                    return Unify.Prim.DYNAMIC;
+                }
+                attributes.put(key, type == null ? Unify.Prim.DYNAMIC : type);
+            }
+            return new Unify.ObjectT(attributes);
         } else if (e instanceof Expression.Conditional c) {
             // As HCL: a null branch takes the other's type, and the branches' types unify.
             Unify.Type a = typeOf(c.whenTrue(), scope);
@@ -377,29 +394,36 @@ public final class Evaluator {
         Map<String, Value> out = new TreeMap<>();
         boolean unknown = false;
         for (Expression.ObjectCons.Item item : o.items()) {
-            String key;
-            if (item.key() instanceof Expression.Variable v) {
-                key = v.name(); // a bare identifier names the attribute literally
-            } else if (item.key() instanceof Expression.Literal l && !(l.value() instanceof NumberValue)) {
-                key = l.value().toString(); // so do the keywords true, false and null
-            } else {
-                Value k = eval(item.key(), scope);
-                if (!k.isKnown()) {
-                    unknown = true;
-                    continue;
-                }
-                if (k.isNull()) {
-                    throw error("Null value as key", "Can't use a null value as a key.", item.key().range());
-                }
-                key = Convert.toText(k);
-                if (key == null) {
-                    throw error("Incorrect key type", "Can't use this value as a key: a string is required.",
-                            item.key().range());
-                }
+            String key = objectKey(item, scope);
+            if (key == null) {
+                unknown = true;
+                continue;
             }
             out.put(key, eval(item.value(), scope));
         }
         return unknown ? new UnknownValue(o.range()) : collection(() -> Value.object(out), o.range());
+    }
+
+    /** An object constructor item's key; null if unknown. */
+    private String objectKey(Expression.ObjectCons.Item item, Scope scope) {
+        if (item.key() instanceof Expression.Variable v) {
+            return v.name(); // a bare identifier names the attribute literally
+        } else if (item.key() instanceof Expression.Literal l && !(l.value() instanceof NumberValue)) {
+            return l.value().toString(); // so do the keywords true, false and null
+        }
+        Value k = eval(item.key(), scope);
+        if (!k.isKnown()) {
+            return null;
+        }
+        if (k.isNull()) {
+            throw error("Null value as key", "Can't use a null value as a key.", item.key().range());
+        }
+        String key = Convert.toText(k);
+        if (key == null) {
+            throw error("Incorrect key type", "Can't use this value as a key: a string is required.",
+                    item.key().range());
+        }
+        return key;
     }
 
     /** The (key, value) pairs a for expression or directive iterates, in HCL's order; null if unknown. */
