@@ -140,22 +140,32 @@ public final class Evaluator {
      * is an error. A null, unknown or failing branch unifies with anything.
      */
     private Value conditional(Expression.Conditional c, boolean which, Scope scope) {
-        Value chosen = eval(which ? c.whenTrue() : c.whenFalse(), scope);
-        if (!chosen.isKnown() || chosen.isNull()) {
+        Expression chosenExpr = which ? c.whenTrue() : c.whenFalse();
+        Value chosen = eval(chosenExpr, scope);
+        // A null from a conditional and an unknown result of an operator have types, which must unify too:
+        // false ? true : (true ? null : 4) fails.
+        boolean typed = chosen.isKnown() && !chosen.isNull();
+        Unify.Type chosenType = typed ? null
+                : !chosen.isKnown() ? failedType(chosenExpr)
+                : unwrap(chosenExpr) instanceof Expression.Conditional ? typeOf(chosenExpr, scope) : null;
+        if (!typed && (chosenType == null || chosenType == Unify.Prim.DYNAMIC)) {
             return chosen;
         }
         Unify.Type otherType = typeOf(which ? c.whenFalse() : c.whenTrue(), scope);
         if (otherType == null || otherType == Unify.Prim.DYNAMIC) {
             return chosen;
         }
-        budget.elements(chosen.size(), c.range()); // reading a type walks the whole value
-        Unify.Type to = Unify.unify(List.of(Unify.typeOf(chosen), otherType));
+        if (typed) {
+            budget.elements(chosen.size(), c.range()); // reading a type walks the whole value
+            chosenType = Unify.typeOf(chosen);
+        }
+        Unify.Type to = Unify.unify(List.of(chosenType, otherType));
         if (to == null) {
             throw error("Inconsistent conditional result types", "The true and false result expressions must have "
                     + "consistent types: one is of type " + chosen.typeName() + " and cannot be converted to the "
                     + "type of the other.", Range.between(c.whenTrue().range(), c.whenFalse().range()));
         }
-        return Unify.convert(chosen, to);
+        return typed ? Unify.convert(chosen, to) : chosen;
     }
 
     /**
@@ -196,11 +206,12 @@ public final class Evaluator {
             // As HCL: a null branch takes the other's type, and the branches' types unify.
             Unify.Type a = typeOf(c.whenTrue(), scope);
             Unify.Type b = typeOf(c.whenFalse(), scope);
-            if (a == null || b == null) {
-                return a == null ? b : a;
+            Unify.Type other = a == null ? b : a;
+            if ((a == null || b == null) && other != null && other != Unify.Prim.DYNAMIC) {
+                return other;
             }
-            if (a == Unify.Prim.DYNAMIC || b == Unify.Prim.DYNAMIC) {
-                // No unification then: the result is the chosen branch as it is.
+            if (a == null || b == null || a == Unify.Prim.DYNAMIC || b == Unify.Prim.DYNAMIC) {
+                // No unification then: the result is the chosen branch as it is, an untyped null included.
                 try {
                     Value cond = eval(c.condition(), scope);
                     return cond.isKnown() ? (conditionTrue(cond, c.condition().range()) ? a : b) : Unify.Prim.DYNAMIC;
@@ -218,13 +229,17 @@ public final class Evaluator {
             return failedType(e);
         }
         if (!v.isKnown()) {
-            return Unify.Prim.DYNAMIC;
+            return failedType(e); // HCL's unknown results of operators and templates have their types
         }
         if (v.isNull()) {
             return null;
         }
         budget.elements(v.size(), e.range()); // reading a type walks the whole value
         return Unify.typeOf(v);
+    }
+
+    private static Expression unwrap(Expression e) {
+        return e instanceof Expression.Parens p ? unwrap(p.expression()) : e;
     }
 
     /** The type of the unknown result HCL carries on with when an operator or template fails; else dynamic. */
