@@ -185,6 +185,8 @@ public final class Evaluator {
                 elements.add(type == null ? Unify.Prim.DYNAMIC : type);
             }
             return new Unify.TupleT(elements);
+        } else if (e instanceof Expression.For f && !f.isObject()) {
+            return forTupleType(f, scope);
         } else if (e instanceof Expression.ObjectCons o) {
             // As a tuple, typed from its items, but any failing or unknown key makes the whole object dynamic.
             Map<String, Unify.Type> attributes = new TreeMap<>();
@@ -236,6 +238,38 @@ public final class Evaluator {
         }
         budget.elements(v.size(), e.range()); // reading a type walks the whole value
         return Unify.typeOf(v);
+    }
+
+    /**
+     * A tuple-producing 'for' expression's type: HCL keeps the type of each element, a failing one included; only a
+     * failing collection or condition makes the whole result dynamic.
+     */
+    private Unify.Type forTupleType(Expression.For f, Scope scope) {
+        List<Unify.Type> elements = new ArrayList<>();
+        try {
+            List<Value[]> pairs = iterate(eval(f.collection(), scope), f.collection().range());
+            if (pairs == null) {
+                return Unify.Prim.DYNAMIC;
+            }
+            for (Value[] kv : pairs) {
+                Scope inner = forScope(f.keyVar(), f.valueVar(), kv, scope);
+                if (f.condition() != null) {
+                    Boolean b = condition(f, inner);
+                    if (b == null) {
+                        return Unify.Prim.DYNAMIC;
+                    }
+                    if (!b) {
+                        continue;
+                    }
+                }
+                budget.elements(1, f.range());
+                Unify.Type type = typeOf(f.value(), inner);
+                elements.add(type == null ? Unify.Prim.DYNAMIC : type);
+            }
+        } catch (HclException ex) {
+            return Unify.Prim.DYNAMIC;
+        }
+        return new Unify.TupleT(elements);
     }
 
     private static Expression unwrap(Expression e) {
