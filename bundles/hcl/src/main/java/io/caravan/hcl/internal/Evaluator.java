@@ -37,6 +37,11 @@ public final class Evaluator {
 
     private final EvalContext ctx;
     private final Budget budget;
+    /**
+     * Above 0 while a 'for' condition is checked with unknown variables: a template with an unknown part is then
+     * unknown, as in HCL, rather than rendering the part back as its source (which suits deferred references).
+     */
+    private int probing;
 
     private Evaluator(EvalContext ctx) {
         this.ctx = ctx;
@@ -135,22 +140,32 @@ public final class Evaluator {
      * is an error. A null, unknown or failing branch unifies with anything.
      */
     private Value conditional(Expression.Conditional c, boolean which, Scope scope) {
-        Value chosen = eval(which ? c.whenTrue() : c.whenFalse(), scope);
-        if (!chosen.isKnown() || chosen.isNull()) {
+        Expression chosenExpr = which ? c.whenTrue() : c.whenFalse();
+        Value chosen = eval(chosenExpr, scope);
+        // A null from a conditional and an unknown result of an operator have types, which must unify too:
+        // false ? true : (true ? null : 4) fails.
+        boolean typed = chosen.isKnown() && !chosen.isNull();
+        Unify.Type chosenType = typed ? null
+                : !chosen.isKnown() ? failedType(chosenExpr)
+                : unwrap(chosenExpr) instanceof Expression.Conditional ? typeOf(chosenExpr, scope) : null;
+        if (!typed && (chosenType == null || chosenType == Unify.Prim.DYNAMIC)) {
             return chosen;
         }
         Unify.Type otherType = typeOf(which ? c.whenFalse() : c.whenTrue(), scope);
         if (otherType == null || otherType == Unify.Prim.DYNAMIC) {
             return chosen;
         }
-        budget.elements(chosen.size(), c.range()); // reading a type walks the whole value
-        Unify.Type to = Unify.unify(List.of(Unify.typeOf(chosen), otherType));
+        if (typed) {
+            budget.elements(chosen.size(), c.range()); // reading a type walks the whole value
+            chosenType = Unify.typeOf(chosen);
+        }
+        Unify.Type to = Unify.unify(List.of(chosenType, otherType));
         if (to == null) {
             throw error("Inconsistent conditional result types", "The true and false result expressions must have "
                     + "consistent types: one is of type " + chosen.typeName() + " and cannot be converted to the "
                     + "type of the other.", Range.between(c.whenTrue().range(), c.whenFalse().range()));
         }
-        return Unify.convert(chosen, to);
+        return typed ? Unify.convert(chosen, to) : chosen;
     }
 
     /**
@@ -170,15 +185,35 @@ public final class Evaluator {
                 elements.add(type == null ? Unify.Prim.DYNAMIC : type);
             }
             return new Unify.TupleT(elements);
+        } else if (e instanceof Expression.For f && !f.isObject()) {
+            return forTupleType(f, scope);
+        } else if (e instanceof Expression.ObjectCons o) {
+            // As a tuple, typed from its items, but any failing or unknown key makes the whole object dynamic.
+            Map<String, Unify.Type> attributes = new TreeMap<>();
+            for (Expression.ObjectCons.Item item : o.items()) {
+                String key;
+                try {
+                    key = objectKey(item, scope);
+                } catch (HclException ex) {
+                    key = null;
+                }
+                Unify.Type type = typeOf(item.value(), scope);
+                if (key == null) {
+                    return Unify.Prim.DYNAMIC;
+                }
+                attributes.put(key, type == null ? Unify.Prim.DYNAMIC : type);
+            }
+            return new Unify.ObjectT(attributes);
         } else if (e instanceof Expression.Conditional c) {
             // As HCL: a null branch takes the other's type, and the branches' types unify.
             Unify.Type a = typeOf(c.whenTrue(), scope);
             Unify.Type b = typeOf(c.whenFalse(), scope);
-            if (a == null || b == null) {
-                return a == null ? b : a;
+            Unify.Type other = a == null ? b : a;
+            if ((a == null || b == null) && other != null && other != Unify.Prim.DYNAMIC) {
+                return other;
             }
-            if (a == Unify.Prim.DYNAMIC || b == Unify.Prim.DYNAMIC) {
-                // No unification then: the result is the chosen branch as it is.
+            if (a == null || b == null || a == Unify.Prim.DYNAMIC || b == Unify.Prim.DYNAMIC) {
+                // No unification then: the result is the chosen branch as it is, an untyped null included.
                 try {
                     Value cond = eval(c.condition(), scope);
                     return cond.isKnown() ? (conditionTrue(cond, c.condition().range()) ? a : b) : Unify.Prim.DYNAMIC;
@@ -196,13 +231,49 @@ public final class Evaluator {
             return failedType(e);
         }
         if (!v.isKnown()) {
-            return Unify.Prim.DYNAMIC;
+            return failedType(e); // HCL's unknown results of operators and templates have their types
         }
         if (v.isNull()) {
             return null;
         }
         budget.elements(v.size(), e.range()); // reading a type walks the whole value
         return Unify.typeOf(v);
+    }
+
+    /**
+     * A tuple-producing 'for' expression's type: HCL keeps the type of each element, a failing one included; only a
+     * failing collection or condition makes the whole result dynamic.
+     */
+    private Unify.Type forTupleType(Expression.For f, Scope scope) {
+        List<Unify.Type> elements = new ArrayList<>();
+        try {
+            List<Value[]> pairs = iterate(eval(f.collection(), scope), f.collection().range());
+            if (pairs == null) {
+                return Unify.Prim.DYNAMIC;
+            }
+            for (Value[] kv : pairs) {
+                Scope inner = forScope(f.keyVar(), f.valueVar(), kv, scope);
+                if (f.condition() != null) {
+                    Boolean b = condition(f, inner);
+                    if (b == null) {
+                        return Unify.Prim.DYNAMIC;
+                    }
+                    if (!b) {
+                        continue;
+                    }
+                }
+                budget.elements(1, f.range());
+                Unify.Type type = typeOf(f.value(), inner);
+                elements.add(type == null ? Unify.Prim.DYNAMIC : type);
+            }
+        } catch (HclException ex) {
+            return Unify.Prim.DYNAMIC;
+        }
+        return new Unify.TupleT(elements);
+    }
+
+    private static Expression unwrap(Expression e) {
+        return e instanceof Expression.Parens p ? unwrap(p.expression()) : e;
     }
 
     /** The type of the unknown result HCL carries on with when an operator or template fails; else dynamic. */
@@ -372,29 +443,36 @@ public final class Evaluator {
         Map<String, Value> out = new TreeMap<>();
         boolean unknown = false;
         for (Expression.ObjectCons.Item item : o.items()) {
-            String key;
-            if (item.key() instanceof Expression.Variable v) {
-                key = v.name(); // a bare identifier names the attribute literally
-            } else if (item.key() instanceof Expression.Literal l && !(l.value() instanceof NumberValue)) {
-                key = l.value().toString(); // so do the keywords true, false and null
-            } else {
-                Value k = eval(item.key(), scope);
-                if (!k.isKnown()) {
-                    unknown = true;
-                    continue;
-                }
-                if (k.isNull()) {
-                    throw error("Null value as key", "Can't use a null value as a key.", item.key().range());
-                }
-                key = Convert.toText(k);
-                if (key == null) {
-                    throw error("Incorrect key type", "Can't use this value as a key: a string is required.",
-                            item.key().range());
-                }
+            String key = objectKey(item, scope);
+            if (key == null) {
+                unknown = true;
+                continue;
             }
             out.put(key, eval(item.value(), scope));
         }
         return unknown ? new UnknownValue(o.range()) : collection(() -> Value.object(out), o.range());
+    }
+
+    /** An object constructor item's key; null if unknown. */
+    private String objectKey(Expression.ObjectCons.Item item, Scope scope) {
+        if (item.key() instanceof Expression.Variable v) {
+            return v.name(); // a bare identifier names the attribute literally
+        } else if (item.key() instanceof Expression.Literal l && !(l.value() instanceof NumberValue)) {
+            return l.value().toString(); // so do the keywords true, false and null
+        }
+        Value k = eval(item.key(), scope);
+        if (!k.isKnown()) {
+            return null;
+        }
+        if (k.isNull()) {
+            throw error("Null value as key", "Can't use a null value as a key.", item.key().range());
+        }
+        String key = Convert.toText(k);
+        if (key == null) {
+            throw error("Incorrect key type", "Can't use this value as a key: a string is required.",
+                    item.key().range());
+        }
+        return key;
     }
 
     /** The (key, value) pairs a for expression or directive iterates, in HCL's order; null if unknown. */
@@ -433,24 +511,26 @@ public final class Evaluator {
         if (pairs == null) {
             return new UnknownValue(f.range());
         }
+        if (f.condition() != null) {
+            // As HCL, check the condition once with unknown variables first, so that its errors show even when the
+            // collection is empty.
+            Value unknown = new UnknownValue(f.range());
+            probing++;
+            try {
+                condition(f, forScope(f.keyVar(), f.valueVar(), new Value[] {unknown, unknown}, scope));
+            } finally {
+                probing--;
+            }
+        }
         List<Value> tuple = new ArrayList<>();
         Map<String, Value> object = new TreeMap<>();
         Map<String, List<Value>> groups = new TreeMap<>();
         for (Value[] kv : pairs) {
             Scope inner = forScope(f.keyVar(), f.valueVar(), kv, scope);
             if (f.condition() != null) {
-                Value cond = eval(f.condition(), inner);
-                if (!cond.isKnown()) {
-                    return new UnknownValue(f.range());
-                }
-                if (cond.isNull()) {
-                    throw error("Invalid 'for' condition", "The value of the 'if' clause must not be null.",
-                            f.condition().range());
-                }
-                Boolean b = Convert.toBool(cond);
+                Boolean b = condition(f, inner);
                 if (b == null) {
-                    throw error("Invalid 'for' condition", "The 'if' clause value is invalid: a bool is required.",
-                            f.condition().range());
+                    return new UnknownValue(f.range());
                 }
                 if (!b) {
                     continue;
@@ -493,6 +573,25 @@ public final class Evaluator {
         return collection(() -> Value.object(object), f.range());
     }
 
+    /** A 'for' expression's condition in {@code inner}: null while unknown. */
+    private Boolean condition(Expression.For f, Scope inner) {
+        Value cond = eval(f.condition(), inner);
+        if (!cond.isKnown() && failedType(f.condition()) != Unify.Prim.NUMBER) {
+            return null;
+        }
+        if (cond.isNull()) {
+            throw error("Invalid 'for' condition", "The value of the 'if' clause must not be null.",
+                    f.condition().range());
+        }
+        // An unknown result of arithmetic is still a number, which converts to no bool.
+        Boolean b = cond.isKnown() ? Convert.toBool(cond) : null;
+        if (b == null) {
+            throw error("Invalid 'for' condition", "The 'if' clause value is invalid: a bool is required.",
+                    f.condition().range());
+        }
+        return b;
+    }
+
     private Value unary(Expression.Unary u, Scope scope) {
         Value v = eval(u.operand(), scope);
         if (!v.isKnown()) {
@@ -507,17 +606,17 @@ public final class Evaluator {
     private Value binary(Expression.Binary b, Scope scope) {
         Operator op = b.operator();
         Value left = eval(b.left(), scope);
-        // && and || short-circuit on a known left operand, so `x != null && x.a` works.
-        if ((op == Operator.AND || op == Operator.OR) && left.isKnown()) {
-            boolean l = bool(left, b.left().range(), "left operand");
-            if (op == Operator.AND && !l || op == Operator.OR && l) {
-                return Value.of(l);
-            }
-            Value right = eval(b.right(), scope);
-            return right.isKnown() ? Value.of(bool(right, b.right().range(), "right operand"))
-                    : new UnknownValue(b.range());
-        }
         Value right = eval(b.right(), scope);
+        if (op == Operator.AND || op == Operator.OR) {
+            // No short-circuit, as in HCL 2.14: both operands are evaluated and must be bools, so
+            // `x != null && x.a` fails when x is null.
+            Boolean l = left.isKnown() ? bool(left, b.left().range(), "left operand") : null;
+            Boolean r = right.isKnown() ? bool(right, b.right().range(), "right operand") : null;
+            if (l == null || r == null) {
+                return new UnknownValue(b.range());
+            }
+            return Value.of(op == Operator.AND ? l && r : l || r);
+        }
         if (!left.isKnown() || !right.isKnown()) {
             return new UnknownValue(b.range());
         }
@@ -597,14 +696,31 @@ public final class Evaluator {
         if (parts.size() == 1 && parts.get(0) instanceof TemplatePart.Interpolation only) {
             // Unwrapping: "${x}" is x itself, not its string form. A deferred x renders back as its source.
             Value v = eval(only.expression(), scope);
-            return v.isKnown() ? v : Value.of(only.source());
+            return v.isKnown() || probing > 0 ? v : Value.of(only.source());
         }
         if (parts.size() == 1 && parts.get(0) instanceof TemplatePart.Literal only) {
             return Value.of(only.value()); // source text, not produced: nothing to charge
         }
         StringBuilder sb = new StringBuilder();
-        render(parts, scope, sb);
+        try {
+            render(parts, scope, sb);
+        } catch (UnknownPart e) {
+            return new UnknownValue(t.range());
+        }
         return Value.of(sb.toString());
+    }
+
+    /** Ends a template's rendering while probing: the template is unknown. */
+    private static final class UnknownPart extends RuntimeException {
+        UnknownPart() {
+            super(null, null, false, false);
+        }
+    }
+
+    private void unknownPart() {
+        if (probing > 0) {
+            throw new UnknownPart();
+        }
     }
 
     private void render(List<TemplatePart> parts, Scope scope, StringBuilder sb) {
@@ -615,6 +731,7 @@ public final class Evaluator {
             } else if (p instanceof TemplatePart.Interpolation i) {
                 Value v = eval(i.expression(), scope);
                 if (!v.isKnown()) {
+                    unknownPart();
                     budget.chars(i.source().length(), i.range());
                     sb.append(i.source());
                     continue;
@@ -631,6 +748,7 @@ public final class Evaluator {
             } else if (p instanceof TemplatePart.If d) {
                 Value cond = eval(d.condition(), scope);
                 if (!cond.isKnown()) {
+                    unknownPart();
                     budget.chars(d.source().length(), d.range());
                     sb.append(d.source());
                     continue;
@@ -639,6 +757,7 @@ public final class Evaluator {
             } else if (p instanceof TemplatePart.For d) {
                 List<Value[]> pairs = iterate(eval(d.collection(), scope), d.collection().range());
                 if (pairs == null) {
+                    unknownPart();
                     budget.chars(d.source().length(), d.range());
                     sb.append(d.source());
                     continue;

@@ -631,11 +631,16 @@ public final class Parser {
     }
 
     /**
-     * The traversal applied to each element after {@code .*} (attribute accesses only) or {@code [*]} (attribute
-     * accesses and indexes). Anything after that applies to the resulting tuple.
+     * The traversal applied to each element after {@code .*} (attribute accesses only; anything after that applies
+     * to the resulting tuple) or {@code [*]} (the whole rest of the traversal, nested splats included, as in HCL:
+     * {@code [1][*][*]} is {@code [[1]]}).
      */
     private Expression splat(Expression source, Range marker, boolean full) {
         Expression each = new Expression.SplatItem(marker);
+        if (full) {
+            each = traversal(each);
+            return new Expression.Splat(source, each, true, Range.between(source.range(), each.range()));
+        }
         while (true) {
             Token t = peek();
             if (t.is(Type.DOT) && peek(1).is(Type.IDENT)) {
@@ -645,19 +650,11 @@ public final class Parser {
             } else if (t.is(Type.DOT) && peek(1).is(Type.NUMBER)) {
                 chained(next());
                 each = legacyIndex(each, next());
-            } else if (!full && t.is(Type.DOT) && peek(1).is(Type.STAR)) {
+            } else if (t.is(Type.DOT) && peek(1).is(Type.STAR)) {
                 throw error(peek(1), "Nested splat expression not allowed", "A splat expression (*) cannot be used "
                         + "inside another attribute-only splat expression.");
-            } else if (full && t.is(Type.LBRACK) && !peek(1).is(Type.STAR)) {
-                chained(next());
-                skipNewlines.push(true);
-                Expression key = expression();
-                Token close = expect(Type.RBRACK, "Missing close bracket on index",
-                        "The index operator must end with a closing bracket (\"]\").");
-                skipNewlines.pop();
-                each = new Expression.Index(each, key, false, Range.between(each.range(), range(close)));
             } else {
-                return new Expression.Splat(source, each, full, Range.between(source.range(), each.range()));
+                return new Expression.Splat(source, each, false, Range.between(source.range(), each.range()));
             }
         }
     }
