@@ -22,6 +22,8 @@ final class JdkChannel extends Channel implements WebSocket.Listener {
     private final Object sendLock = new Object();
     private CompletableFuture<?> lastSend = CompletableFuture.completedFuture(null);   // guarded by sendLock
     private volatile WebSocket socket;
+    /** {@link System#nanoTime()} when the other side was last heard from (a message or a pong). */
+    private volatile long lastHeard = System.nanoTime();
 
     private JdkChannel(Dispatcher dispatcher, String address) {
         super(dispatcher, address);
@@ -61,6 +63,7 @@ final class JdkChannel extends Channel implements WebSocket.Listener {
 
     @Override
     public CompletionStage<?> onBinary(WebSocket webSocket, ByteBuffer data, boolean last) {
+        lastHeard = System.nanoTime();
         byte[] chunk = new byte[data.remaining()];
         data.get(chunk);
         byte[] whole = null;
@@ -76,6 +79,34 @@ final class JdkChannel extends Channel implements WebSocket.Listener {
             received(whole);
         }
         return null;
+    }
+
+    @Override
+    public CompletionStage<?> onPong(WebSocket webSocket, ByteBuffer message) {
+        lastHeard = System.nanoTime();
+        webSocket.request(1);
+        return null;
+    }
+
+    /**
+     * Keeps the connection honest: pings the other side, and drops the connection when it has not been heard from
+     * for {@code deadline}. A paused or partitioned peer keeps its TCP connection open and answers nothing; without
+     * this, calls on the connection wait for their own timeouts (minutes for a blocking query) instead of failing
+     * over to another server.
+     */
+    void keepAlive(Duration deadline) {
+        WebSocket ws = socket;
+        if (ws == null || !isOpen()) {
+            return;
+        }
+        if (System.nanoTime() - lastHeard > deadline.toNanos()) {
+            ws.abort();
+            closed(new java.io.IOException("no answer from " + peer() + " for " + deadline.toMillis() + " ms"));
+            return;
+        }
+        synchronized (sendLock) {
+            lastSend = lastSend.handle((ok, error) -> null).thenCompose(ignored -> ws.sendPing(ByteBuffer.allocate(0)));
+        }
     }
 
     @Override

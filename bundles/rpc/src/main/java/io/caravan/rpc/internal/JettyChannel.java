@@ -48,6 +48,18 @@ final class JettyChannel extends Channel implements FrameHandler {
             callback.succeeded();
             return;
         }
+        if (op == OpCode.PING) {
+            // WebSocket core leaves control frames to the handler: answer the dialler's keep-alive ping.
+            ByteBuffer payload = frame.getPayload();
+            ByteBuffer copy = ByteBuffer.allocate(payload == null ? 0 : payload.remaining());
+            if (payload != null) {
+                copy.put(payload.slice()).flip();
+            }
+            session.sendFrame(new Frame(OpCode.PONG).setPayload(copy), Callback.NOOP, false);
+            callback.succeeded();
+            session.demand();
+            return;
+        }
         byte[] whole = null;
         if (op == OpCode.BINARY || op == OpCode.CONTINUATION) {
             ByteBuffer payload = frame.getPayload();

@@ -29,6 +29,9 @@ final class RpcEngine implements Rpc, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RpcEngine.class);
     static final int DEFAULT_PORT = 4647;
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(3);
+    /** How often dialled connections are pinged, and how long a peer may stay silent before its connection is dropped. */
+    static final Duration PING_INTERVAL = Duration.ofSeconds(2);
+    static final Duration PEER_SILENCE = Duration.ofSeconds(6);
 
     private final String nodeId;
     private final ServerProof proof;
@@ -58,6 +61,17 @@ final class RpcEngine implements Rpc, AutoCloseable {
         this.http = HttpClient.newBuilder().executor(io).connectTimeout(CONNECT_TIMEOUT).build();
         this.dispatcher = new Dispatcher(timer, leaderWait);
         dispatcher.setForwarder((address, method, hops, body) -> send(address, method, hops, body));
+        timer.scheduleWithFixedDelay(this::keepAlive, PING_INTERVAL.toMillis(), PING_INTERVAL.toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    /** Pings every connection this agent dialled; one silent past {@link #PEER_SILENCE} is dropped. */
+    private void keepAlive() {
+        for (CompletableFuture<JdkChannel> f : dialled.values()) {
+            if (f.isDone() && usable(f)) {
+                f.join().keepAlive(PEER_SILENCE);
+            }
+        }
     }
 
     private static Thread daemon(Runnable r, String name) {

@@ -149,6 +149,19 @@ class RpcEngineTest {
     }
 
     @Test
+    void anIdleConnectionToALiveServerStaysOpenThroughItsPongs() throws Exception {
+        RpcEngine server = server("s1", ECHO);
+        RpcEngine client = engine("node-1");
+        client.dispatcher().add(List.of(new Endpoint<>("Client.Ping", Text.class, Text.class,
+                Endpoint.Routing.LOCAL, q -> CompletableFuture.completedFuture(new Text("pong")))));
+        client.setServers(List.of(at(server)));
+        await(client.call("Test.Echo", new Text("a"), Text.class));
+        Thread.sleep(RpcEngine.PEER_SILENCE.plus(RpcEngine.PING_INTERVAL.multipliedBy(2)).toMillis());
+        // The server reaches the node through the connection the node opened: it was not dropped for silence.
+        assertEquals(new Text("pong"), await(server.callNode("node-1", "Client.Ping", new Text("x"), Text.class)));
+    }
+
+    @Test
     void aFollowerForwardsLeaderCallsToTheLeader() throws Exception {
         RpcEngine leader = server("leader");
         RpcEngine follower = server("follower");
