@@ -18,6 +18,8 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
 
 /**
  * The agent's own endpoints, and fallback status endpoints answered from the local configuration; a server
@@ -33,8 +35,8 @@ public final class AgentRoutes implements ApiRoutes {
     private final List<HealthContributor> health = new CopyOnWriteArrayList<>();
     private final List<AgentStats> stats = new CopyOnWriteArrayList<>();
 
-    @Reference(cardinality = org.osgi.service.component.annotations.ReferenceCardinality.MULTIPLE,
-            policy = org.osgi.service.component.annotations.ReferencePolicy.DYNAMIC)
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC)
     void bindHealth(HealthContributor contributor) {
         health.add(contributor);
     }
@@ -43,8 +45,8 @@ public final class AgentRoutes implements ApiRoutes {
         health.remove(contributor);
     }
 
-    @Reference(cardinality = org.osgi.service.component.annotations.ReferenceCardinality.MULTIPLE,
-            policy = org.osgi.service.component.annotations.ReferencePolicy.DYNAMIC)
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC)
     void bindStats(AgentStats contributor) {
         stats.add(contributor);
     }

@@ -69,6 +69,11 @@ public record Allocation(
                 || CLIENT_LOST.equals(clientStatus);
     }
 
+    /** The allocation's group in its job, or null without a job. */
+    public TaskGroup lookupTaskGroup() {
+        return job == null ? null : job.lookupTaskGroup(taskGroup);
+    }
+
     /**
      * Nomad's {@code NeedsToReconnect}: the last client-status change the servers recorded is to {@code unknown}
      * (its node was disconnected) and no reconnect has been recorded since, whatever the client reported meanwhile.

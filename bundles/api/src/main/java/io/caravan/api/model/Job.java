@@ -84,6 +84,16 @@ public record Job(
         return payload == null ? new byte[0] : Base64.getDecoder().decode(payload);
     }
 
+    /** Nomad's {@code LookupTaskGroup}: the group of that name, or null. */
+    public TaskGroup lookupTaskGroup(String name) {
+        for (TaskGroup tg : taskGroups) {
+            if (tg.name().equals(name)) {
+                return tg;
+            }
+        }
+        return null;
+    }
+
     public Job withStatus(String status, String statusDescription) {
         return toBuilder().status(status).statusDescription(statusDescription).build();
     }

@@ -90,7 +90,7 @@ public final class GenericScheduler extends PlanningScheduler {
             } else {
                 // The node no longer suits the new version: replace the allocation instead.
                 Allocation original = byId(allocs, updated.id());
-                placements.add(new Placement(updated.name(), groupOf(job, updated.taskGroup()),
+                placements.add(new Placement(updated.name(), job.lookupTaskGroup(updated.taskGroup()),
                         Placement.Kind.DESTRUCTIVE, original, new AllocStop(original, AllocStop.UPDATING, null),
                         null));
             }

@@ -229,7 +229,7 @@ abstract class PlanningScheduler implements Scheduler {
      */
     protected boolean stillFeasible(Allocation updated, Job job, EvalContext ctx, AllocStop asIfStopped) {
         Node node = ctx.node(updated.nodeId());
-        TaskGroup group = groupOf(job, updated.taskGroup());
+        TaskGroup group = job.lookupTaskGroup(updated.taskGroup());
         if (node == null || group == null) {
             return false;
         }
@@ -266,16 +266,6 @@ abstract class PlanningScheduler implements Scheduler {
             }
         }
         return nodes;
-    }
-
-    /** The job's group of that name, or null. */
-    protected static TaskGroup groupOf(Job job, String name) {
-        for (TaskGroup tg : job.taskGroups()) {
-            if (tg.name().equals(name)) {
-                return tg;
-            }
-        }
-        return null;
     }
 
     static AllocMetric withCoalesced(AllocMetric m, int coalesced) {

@@ -55,7 +55,6 @@ public final class LeaderDuties implements ServerState.AppliedListener {
     private final BlockedEvals blocked;
     private final PlanApplier planApplier;
     private final Heartbeats heartbeats;
-    private final Duration grace;
     private final List<SchedulerWorker> workers = new ArrayList<>();
     /** Nodes whose drain-complete write is in flight, so it is sent once. */
     private final Set<String> drainsCompleting = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -77,9 +76,8 @@ public final class LeaderDuties implements ServerState.AppliedListener {
                 this::cancelEvals);
         this.blocked = new BlockedEvals(broker::enqueue, this::cancelEvals);
         this.planApplier = new PlanApplier(store, writes, clock);
-        this.grace = GoDuration.parse(config.heartbeat_grace());
         this.heartbeats = new Heartbeats(timers, GoDuration.parse(config.min_heartbeat_ttl()),
-                config.max_heartbeats_per_second(), grace, this::nodeMissed);
+                config.max_heartbeats_per_second(), GoDuration.parse(config.heartbeat_grace()), this::nodeMissed);
         state.addListener(this);
         restore(GoDuration.parse(config.failover_heartbeat_ttl()));
         int count = config.num_schedulers() > 0 ? config.num_schedulers() : Runtime.getRuntime().availableProcessors();
@@ -214,7 +212,7 @@ public final class LeaderDuties implements ServerState.AppliedListener {
                 .orElse(false)
                 : Node.STATUS_DISCONNECTED.equals(update.status());
         if (disconnected) {
-            heartbeats.reset(nodeId, heartbeats.ttl(heartbeats.size() + 1).plus(grace));
+            heartbeats.beat(nodeId); // as if it had beaten: checked again one TTL later
         }
         if (update == null) {
             return;
@@ -254,8 +252,8 @@ public final class LeaderDuties implements ServerState.AppliedListener {
             if (a.terminal() || a.job() == null) {
                 return false;
             }
-            Duration window = a.job().taskGroups().stream().filter(g -> g.name().equals(a.taskGroup())).findFirst()
-                    .map(TaskGroup::lostAfter).orElse(null);
+            TaskGroup group = a.lookupTaskGroup();
+            Duration window = group == null ? null : group.lostAfter();
             if (window == null) {
                 return false;
             }

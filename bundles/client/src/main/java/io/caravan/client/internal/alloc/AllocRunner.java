@@ -77,7 +77,7 @@ public final class AllocRunner {
         this.onDestroyed = onDestroyed;
         this.events = services.events();
         this.stateWriter = new AllocStateWriter(services.state(), services.workers(), allocId);
-        TaskGroup group = group(alloc);
+        TaskGroup group = alloc.lookupTaskGroup();
         String jobType = alloc.job() == null ? null : alloc.job().type();
         if (group != null) {
             for (Task task : group.tasks()) {
@@ -95,14 +95,6 @@ public final class AllocRunner {
     private List<TaskHook> taskHooks() {
         return List.of(new TaskDirHook(), new LogsHook(services.logs()), new DispatchPayloadHook(), new TaskEnvHook(),
                 new ArtifactHook(services.artifactSandbox()));
-    }
-
-    static TaskGroup group(Allocation alloc) {
-        if (alloc.job() == null) {
-            return null;
-        }
-        return alloc.job().taskGroups().stream().filter(g -> g.name().equals(alloc.taskGroup())).findFirst()
-                .orElse(null);
     }
 
     public String allocId() {
@@ -174,7 +166,7 @@ public final class AllocRunner {
             }
             stopScheduled = true;
         }
-        TaskGroup group = group(alloc);
+        TaskGroup group = alloc.lookupTaskGroup();
         Duration delay = group == null || group.shutdownDelay() == null ? Duration.ZERO
                 : group.shutdownDelay();
         if (delay.isZero() || delay.isNegative() || noShutdownDelay()) {

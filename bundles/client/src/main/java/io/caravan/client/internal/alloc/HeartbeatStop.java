@@ -17,7 +17,7 @@ public final class HeartbeatStop {
 
     /** The group's window, or null when it has none. */
     public static Duration window(Allocation alloc) {
-        TaskGroup group = AllocRunner.group(alloc);
+        TaskGroup group = alloc.lookupTaskGroup();
         if (group == null) {
             return null;
         }

@@ -57,7 +57,7 @@ public final class TaskEnvBuilder {
         }
         resources(env, alloc, task);
         ports(env, alloc, task);
-        meta(env, job, group(alloc), task);
+        meta(env, job, alloc.lookupTaskGroup(), task);
 
         Map<String, String> out = new TreeMap<>();
         env.forEach((k, v) -> out.put(clean(k), v));
@@ -148,14 +148,6 @@ public final class TaskEnvBuilder {
             env.put("NOMAD_META_" + k.toUpperCase(Locale.ROOT), v);
             env.put("NOMAD_META_" + k, v);
         });
-    }
-
-    static TaskGroup group(Allocation alloc) {
-        if (alloc.job() == null) {
-            return null;
-        }
-        return alloc.job().taskGroups().stream().filter(g -> g.name().equals(alloc.taskGroup())).findFirst()
-                .orElse(null);
     }
 
     static String allocIndex(String allocName) {

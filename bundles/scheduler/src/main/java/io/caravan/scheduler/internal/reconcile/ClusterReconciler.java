@@ -87,7 +87,7 @@ public final class ClusterReconciler {
         Map<String, List<Allocation>> groups = Allocs.byGroup(in.job(), in.allocs());
         for (Map.Entry<String, List<Allocation>> e : groups.entrySet()) {
             GroupUpdates counts = updates.computeIfAbsent(e.getKey(), g -> new GroupUpdates());
-            TaskGroup tg = in.jobStopped() ? null : JobChanges.group(in.job(), e.getKey());
+            TaskGroup tg = in.jobStopped() ? null : in.job().lookupTaskGroup(e.getKey());
             if (tg == null || tg.count() == null || tg.count() == 0) {
                 stopAll(e.getValue(), tg, counts);
             } else {

@@ -45,8 +45,8 @@ public final class JobChanges {
     }
 
     static boolean tasksUpdated(Job a, Job b, String group) {
-        TaskGroup ga = group(a, group);
-        TaskGroup gb = group(b, group);
+        TaskGroup ga = a.lookupTaskGroup(group);
+        TaskGroup gb = b.lookupTaskGroup(group);
         if (ga == null || gb == null || ga.tasks().size() != gb.tasks().size()) {
             return true;
         }
@@ -86,15 +86,6 @@ public final class JobChanges {
         meta.putAll(group.meta());
         meta.putAll(task.meta());
         return meta;
-    }
-
-    static TaskGroup group(Job job, String name) {
-        for (TaskGroup tg : job.taskGroups()) {
-            if (tg.name().equals(name)) {
-                return tg;
-            }
-        }
-        return null;
     }
 
     private static Task task(TaskGroup group, String name) {

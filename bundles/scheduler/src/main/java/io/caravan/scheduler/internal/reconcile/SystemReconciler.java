@@ -48,7 +48,7 @@ public final class SystemReconciler {
         in.eligibleNodes().forEach(n -> eligible.add(n.id()));
         for (Map.Entry<String, List<Allocation>> e : Allocs.byGroup(in.job(), in.allocs()).entrySet()) {
             GroupUpdates counts = updates.computeIfAbsent(e.getKey(), g -> new GroupUpdates());
-            TaskGroup tg = in.jobStopped() ? null : JobChanges.group(in.job(), e.getKey());
+            TaskGroup tg = in.jobStopped() ? null : in.job().lookupTaskGroup(e.getKey());
             if (tg == null) {
                 stopAll(e.getValue(), counts);
             } else {
