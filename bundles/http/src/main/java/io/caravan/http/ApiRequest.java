@@ -3,6 +3,8 @@ package io.caravan.http;
 import java.util.List;
 import java.util.Optional;
 
+import io.caravan.api.acl.Acl;
+import io.caravan.api.acl.Identity;
 import org.osgi.annotation.versioning.ProviderType;
 
 /** One API call as a route sees it: already authenticated-to-be (the token), routed, and its query parsed. */
@@ -23,6 +25,14 @@ public interface ApiRequest {
 
     /** {@code X-Nomad-Token}, else the {@code Authorization: Bearer} token; empty means anonymous. */
     Optional<String> token();
+
+    /**
+     * Who is calling, resolved by the dispatcher before the route's handler runs; a list over several namespaces
+     * filters its rows with {@code identity().acl()}. Outside the dispatcher: nobody, allowed nothing.
+     */
+    default Identity identity() {
+        return Identity.anonymous(Acl.NONE);
+    }
 
     /** Nomad's common query parameters, validated (a bad {@code index} or {@code wait} is already a 400). */
     QueryOptions options();

@@ -118,6 +118,7 @@ final class PidTranslator {
         http.put("console.root", CONSOLE_ROOT);
         http.put("console.allow.remote", s.consoleAllowRemote());
         http.put("server.enabled", s.server());
+        http.put("acl.enabled", s.aclEnabled());
         http.put("http.addr", new AgentSettings.HostPort(ownHttp, s.httpPort()).toString());
         // The API's own listener, opened once its servlet is live (Felix's connector would answer 404 before that).
         http.put("bind.addr", new AgentSettings.HostPort(s.httpAddr(), s.httpPort()).toString());

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -17,7 +18,10 @@ import java.util.concurrent.TimeUnit;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
+import io.caravan.api.acl.AclResolver;
+import io.caravan.api.acl.Identity;
 import io.caravan.api.json.NomadJson;
+import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.AsyncHandler;
 import io.caravan.http.ApiRoutes;
@@ -75,13 +79,17 @@ public final class ApiServlet extends HttpServlet {
     /** Present on agents with RPC; a client-only agent forwards calls it has no route for ({@link HttpForwarding}). */
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     private transient volatile io.caravan.rpc.Rpc rpc;
+    /** Present when ACLs are enabled and this agent can resolve tokens (servers, and clients through them). */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    private transient volatile AclResolver resolver;
+    private final transient EndpointCalls calls;
 
     /**
      * The parts of {@link HttpConfig} this servlet uses, swapped atomically on change. {@code configured} is false while
      * the servlet runs on defaults because the agent has not yet written its configuration.
      */
     private record Settings(String region, List<String[]> responseHeaders, String consoleRoot, boolean server,
-                            long maxRequestBody, String bindAddr, boolean configured) {
+                            long maxRequestBody, String bindAddr, boolean aclEnabled, boolean configured) {
         static Settings of(HttpConfig config, Map<String, Object> properties) {
             List<String[]> headers = new ArrayList<>();
             for (String line : config.response_headers()) {
@@ -91,7 +99,7 @@ public final class ApiServlet extends HttpServlet {
                 }
             }
             return new Settings(config.region(), List.copyOf(headers), config.console_root(),
-                    config.server_enabled(), config.max_request_body(), config.bind_addr(),
+                    config.server_enabled(), config.max_request_body(), config.bind_addr(), config.acl_enabled(),
                     properties.containsKey(Constants.SERVICE_PID));
         }
     }
@@ -101,7 +109,9 @@ public final class ApiServlet extends HttpServlet {
     private transient volatile ApiConnector listener;
 
     @Activate
-    public ApiServlet(HttpConfig config, Map<String, Object> properties, BundleContext bundle) {
+    public ApiServlet(HttpConfig config, Map<String, Object> properties, BundleContext bundle,
+                      @Reference EndpointCalls calls) {
+        this.calls = calls;
         this.settings = Settings.of(config, properties);
         this.bundle = bundle;
     }
@@ -155,8 +165,10 @@ public final class ApiServlet extends HttpServlet {
             String source = group.getClass().getName();
             RouteTable table = new RouteTable() {
                 @Override
-                public RouteTable routeAsync(String method, String pattern, AsyncHandler handler) {
-                    routes.add(new Router.Route(method, new Router.Pattern(pattern), handler, ranking, source));
+                public RouteTable routeAsync(String method, String pattern, ApiEndpoint endpoint,
+                                             AsyncHandler handler) {
+                    routes.add(new Router.Route(method, new Router.Pattern(pattern), Objects.requireNonNull(endpoint,
+                            "endpoint of " + method + " " + pattern), handler, ranking, source));
                     return this;
                 }
             };
@@ -261,8 +273,36 @@ public final class ApiServlet extends HttpServlet {
             throw new CaravanException(ErrorCode.METHOD_NOT_ALLOWED, "Invalid method");
         }
         Router.Found found = (Router.Found) match;
-        return found.handler().handle(new WireRequest(request, found.params(), current.region(), NomadJson.mapper(),
-                current.maxRequestBody()));
+        WireRequest call = new WireRequest(request, found.params(), current.region(), NomadJson.mapper(),
+                current.maxRequestBody());
+        ApiEndpoint endpoint = found.endpoint();
+        Identity caller = authenticate(call, current);
+        calls.count(endpoint.name(), caller);
+        if (!endpoint.rule().allows(caller, endpoint.namespace().apply(call))) {
+            throw new CaravanException(ErrorCode.PERMISSION_DENIED, "Permission denied");
+        }
+        call.setIdentity(caller);
+        return found.handler().handle(call);
+    }
+
+    /**
+     * The caller, from its token: with ACLs off anyone may do anything; with them on, a missing resolver (a server
+     * still starting, a client that has no server yet) refuses the call rather than let it through.
+     */
+    private Identity authenticate(WireRequest call, Settings current) {
+        if (!current.aclEnabled()) {
+            return Identity.UNRESTRICTED;
+        }
+        AclResolver acl = resolver;
+        if (acl == null) {
+            throw new CaravanException(ErrorCode.INTERNAL, "ACL resolution is not available yet");
+        }
+        return acl.resolve(call.token().orElse(null));
+    }
+
+    /** The routes served now, for the agent's own listing. */
+    List<Router.Route> routes() {
+        return router.routes();
     }
 
     /** Sends the call to a server and answers with exactly what it answered. */

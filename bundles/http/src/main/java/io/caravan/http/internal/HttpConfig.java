@@ -29,6 +29,9 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
     @AttributeDefinition(description = "host:port of this agent's own HTTP listener, for calls forwarded to it")
     String http_addr() default "127.0.0.1:4646";
 
+    @AttributeDefinition(description = "Whether calls need ACL tokens (the agent's acl.enabled)")
+    boolean acl_enabled() default false;
+
     /**
      * Where the API listens ({@code host:port}): a connector of the API's own, opened once this servlet is live in the
      * container ({@link ApiConnector}); blank: none (Felix's own connector only, as in tests).

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import io.caravan.http.ApiEndpoint;
 import io.caravan.http.AsyncHandler;
 
 /**
@@ -19,13 +20,14 @@ final class Router {
     /** The outcome of a lookup: a handler and its parameters, a path known under other methods, or nothing. */
     sealed interface Match permits Found, WrongMethod, NotFound {}
 
-    record Found(AsyncHandler handler, Map<String, String> params) implements Match {}
+    record Found(ApiEndpoint endpoint, AsyncHandler handler, Map<String, String> params) implements Match {}
 
     record WrongMethod() implements Match {}
 
     record NotFound() implements Match {}
 
-    record Route(String method, Pattern pattern, AsyncHandler handler, int ranking, String source) {}
+    record Route(String method, Pattern pattern, ApiEndpoint endpoint, AsyncHandler handler, int ranking,
+                 String source) {}
 
     private final List<Route> routes;
 
@@ -51,11 +53,16 @@ final class Router {
                 continue;
             }
             if (route.method().equals(method)) {
-                return new Found(route.handler(), params);
+                return new Found(route.endpoint(), route.handler(), params);
             }
             pathKnown = true;
         }
         return pathKnown ? new WrongMethod() : new NotFound();
+    }
+
+    /** Every route, most specific first: what the agent serves, for listings and the enforcement matrix. */
+    List<Route> routes() {
+        return routes;
     }
 
     /**

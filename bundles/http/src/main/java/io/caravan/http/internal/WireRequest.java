@@ -13,6 +13,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
+import io.caravan.api.acl.Acl;
+import io.caravan.api.acl.Identity;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.QueryOptions;
 import jakarta.servlet.http.HttpServletRequest;
@@ -26,6 +28,7 @@ final class WireRequest implements ApiRequest {
     private final QueryOptions options;
     private final ObjectMapper json;
     private final long maxBody;
+    private volatile Identity identity = Identity.anonymous(Acl.NONE);
 
     /** @param maxBody the most body bytes {@link #body} and {@link #rawBody} read before answering 413 */
     WireRequest(HttpServletRequest request, Map<String, String> params, String defaultRegion, ObjectMapper json,
@@ -98,6 +101,15 @@ final class WireRequest implements ApiRequest {
     @Override
     public Optional<String> header(String name) {
         return Optional.ofNullable(request.getHeader(name));
+    }
+
+    @Override
+    public Identity identity() {
+        return identity;
+    }
+
+    void setIdentity(Identity caller) {
+        this.identity = caller;
     }
 
     @Override

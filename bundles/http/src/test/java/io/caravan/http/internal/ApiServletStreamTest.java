@@ -44,7 +44,7 @@ class ApiServletStreamTest {
         new Random(7).nextBytes(BIG);
         producer = Executors.newScheduledThreadPool(1);
         ApiServlet servlet = new ApiServlet(HttpConfigs.of(Map.of("server_enabled", true)),
-                Map.of(Constants.SERVICE_PID, "io.caravan.http"), null);
+                Map.of(Constants.SERVICE_PID, "io.caravan.http"), null, new EndpointCalls());
         servlet.bindRoutes(routes -> routes
                 .get("/v1/test/raw", r -> ApiResponse.raw("text/plain", "héllo".getBytes(StandardCharsets.UTF_8)))
                 .get("/v1/test/chunks", r -> ApiResponse.stream(body("text/plain", out -> producer.execute(() -> {

@@ -43,7 +43,7 @@ class ApiServletTest {
     @BeforeAll
     static void start() throws Exception {
         ApiServlet servlet = new ApiServlet(HttpConfigs.of(Map.of("max_request_body", (long) LIMIT)),
-                Map.of(Constants.SERVICE_PID, "io.caravan.http"), null);
+                Map.of(Constants.SERVICE_PID, "io.caravan.http"), null, new EndpointCalls());
         servlet.bindRoutes(routes -> routes
                 .write("/v1/test/raw", r -> {
                     handled.incrementAndGet();

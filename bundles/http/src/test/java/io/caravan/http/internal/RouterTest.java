@@ -9,19 +9,22 @@ import java.util.List;
 import java.util.Map;
 
 import io.caravan.http.ApiResponse;
+import io.caravan.http.ApiEndpoint;
 import io.caravan.http.AsyncHandler;
 import org.junit.jupiter.api.Test;
 
 class RouterTest {
+    private static final ApiEndpoint ANY = ApiEndpoint.UNDECLARED;
+
     private final AsyncHandler jobAllocs = r -> java.util.concurrent.CompletableFuture.completedFuture(ApiResponse.ok("allocs"));
     private final AsyncHandler job = r -> java.util.concurrent.CompletableFuture.completedFuture(ApiResponse.ok("job"));
     private final AsyncHandler self = r -> java.util.concurrent.CompletableFuture.completedFuture(ApiResponse.ok("self"));
 
     private Router router() {
         return Router.of(List.of(
-                new Router.Route("GET", new Router.Pattern("/v1/job/{id*}"), job, 0, "a"),
-                new Router.Route("GET", new Router.Pattern("/v1/job/{id}/allocations"), jobAllocs, 0, "a"),
-                new Router.Route("GET", new Router.Pattern("/v1/agent/self"), self, 0, "a")));
+                new Router.Route("GET", new Router.Pattern("/v1/job/{id*}"), ANY, job, 0, "a"),
+                new Router.Route("GET", new Router.Pattern("/v1/job/{id}/allocations"), ANY, jobAllocs, 0, "a"),
+                new Router.Route("GET", new Router.Pattern("/v1/agent/self"), ANY, self, 0, "a")));
     }
 
     @Test
@@ -49,14 +52,14 @@ class RouterTest {
     void higherRankingOverridesQuietlyAndEqualRankingIsReported() {
         AsyncHandler other = r -> java.util.concurrent.CompletableFuture.completedFuture(ApiResponse.ok("other"));
         Router r = Router.of(List.of(
-                new Router.Route("GET", new Router.Pattern("/v1/agent/self"), self, 0, "low"),
-                new Router.Route("GET", new Router.Pattern("/v1/agent/self"), other, 10, "high")));
+                new Router.Route("GET", new Router.Pattern("/v1/agent/self"), ANY, self, 0, "low"),
+                new Router.Route("GET", new Router.Pattern("/v1/agent/self"), ANY, other, 10, "high")));
         assertSame(other, ((Router.Found) r.find("GET", "/v1/agent/self")).handler());
         assertEquals(List.of(), r.conflicts(), "an override by ranking is intended");
 
         Router tie = Router.of(List.of(
-                new Router.Route("GET", new Router.Pattern("/v1/agent/self"), self, 0, "first"),
-                new Router.Route("GET", new Router.Pattern("/v1/agent/self"), other, 0, "second")));
+                new Router.Route("GET", new Router.Pattern("/v1/agent/self"), ANY, self, 0, "first"),
+                new Router.Route("GET", new Router.Pattern("/v1/agent/self"), ANY, other, 0, "second")));
         assertEquals(1, tie.conflicts().size());
     }
 

@@ -1,0 +1,108 @@
+package io.caravan.api.acl;
+
+import org.osgi.annotation.versioning.ProviderType;
+
+/**
+ * What a caller may do, compiled from the policies of its token (and roles): Nomad's namespace capabilities with glob
+ * namespaces (the most specific match wins, {@code deny} beats everything), coarse scopes, host volumes and variables.
+ * Implementations are immutable and safe to share between threads.
+ */
+@ProviderType
+public interface Acl {
+
+    /** Everything is allowed: a management token, or ACLs turned off. */
+    Acl MANAGEMENT = new Acl() {
+        @Override
+        public boolean isManagement() {
+            return true;
+        }
+
+        @Override
+        public boolean allowNamespace(String namespace, String capability) {
+            return true;
+        }
+
+        @Override
+        public boolean allowAnyNamespace(String capability) {
+            return true;
+        }
+
+        @Override
+        public boolean allow(Scope scope, Access access) {
+            return true;
+        }
+
+        @Override
+        public boolean allowHostVolume(String name, String capability) {
+            return true;
+        }
+
+        @Override
+        public boolean allowVariable(String namespace, String path, String capability) {
+            return true;
+        }
+
+        @Override
+        public String toString() {
+            return "management";
+        }
+    };
+
+    /** Nothing is allowed (no policies). */
+    Acl NONE = new Acl() {
+        @Override
+        public boolean isManagement() {
+            return false;
+        }
+
+        @Override
+        public boolean allowNamespace(String namespace, String capability) {
+            return false;
+        }
+
+        @Override
+        public boolean allowAnyNamespace(String capability) {
+            return false;
+        }
+
+        @Override
+        public boolean allow(Scope scope, Access access) {
+            return false;
+        }
+
+        @Override
+        public boolean allowHostVolume(String name, String capability) {
+            return false;
+        }
+
+        @Override
+        public boolean allowVariable(String namespace, String path, String capability) {
+            return false;
+        }
+
+        @Override
+        public String toString() {
+            return "none";
+        }
+    };
+
+    boolean isManagement();
+
+    /** A namespace capability ({@link Capability}) in one namespace. */
+    boolean allowNamespace(String namespace, String capability);
+
+    /**
+     * Whether the capability is granted in at least one namespace: lets a list over all namespaces ({@code
+     * namespace=*}) through, to be filtered row by row with {@link #allowNamespace}.
+     */
+    boolean allowAnyNamespace(String capability);
+
+    /** A coarse scope at {@code access} ({@link Access#READ} or {@link Access#WRITE}; {@link Access#LIST} for plugins). */
+    boolean allow(Scope scope, Access access);
+
+    /** A host-volume capability ({@code mount-readonly}, {@code mount-readwrite}, …) on the named volume. */
+    boolean allowHostVolume(String name, String capability);
+
+    /** A variable capability ({@code read}, {@code write}, {@code list}, {@code destroy}) on a path in a namespace. */
+    boolean allowVariable(String namespace, String path, String capability);
+}

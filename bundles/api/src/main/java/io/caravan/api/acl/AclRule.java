@@ -1,0 +1,222 @@
+package io.caravan.api.acl;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * What an endpoint requires of its caller, declared once with the endpoint and checked by the dispatcher before the
+ * handler runs. Rules are data: they can be listed, described, and asked for a policy that grants them (so the
+ * enforcement matrix is generated from the endpoints, not written beside them).
+ */
+public sealed interface AclRule {
+
+    /** Whether {@code caller} may make the call, {@code namespace} being the one the request targets. */
+    boolean allows(Identity caller, String namespace);
+
+    /** Short and stable, for listings and errors: {@code namespace:submit-job}, {@code agent:write}. */
+    String describe();
+
+    /**
+     * A policy (Nomad's HCL) that grants this rule in {@code namespace}, empty when no policy can (management only,
+     * servers, nodes) or none is needed (public).
+     */
+    Optional<String> grantingPolicy(String namespace);
+
+    /** Anyone, authenticated or not: health, leader, regions, bootstrap and login. */
+    AclRule PUBLIC = new Public();
+    /** Any caller that presented a valid token (its own token, whoami). */
+    AclRule AUTHENTICATED = new Authenticated();
+    /** A management token only. */
+    AclRule MANAGEMENT = new Management();
+    /** Servers only (proved by the cluster's gossip key on the RPC connection). */
+    AclRule SERVER = new Server();
+    /** Client nodes, by their node secret (checked by the handler, which has the node's record). */
+    AclRule NODE = new ClientNode();
+
+    static AclRule namespace(String capability) {
+        return new NamespaceCapability(capability);
+    }
+
+    static AclRule scope(Scope scope, Access access) {
+        return new ScopeAccess(scope, access);
+    }
+
+    static AclRule anyOf(AclRule... rules) {
+        return new AnyOf(List.of(rules));
+    }
+
+    record Public() implements AclRule {
+        @Override
+        public boolean allows(Identity caller, String namespace) {
+            return true;
+        }
+
+        @Override
+        public String describe() {
+            return "public";
+        }
+
+        @Override
+        public Optional<String> grantingPolicy(String namespace) {
+            return Optional.empty();
+        }
+    }
+
+    record Authenticated() implements AclRule {
+        @Override
+        public boolean allows(Identity caller, String namespace) {
+            return caller.kind() != Identity.Kind.ANONYMOUS || caller.acl().isManagement();
+        }
+
+        @Override
+        public String describe() {
+            return "authenticated";
+        }
+
+        @Override
+        public Optional<String> grantingPolicy(String namespace) {
+            return Optional.of("node { policy = \"deny\" }");
+        }
+    }
+
+    record Management() implements AclRule {
+        @Override
+        public boolean allows(Identity caller, String namespace) {
+            return caller.acl().isManagement();
+        }
+
+        @Override
+        public String describe() {
+            return "management";
+        }
+
+        @Override
+        public Optional<String> grantingPolicy(String namespace) {
+            return Optional.empty();
+        }
+    }
+
+    record Server() implements AclRule {
+        @Override
+        public boolean allows(Identity caller, String namespace) {
+            return caller.kind() == Identity.Kind.SERVER;
+        }
+
+        @Override
+        public String describe() {
+            return "server";
+        }
+
+        @Override
+        public Optional<String> grantingPolicy(String namespace) {
+            return Optional.empty();
+        }
+    }
+
+    record ClientNode() implements AclRule {
+        @Override
+        public boolean allows(Identity caller, String namespace) {
+            return caller.kind() == Identity.Kind.NODE || caller.kind() == Identity.Kind.SERVER;
+        }
+
+        @Override
+        public String describe() {
+            return "node-secret";
+        }
+
+        @Override
+        public Optional<String> grantingPolicy(String namespace) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * A namespace capability in the request's namespace; for {@code namespace=*}, in at least one namespace (the
+     * handler then filters what it returns with {@link Acl#allowNamespace}).
+     */
+    record NamespaceCapability(String capability) implements AclRule {
+        public NamespaceCapability {
+            if (!Capability.ALL.contains(capability) || Capability.DENY.equals(capability)) {
+                throw new IllegalArgumentException("unknown namespace capability " + capability);
+            }
+        }
+
+        @Override
+        public boolean allows(Identity caller, String namespace) {
+            Acl acl = caller.acl();
+            return "*".equals(namespace) ? acl.allowAnyNamespace(capability)
+                    : acl.allowNamespace(namespace, capability);
+        }
+
+        @Override
+        public String describe() {
+            return "namespace:" + capability;
+        }
+
+        @Override
+        public Optional<String> grantingPolicy(String namespace) {
+            return Optional.of("namespace \"" + namespace + "\" { capabilities = [\"" + capability + "\"] }");
+        }
+    }
+
+    record ScopeAccess(Scope scope, Access access) implements AclRule {
+        public ScopeAccess {
+            if (access == Access.NONE || access == Access.DENY) {
+                throw new IllegalArgumentException("a rule requires read, list or write, not " + access);
+            }
+        }
+
+        @Override
+        public boolean allows(Identity caller, String namespace) {
+            return caller.acl().allow(scope, access);
+        }
+
+        @Override
+        public String describe() {
+            return scope.policyName() + ":" + access.name().toLowerCase(Locale.ROOT);
+        }
+
+        @Override
+        public Optional<String> grantingPolicy(String namespace) {
+            return Optional.of(scope.policyName() + " { policy = \"" + access.name().toLowerCase(Locale.ROOT)
+                    + "\" }");
+        }
+    }
+
+    /** Any one of several rules (Nomad lets, for example, node:read or a namespace capability read a node's allocs). */
+    record AnyOf(List<AclRule> rules) implements AclRule {
+        public AnyOf {
+            rules = List.copyOf(rules);
+            if (rules.isEmpty()) {
+                throw new IllegalArgumentException("anyOf needs at least one rule");
+            }
+        }
+
+        @Override
+        public boolean allows(Identity caller, String namespace) {
+            for (AclRule rule : rules) {
+                if (rule.allows(caller, namespace)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        @Override
+        public String describe() {
+            return String.join("|", rules.stream().map(AclRule::describe).toList());
+        }
+
+        @Override
+        public Optional<String> grantingPolicy(String namespace) {
+            for (AclRule rule : rules) {
+                Optional<String> policy = rule.grantingPolicy(namespace);
+                if (policy.isPresent()) {
+                    return policy;
+                }
+            }
+            return Optional.empty();
+        }
+    }
+}
