@@ -169,6 +169,19 @@ final class AgentProcess implements AutoCloseable {
                 .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** Any call, with an ACL token ({@code X-Nomad-Token}; null: anonymous) and a JSON body (null: none). */
+    HttpResponse<String> call(String method, String path, String token, String body)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(address() + path))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body))
+                .timeout(Duration.ofSeconds(10));
+        if (token != null) {
+            request.header("X-Nomad-Token", token);
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     String log() {
         return read(log);
     }

@@ -29,6 +29,10 @@ final class PidTranslator {
     /** Top-level blocks that configure a component of the same name ({@code acl} → {@code io.caravan.acl}). */
     private static final List<String> OWN_BLOCKS = List.of("acl", "tls", "telemetry", "limits", "rpc", "audit");
 
+    /** Nomad's bounds on a token's {@code ExpirationTTL}. */
+    static final java.time.Duration ACL_TOKEN_MIN_TTL = java.time.Duration.ofMinutes(1);
+    static final java.time.Duration ACL_TOKEN_MAX_TTL = java.time.Duration.ofHours(24);
+
     /** Nomad's {@code retry_interval} default. */
     static final java.time.Duration RETRY_INTERVAL = java.time.Duration.ofSeconds(30);
 
@@ -176,6 +180,11 @@ final class PidTranslator {
                     config.duration("server.retry_interval", RETRY_INTERVAL)).toMillis());
             server.put("retry.max", config.integer("server.server_join.retry_max", config.integer("server.retry_max", 0)));
             server.put("data.dir", s.dataDir().toString());
+            server.put("acl.enabled", s.aclEnabled());
+            server.put("acl.token.min.ttl.ms", config.duration("acl.token_min_expiration_ttl", ACL_TOKEN_MIN_TTL)
+                    .toMillis());
+            server.put("acl.token.max.ttl.ms", config.duration("acl.token_max_expiration_ttl", ACL_TOKEN_MAX_TTL)
+                    .toMillis());
             server.put("raft.dir", java.nio.file.Paths.get(config.string("server.data_dir",
                     s.dataDir().resolve("server").toString())).resolve("raft").toString());
             pids.put(SERVER_PID, server);

@@ -6,6 +6,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
+import io.caravan.api.acl.AclPolicy;
+import io.caravan.api.acl.AclRole;
+import io.caravan.api.acl.AclToken;
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.DesiredTransition;
 import io.caravan.api.model.DrainStrategy;
@@ -218,6 +221,65 @@ sealed interface Command {
         }
     }
 
+    /** Create or replace ACL policies (their rules already parsed by the endpoint). */
+    record AclPolicyUpsert(List<AclPolicy> policies) implements Command {
+        @Override
+        public void validate() {
+            Checks.each(policies, "Policies", p -> Checks.text(p.name(), "Policies.Name"));
+        }
+    }
+
+    record AclPolicyDelete(List<String> names) implements Command {
+        @Override
+        public void validate() {
+            Checks.each(names, "Names", n -> Checks.text(n, "Names"));
+        }
+    }
+
+    /** Create or update ACL tokens: accessor, secret and times chosen by the endpoint. */
+    record AclTokenUpsert(List<AclToken> tokens) implements Command {
+        @Override
+        public void validate() {
+            Checks.each(tokens, "Tokens", Checks::token);
+        }
+    }
+
+    record AclTokenDelete(List<String> accessorIds) implements Command {
+        @Override
+        public void validate() {
+            Checks.each(accessorIds, "AccessorIDs", id -> Checks.text(id, "AccessorIDs"));
+        }
+    }
+
+    /**
+     * The first management token. Applied only while the cluster has none from a bootstrap, or when {@code resetIndex}
+     * names the index of the last bootstrap (Nomad's {@code acl-bootstrap-reset} file), decided at apply time so two
+     * racing bootstraps cannot both win.
+     */
+    record AclBootstrap(AclToken token, long resetIndex) implements Command {
+        @Override
+        public void validate() {
+            Checks.token(token);
+        }
+    }
+
+    record AclRoleUpsert(List<AclRole> roles) implements Command {
+        @Override
+        public void validate() {
+            Checks.each(roles, "Roles", r -> {
+                Checks.text(r.id(), "Roles.ID");
+                Checks.text(r.name(), "Roles.Name");
+            });
+        }
+    }
+
+    record AclRoleDelete(List<String> ids) implements Command {
+        @Override
+        public void validate() {
+            Checks.each(ids, "IDs", id -> Checks.text(id, "IDs"));
+        }
+    }
+
     /** The checks of {@link #validate}: each throws {@link IllegalArgumentException} naming the field. */
     final class Checks {
         private Checks() {
@@ -270,6 +332,13 @@ sealed interface Command {
 
         static void evals(List<Evaluation> evals) {
             each(evals, "Evals", eval -> eval(eval, "Evals"));
+        }
+
+        static void token(AclToken token) {
+            present(token, "Token");
+            text(token.accessorId(), "Token.AccessorID");
+            text(token.secretId(), "Token.SecretID");
+            oneOf(token.type(), "Token.Type", AclToken.CLIENT, AclToken.MANAGEMENT);
         }
 
         /** Updates name an allocation by ID alone; the rest is read from the stored one. */

@@ -74,6 +74,13 @@ final class Fsm {
         on(Command.PlanApply.class, AllocApply::planApply);
         on(Command.EvalUpsert.class, EvalApply::upsert);
         on(Command.SchedulerConfigUpdate.class, EvalApply::schedulerConfig);
+        on(Command.AclPolicyUpsert.class, AclApply::upsertPolicies);
+        on(Command.AclPolicyDelete.class, AclApply::deletePolicies);
+        on(Command.AclTokenUpsert.class, AclApply::upsertTokens);
+        on(Command.AclTokenDelete.class, AclApply::deleteTokens);
+        on(Command.AclBootstrap.class, AclApply::bootstrap);
+        on(Command.AclRoleUpsert.class, AclApply::upsertRoles);
+        on(Command.AclRoleDelete.class, AclApply::deleteRoles);
         for (Class<?> type : Command.class.getPermittedSubclasses()) {
             if (!appliers.containsKey(type)) {
                 throw new IllegalStateException("no applier for command " + type.getSimpleName());

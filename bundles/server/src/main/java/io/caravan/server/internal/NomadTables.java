@@ -7,6 +7,9 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.caravan.api.acl.AclPolicy;
+import io.caravan.api.acl.AclRole;
+import io.caravan.api.acl.AclToken;
 import io.caravan.api.json.NomadJson;
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Evaluation;
@@ -38,8 +41,19 @@ final class NomadTables {
     static final TableSpec<SchedulerConfig> SCHEDULER_CONFIG = TableSpec.of("scheduler_config",
             SchedulerConfig.class, c -> SchedulerConfig.KEY);
 
+    static final TableSpec<AclPolicy> ACL_POLICIES = TableSpec.of("acl_policy", AclPolicy.class, AclPolicy::name);
+    static final TableSpec<AclToken> ACL_TOKENS = TableSpec.of("acl_token", AclToken.class, AclToken::accessorId)
+            .withIndex(IndexSpec.single("secret", AclToken::secretId));
+    static final TableSpec<AclRole> ACL_ROLES = TableSpec.of("acl_role", AclRole.class, AclRole::id)
+            .withIndex(IndexSpec.single("name", AclRole::name));
+    /** One row once the cluster is bootstrapped: the index of the bootstrap (the reset file must name it). */
+    static final TableSpec<AclApply.Bootstrapped> ACL_BOOTSTRAP = TableSpec.of("acl_bootstrap",
+            AclApply.Bootstrapped.class, b -> AclApply.Bootstrapped.KEY);
+    /** The ACL tables, whose indexes tell a resolver's cache that its compiled policies may be stale. */
+    static final List<TableSpec<?>> ACL = List.of(ACL_POLICIES, ACL_TOKENS, ACL_ROLES, ACL_BOOTSTRAP);
+
     static final List<TableSpec<?>> ALL = List.of(JOBS, JOB_VERSIONS, JOB_SUMMARIES, EVALS, ALLOCS, NODES,
-            SCHEDULER_CONFIG, AppliedRequests.TABLE);
+            SCHEDULER_CONFIG, AppliedRequests.TABLE, ACL_POLICIES, ACL_TOKENS, ACL_ROLES, ACL_BOOTSTRAP);
 
     /**
      * A codec for one snapshot or one restore (it is stateful): each row as Nomad's JSON, readable and the shape the
@@ -49,7 +63,8 @@ final class NomadTables {
      */
     static Codec codec() {
         return Codec.of(json(JOBS), json(JOB_VERSIONS), json(JOB_SUMMARIES), json(EVALS), allocs(), json(NODES),
-                json(SCHEDULER_CONFIG), json(AppliedRequests.TABLE));
+                json(SCHEDULER_CONFIG), json(AppliedRequests.TABLE), json(ACL_POLICIES), json(ACL_TOKENS),
+                json(ACL_ROLES), json(ACL_BOOTSTRAP));
     }
 
     /** An allocation row: {@code {"Ref": n, "Alloc": {...}}}, the alloc's {@code Job} present only at first use. */

@@ -37,9 +37,14 @@ class UnsupportedKeysTest {
 
     @Test
     void theSchemaMarksWhatIsNotActedOnAndLeavesTheRest() {
-        for (String block : List.of("acl", "tls", "telemetry", "consul", "vault", "audit", "autopilot")) {
+        for (String block : List.of("tls", "telemetry", "consul", "vault", "audit", "autopilot")) {
             assertNotNull(ROOT.key(block).unsupported(), block);
         }
+        Schema.Block acl = (Schema.Block) ROOT.key("acl");
+        assertNull(acl.unsupported());
+        assertNull(acl.key("enabled").unsupported());
+        assertNull(acl.key("token_max_expiration_ttl").unsupported());
+        assertNotNull(acl.key("replication_token").unsupported());
         Schema.Block server = (Schema.Block) ROOT.key("server");
         assertNotNull(server.key("client_introduction").unsupported());
         assertNotNull(server.key("job_tracked_versions").unsupported());
@@ -82,6 +87,7 @@ class UnsupportedKeysTest {
                 }
                 acl {
                   enabled = true
+                  replication_token = "x"
                 }
                 tls {
                   http = true
@@ -94,13 +100,14 @@ class UnsupportedKeysTest {
                 """);
         ConfigLoader.Loaded loaded = ConfigLoader.load(false, List.of(f.toString()), Map.of());
         Map<String, UnsupportedKey> keys = byKey(loaded.unsupported());
-        assertEquals(List.of("server.client_introduction.enforcement", "acl.enabled", "tls.http", "tls.rpc",
-                "telemetry.prometheus_metrics", "consul"), List.copyOf(keys.keySet()));
+        assertEquals(List.of("server.client_introduction.enforcement", "acl.replication_token", "tls.http",
+                "tls.rpc", "telemetry.prometheus_metrics", "consul"), List.copyOf(keys.keySet()));
         assertEquals(f + ":5:5", keys.get("server.client_introduction.enforcement").position());
-        assertEquals(f + ":9:3", keys.get("acl.enabled").position());
-        assertEquals(f + ":12:3", keys.get("tls.http").position());
-        assertEquals(f + ":18:1", keys.get("consul").position()); // an empty block still means "use Consul"
-        assertTrue(keys.get("acl.enabled").reason().contains("not enforced"), keys.get("acl.enabled").reason());
+        assertEquals(f + ":10:3", keys.get("acl.replication_token").position());
+        assertEquals(f + ":13:3", keys.get("tls.http").position());
+        assertEquals(f + ":19:1", keys.get("consul").position()); // an empty block still means "use Consul"
+        assertTrue(keys.get("acl.replication_token").reason().contains("one region"),
+                keys.get("acl.replication_token").reason());
     }
 
     @Test
@@ -115,11 +122,11 @@ class UnsupportedKeysTest {
         Path a = file("a.json", "{\"tls\": {\"http\": true}, \"log_file\": \"/var/log/nomad.log\"}");
         Path b = file("b.hcl", "tls {\n  http = false\n}\n");
         ConfigLoader.Loaded loaded = ConfigLoader.load(false, List.of(a.toString(), b.toString()),
-                Map.of("acl", Map.of("enabled", true)));
+                Map.of("acl", Map.of("token_ttl", "30s")));
         Map<String, UnsupportedKey> keys = byKey(loaded.unsupported());
-        assertEquals(List.of("tls.http", "log_file", "acl.enabled"), List.copyOf(keys.keySet()));
+        assertEquals(List.of("tls.http", "log_file", "acl.token_ttl"), List.copyOf(keys.keySet()));
         assertEquals(a + ":1:10", keys.get("tls.http").position()); // where it was first set
-        assertEquals("command line", keys.get("acl.enabled").position());
+        assertEquals("command line", keys.get("acl.token_ttl").position());
     }
 
     @Test

@@ -1,0 +1,130 @@
+package io.caravan.server.internal;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.caravan.api.CaravanException;
+import io.caravan.api.ErrorCode;
+import io.caravan.api.acl.Acl;
+import io.caravan.api.acl.AclPolicy;
+import io.caravan.api.acl.AclResolver;
+import io.caravan.api.acl.AclToken;
+import io.caravan.api.acl.Identity;
+import io.caravan.api.acl.PolicyCompiler;
+import io.caravan.state.StateSnapshot;
+import io.caravan.state.StateStore;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+
+/**
+ * Resolves secrets on a server, from the replicated ACL tables. Hot path: one snapshot, the ACL tables' indexes, one
+ * map lookup. A resolved token is kept until any ACL table changes (or it expires); compiled policies are kept per
+ * set of policy names until the policies or roles change, so many tokens with the same policies share one compiled
+ * {@link Acl}.
+ */
+@Component(service = {AclResolver.class, ServerAclResolver.class})
+public final class ServerAclResolver implements AclResolver {
+    /** Nomad's policy for calls without a token: whatever a policy of this name grants (nothing when absent). */
+    static final String ANONYMOUS_POLICY = "anonymous";
+    /** Beyond this many cached secrets the cache starts over (a flood of distinct secrets must not grow memory). */
+    private static final int MAX_CACHED = 10_000;
+
+    private record Resolved(long aclIndex, Identity identity, Instant expires) {}
+
+    private record Compiled(long policyIndex, Acl acl) {}
+
+    private final StateStore store;
+    private final PolicyCompiler compiler;
+    private final Clock clock;
+    private final Map<String, Resolved> bySecret = new ConcurrentHashMap<>();
+    private final Map<List<String>, Compiled> byPolicies = new ConcurrentHashMap<>();
+
+    @Activate
+    public ServerAclResolver(@Reference ServerState state, @Reference PolicyCompiler compiler) {
+        this(state.store(), compiler, Clock.systemUTC());
+    }
+
+    ServerAclResolver(StateStore store, PolicyCompiler compiler, Clock clock) {
+        this.store = store;
+        this.compiler = compiler;
+        this.clock = clock;
+    }
+
+    @Override
+    public Identity resolve(String secret) {
+        StateSnapshot s = store.snapshot();
+        if (secret == null || secret.isEmpty()) {
+            return Identity.anonymous(acl(s, List.of(ANONYMOUS_POLICY)));
+        }
+        long aclIndex = aclIndex(s);
+        Instant now = clock.instant();
+        Resolved cached = bySecret.get(secret);
+        if (cached != null && cached.aclIndex() == aclIndex) {
+            if (cached.expires() != null && !now.isBefore(cached.expires())) {
+                throw expired();
+            }
+            return cached.identity();
+        }
+        AclToken token = s.byIndex(NomadTables.ACL_TOKENS, "secret", secret).findFirst()
+                .orElseThrow(() -> new CaravanException(ErrorCode.PERMISSION_DENIED, "ACL token not found"));
+        if (token.expired(now)) {
+            throw expired();
+        }
+        Acl acl = token.isManagement() ? Acl.MANAGEMENT : acl(s, policyNames(s, token));
+        Identity identity = new Identity(Identity.Kind.TOKEN, token.accessorId(), token.name(), acl);
+        if (bySecret.size() >= MAX_CACHED) {
+            bySecret.clear();
+        }
+        bySecret.put(secret, new Resolved(aclIndex, identity, token.expirationTime()));
+        return identity;
+    }
+
+    private static CaravanException expired() {
+        return new CaravanException(ErrorCode.PERMISSION_DENIED, "ACL token expired");
+    }
+
+    /** The token's policies and its roles' policies, sorted: the key of the compiled ACL. */
+    private static List<String> policyNames(StateSnapshot s, AclToken token) {
+        TreeSet<String> names = new TreeSet<>(token.policies());
+        for (AclToken.RoleLink link : token.roles()) {
+            s.get(NomadTables.ACL_ROLES, link.id()).ifPresent(role -> role.policies().forEach(p -> names.add(p.name())));
+        }
+        return List.copyOf(names);
+    }
+
+    /** The compiled ACL of these policies (a missing one grants nothing), reused until policies or roles change. */
+    private Acl acl(StateSnapshot s, List<String> names) {
+        long policyIndex = Math.max(s.tableIndex(NomadTables.ACL_POLICIES.name()),
+                s.tableIndex(NomadTables.ACL_ROLES.name()));
+        Compiled cached = byPolicies.get(names);
+        if (cached != null && cached.policyIndex() == policyIndex) {
+            return cached.acl();
+        }
+        List<String> rules = new ArrayList<>(names.size());
+        for (String name : names) {
+            Optional<AclPolicy> policy = s.get(NomadTables.ACL_POLICIES, name);
+            policy.ifPresent(p -> rules.add(p.rules()));
+        }
+        Acl acl = rules.isEmpty() ? Acl.NONE : compiler.compile(rules);
+        if (byPolicies.size() >= MAX_CACHED) {
+            byPolicies.clear();
+        }
+        byPolicies.put(names, new Compiled(policyIndex, acl));
+        return acl;
+    }
+
+    private static long aclIndex(StateSnapshot s) {
+        long index = 0;
+        for (var table : NomadTables.ACL) {
+            index = Math.max(index, s.tableIndex(table.name()));
+        }
+        return index;
+    }
+}
