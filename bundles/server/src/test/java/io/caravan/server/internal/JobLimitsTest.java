@@ -24,6 +24,7 @@ import io.caravan.api.ErrorCode;
 import io.caravan.api.json.NomadJson;
 import io.caravan.consensus.Applied;
 import io.caravan.consensus.Replicator;
+import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.AsyncHandler;
@@ -273,7 +274,7 @@ class JobLimitsTest {
             throws Exception {
         Map<String, AsyncHandler> table = new java.util.HashMap<>();
         component.register(new RouteTable() {
-            public RouteTable routeAsync(String m, String pattern, AsyncHandler handler) {
+            public RouteTable routeAsync(String m, String pattern, ApiEndpoint endpoint, AsyncHandler handler) {
                 table.put(m + " " + pattern, handler);
                 return this;
             }
