@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.lang.management.ManagementFactory;
 
 import java.util.List;
 import java.util.stream.Stream;
@@ -12,6 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+
+import com.sun.management.ThreadMXBean;
 
 import io.caravan.api.acl.Access;
 import io.caravan.api.acl.Acl;
@@ -257,6 +262,44 @@ class AclPoliciesCompileTest {
         assertFalse(acl.allowNamespace(null, Capability.READ_JOB));
         assertFalse(acl.allowNamespace("default", null));
         assertFalse(acl.allowVariable(null, "a", "read"));
+    }
+
+    @Test
+    void checksAllocateNothing() {
+        assumeTrue(ManagementFactory.getThreadMXBean() instanceof ThreadMXBean);
+        ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+        Acl acl = acl("""
+                namespace "*" { policy = "read" }
+                namespace "prod-*" { policy = "write" }
+                namespace "prod-*-db" { policy = "deny" }
+                namespace "default" {
+                  policy = "write"
+                  variables {
+                    path "nomad/jobs/*" { capabilities = ["read"] }
+                  }
+                }
+                host_volume "ssd-*" { policy = "write" }
+                node { policy = "read" }
+                """);
+        String[] namespaces = {"default", "prod-web", "prod-eu-db", "dev", "unknown-namespace-name"};
+        int granted = 0;
+        for (int round = 0; round < 2; round++) { // the first round warms up (class loading, interpreter)
+            long before = threads.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < 200_000; i++) {
+                String ns = namespaces[i % namespaces.length];
+                granted += acl.allowNamespace(ns, Capability.SUBMIT_JOB) ? 1 : 0;
+                granted += acl.allowAnyNamespace(Capability.READ_JOB) ? 1 : 0;
+                granted += acl.allowVariable(ns, "nomad/jobs/web", "read") ? 1 : 0;
+                granted += acl.allowHostVolume("ssd-1", "mount-readwrite") ? 1 : 0;
+                granted += acl.allow(Scope.NODE, Access.READ) ? 1 : 0;
+            }
+            long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            if (round == 1) {
+                // 1,000,000 checks: one allocated object each would be 16 MB
+                assertTrue(allocated < 64 * 1024, "checks allocated " + allocated + " bytes");
+            }
+        }
+        assertEquals(2 * 200_000 * 3 + 2 * 200_000 / 5 * 2 + 2 * 200_000 / 5, granted);
     }
 
     @Test
