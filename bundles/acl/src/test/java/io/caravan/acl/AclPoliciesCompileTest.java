@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.management.ManagementFactory;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -20,7 +21,9 @@ import com.sun.management.ThreadMXBean;
 
 import io.caravan.api.acl.Access;
 import io.caravan.api.acl.Acl;
+import io.caravan.api.acl.AclRule;
 import io.caravan.api.acl.Capability;
+import io.caravan.api.acl.Identity;
 import io.caravan.api.acl.Scope;
 
 class AclPoliciesCompileTest {
@@ -300,6 +303,35 @@ class AclPoliciesCompileTest {
             }
         }
         assertEquals(2 * 200_000 * 3 + 2 * 200_000 / 5 * 2 + 2 * 200_000 / 5, granted);
+    }
+
+    /** Every policy the API suggests for a rule (in errors and the enforcement matrix) parses and grants it. */
+    @Test
+    void theGrantingPolicyOfEveryRuleGrantsIt() {
+        List<AclRule> rules = new ArrayList<>();
+        for (String capability : Capability.ALL) {
+            if (!capability.equals(Capability.DENY)) {
+                rules.add(AclRule.namespace(capability));
+            }
+        }
+        for (Scope scope : Scope.values()) {
+            for (Access access : List.of(Access.READ, Access.WRITE)) {
+                rules.add(AclRule.scope(scope, access));
+            }
+        }
+        rules.add(AclRule.scope(Scope.PLUGIN, Access.LIST)); // list is a level of plugin rules only, as in Nomad
+        rules.add(AclRule.AUTHENTICATED);
+        for (AclRule rule : rules) {
+            for (String namespace : List.of("default", "prod-web", "*")) {
+                String policy = rule.grantingPolicy(namespace).orElseThrow();
+                Identity caller = new Identity(Identity.Kind.TOKEN, "accessor", "test", acl(policy));
+                assertTrue(rule.allows(caller, namespace), rule.describe() + " in " + namespace + ": " + policy);
+            }
+        }
+        Identity other = new Identity(Identity.Kind.TOKEN, "accessor", "test",
+                acl(AclRule.namespace(Capability.SUBMIT_JOB).grantingPolicy("default").orElseThrow()));
+        assertFalse(AclRule.namespace(Capability.SUBMIT_JOB).allows(other, "prod-web"));
+        assertFalse(AclRule.namespace(Capability.READ_JOB).allows(other, "default"));
     }
 
     @Test

@@ -272,6 +272,15 @@ class AclPoliciesParseTest {
                         + " by incorrect brace nesting elsewhere in this file."),
                 Arguments.of("{\"namespace\": {\"default\": {\"policy\": \"read\"}}", "1:46: Unexpected end-of-input:"
                         + " expected close marker for Object"),
+                Arguments.of("namespace \"a\" {\n  policy = \"read\"\n  policy = \"write\"\n}",
+                        "3:3: \"policy\" is set twice in namespace \"a\""),
+                Arguments.of("{\"node\": {\"policy\": \"read\",\n \"policy\": \"write\"}}",
+                        "2:2: \"policy\" is set twice in node"),
+                Arguments.of("{\"namespace\": {\"default\": \"read\"}}",
+                        "1:27: namespace \"default\" must be a block, not a string"),
+                // JSON only as an object: anything else is read as HCL
+                Arguments.of("[{\"node\": {\"policy\": \"read\"}}]", "1:1: Argument or block definition required;"
+                        + " An argument or block definition is required here."),
                 Arguments.of("namespace \"default\" {\n  policy = read\n}", "2:12: Unknown variable; There is no"
                         + " variable named \"read\"."));
     }

@@ -37,22 +37,11 @@ final class PolicySource {
     private PolicySource() {
     }
 
-    /** JSON when the text starts with '{' and reads as JSON (no HCL body can start so), HCL otherwise. */
+    /** JSON when the text starts with '{' (no HCL body can), HCL otherwise. */
     static Node.Obj read(String text) {
-        if (text.stripLeading().startsWith("{")) {
-            try {
-                return json(text);
-            } catch (JsonProcessingException e) {
-                // The first line, without Jackson's note on where the unclosed object started
-                String message = e.getOriginalMessage().lines().findFirst().orElse("invalid JSON");
-                int note = message.indexOf(" (start marker");
-                throw PolicyDecoder.error(pos(e.getLocation()), note < 0 ? message : message.substring(0, note));
-            }
+        if (!text.stripLeading().startsWith("{")) {
+            return hcl(text);
         }
-        return hcl(text);
-    }
-
-    private static Node.Obj json(String text) throws JsonProcessingException {
         try (JsonParser p = JSON.createParser(text)) {
             p.nextToken();
             Node root = value(p);
@@ -64,9 +53,12 @@ final class PolicySource {
             }
             return obj;
         } catch (JsonProcessingException e) {
-            throw e;
-        } catch (IOException e) { // reading a String fails only by syntax
-            throw PolicyDecoder.error(Node.Pos.UNKNOWN, e.getMessage());
+            // The first line, without Jackson's note on where an unclosed object started
+            String message = e.getOriginalMessage().lines().findFirst().orElse("invalid JSON");
+            int note = message.indexOf(" (start marker");
+            throw PolicyDecoder.error(pos(e.getLocation()), note < 0 ? message : message.substring(0, note));
+        } catch (IOException e) { // reading a String fails only on its syntax, above
+            throw PolicyDecoder.error(Node.Pos.UNKNOWN, "invalid JSON: " + e.getMessage());
         }
     }
 
