@@ -147,6 +147,9 @@ class AclPoliciesCompileTest {
         assertFalse(acl.allowAnyNamespace(Capability.DENY));
         Acl denied = acl("namespace \"a\" { policy = \"write\" }", "namespace \"a\" { policy = \"deny\" }");
         assertFalse(denied.allowAnyNamespace(Capability.LIST_JOBS));
+        // namespace=* asked of allowNamespace means the same, as in Nomad
+        assertTrue(acl.allowNamespace("*", Capability.READ_LOGS));
+        assertFalse(acl.allowNamespace("*", Capability.SUBMIT_JOB));
     }
 
     static Stream<Arguments> scopeChecks() {

@@ -94,7 +94,7 @@ class AclPoliciesParseTest {
                   "agent": {"policy": "read"},
                   "operator": [{"policy": "read"}],
                   "quota": {"policy": "read"},
-                  "host_volume": {"*": {"policy": "read"}},
+                  "host_volume": {"*": [{"policy": "read"}]},
                   "plugin": {"policy": "read"}
                 }
                 """;
@@ -276,6 +276,8 @@ class AclPoliciesParseTest {
                         "3:3: \"policy\" is set twice in namespace \"a\""),
                 Arguments.of("{\"node\": {\"policy\": \"read\",\n \"policy\": \"write\"}}",
                         "2:2: \"policy\" is set twice in node"),
+                Arguments.of("{\"node\": [{\"policy\": \"read\"}, {\"policy\": \"write\"}]}",
+                        "1:10: node must be a single block, not several"),
                 Arguments.of("{\"namespace\": {\"default\": \"read\"}}",
                         "1:27: namespace \"default\" must be a block, not a string"),
                 // JSON only as an object: anything else is read as HCL

@@ -74,8 +74,12 @@ public final class CompiledAcl implements Acl {
         return false;
     }
 
+    /** In namespace {@code *} (every namespace), as in Nomad: granted in at least one. */
     @Override
     public boolean allowNamespace(String namespace, String capability) {
+        if ("*".equals(namespace)) {
+            return allowAnyNamespace(capability);
+        }
         long bit = NAMESPACE.bit(capability);
         return bit != 0 && namespace != null && (namespaces.lookup(namespace) & bit) != 0;
     }

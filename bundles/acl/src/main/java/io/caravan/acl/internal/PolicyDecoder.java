@@ -104,7 +104,7 @@ public final class PolicyDecoder {
         List<PolicyRules.VariablePath> variables = new ArrayList<>();
         boolean variablesSeen = false;
         Set<String> seen = new HashSet<>();
-        for (Node.Entry e : body(rule, where).entries()) {
+        for (Node.Entry e : single(rule, where).entries()) {
             once(e, seen, where);
             switch (e.key()) {
                 case "policy" -> policy = oneOf(e, List.of("deny", "read", "write", "scale"), where);
@@ -172,7 +172,7 @@ public final class PolicyDecoder {
                 }
                 Set<String> capabilities = new LinkedHashSet<>();
                 Set<String> seen = new HashSet<>();
-                for (Node.Entry attr : body(rule, pathWhere).entries()) {
+                for (Node.Entry attr : single(rule, pathWhere).entries()) {
                     once(attr, seen, pathWhere);
                     if (!attr.key().equals("capabilities")) {
                         throw error(attr.keyPos(), "unknown attribute " + quote(attr.key()) + " in " + pathWhere
@@ -205,7 +205,7 @@ public final class PolicyDecoder {
         String policy = "";
         Set<String> capabilities = new LinkedHashSet<>();
         Set<String> seen = new HashSet<>();
-        for (Node.Entry e : body(rule, where).entries()) {
+        for (Node.Entry e : single(rule, where).entries()) {
             once(e, seen, where);
             switch (e.key()) {
                 case "policy" -> policy = oneOf(e, COARSE_LEVELS, where);
@@ -280,15 +280,7 @@ public final class PolicyDecoder {
         }
     }
 
-    /** The body of a labelled rule. */
-    private static Node.Obj body(Node.Entry rule, String where) {
-        if (rule.value() instanceof Node.Obj obj) {
-            return obj;
-        }
-        throw error(rule.value().pos(), where + " must be a block, not " + Node.describe(rule.value()));
-    }
-
-    /** The body of an unlabelled block written once (in JSON an object, or a list holding one). */
+    /** The body of a block or of a labelled rule (in JSON an object, or a list holding one). */
     private static Node.Obj single(Node.Entry block, String where) {
         Node value = block.value();
         if (value instanceof Node.Arr arr && arr.items().size() == 1) {
@@ -297,7 +289,8 @@ public final class PolicyDecoder {
         if (value instanceof Node.Obj obj) {
             return obj;
         }
-        throw error(value.pos(), where + " must be a single block, not " + Node.describe(value));
+        throw error(value.pos(), where + (value instanceof Node.Arr ? " must be a single block, not several"
+                : " must be a block, not " + Node.describe(value)));
     }
 
     private static void checkName(Node.Entry rule, String type) {
