@@ -257,7 +257,8 @@ class AclPoliciesParseTest {
                 Arguments.of("host_volume \"ssd\" {\n  capabilities = [\"mount\"]\n}",
                         "2:19: unknown capability \"mount\" in host_volume \"ssd\"; expected one of deny,"
                                 + " mount-readonly, mount-readwrite"),
-                Arguments.of("node_pool \"prod\" {\n  policy = \"read\"\n}", "1:1: node_pool rules are not supported yet"),
+                Arguments.of("node_pool \"prod\" {\n  policy = \"read\"\n}",
+                        "1:1: node_pool rules are not supported yet"),
                 Arguments.of("namespaces \"default\" {\n  policy = \"read\"\n}",
                         "1:1: unknown block \"namespaces\"; expected namespace, host_volume, node, agent, operator,"
                                 + " quota or plugin"),

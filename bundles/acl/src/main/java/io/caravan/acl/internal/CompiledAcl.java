@@ -282,7 +282,8 @@ public final class CompiledAcl implements Acl {
                 if (Glob.isGlob(namespace) || Glob.isGlob(path)) {
                     globs.merge(List.of(new Glob(namespace), new Glob(path)), mask, (a, b) -> merge(a, b, deny));
                 } else {
-                    exact.computeIfAbsent(namespace, k -> new HashMap<>()).merge(path, mask, (a, b) -> merge(a, b, deny));
+                    exact.computeIfAbsent(namespace, k -> new HashMap<>())
+                            .merge(path, mask, (a, b) -> merge(a, b, deny));
                 }
             }
 

@@ -102,7 +102,6 @@ public final class PolicyDecoder {
         String policy = "";
         Set<String> capabilities = new LinkedHashSet<>();
         List<PolicyRules.VariablePath> variables = new ArrayList<>();
-        boolean variablesSeen = false;
         Set<String> seen = new HashSet<>();
         for (Node.Entry e : single(rule, where).entries()) {
             once(e, seen, where);
@@ -121,13 +120,7 @@ public final class PolicyDecoder {
                         capabilities.add(c);
                     }
                 }
-                case "variables" -> {
-                    if (variablesSeen) {
-                        throw error(e.keyPos(), "duplicate variables block in " + where);
-                    }
-                    variablesSeen = true;
-                    variables.addAll(variables(e, where));
-                }
+                case "variables" -> variables.addAll(variables(e, where));
                 default -> throw error(e.keyPos(), "unknown attribute or block " + quote(e.key()) + " in " + where
                         + "; expected policy, capabilities or variables");
             }
