@@ -10,6 +10,26 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
+import io.caravan.cli.command.AclBootstrapCommand;
+import io.caravan.cli.command.AclCommand;
+import io.caravan.cli.command.AclPolicyApplyCommand;
+import io.caravan.cli.command.AclPolicyCommand;
+import io.caravan.cli.command.AclPolicyDeleteCommand;
+import io.caravan.cli.command.AclPolicyInfoCommand;
+import io.caravan.cli.command.AclPolicyListCommand;
+import io.caravan.cli.command.AclRoleCommand;
+import io.caravan.cli.command.AclRoleCreateCommand;
+import io.caravan.cli.command.AclRoleDeleteCommand;
+import io.caravan.cli.command.AclRoleInfoCommand;
+import io.caravan.cli.command.AclRoleListCommand;
+import io.caravan.cli.command.AclRoleUpdateCommand;
+import io.caravan.cli.command.AclTokenCommand;
+import io.caravan.cli.command.AclTokenCreateCommand;
+import io.caravan.cli.command.AclTokenDeleteCommand;
+import io.caravan.cli.command.AclTokenInfoCommand;
+import io.caravan.cli.command.AclTokenListCommand;
+import io.caravan.cli.command.AclTokenSelfCommand;
+import io.caravan.cli.command.AclTokenUpdateCommand;
 import io.caravan.cli.command.AgentCommand;
 import io.caravan.cli.command.AllocCommand;
 import io.caravan.cli.command.AllocStatusCommand;
@@ -102,6 +122,26 @@ public final class Main {
 
     static CommandLine commandLine(Context ctx, AgentCommand agent) {
         CommandLine cli = new CommandLine(new CaravanCommand())
+                .addSubcommand(new CommandLine(new AclCommand())
+                        .addSubcommand(new AclBootstrapCommand(ctx))
+                        .addSubcommand(new CommandLine(new AclPolicyCommand())
+                                .addSubcommand(new AclPolicyApplyCommand(ctx))
+                                .addSubcommand(new AclPolicyListCommand(ctx))
+                                .addSubcommand(new AclPolicyInfoCommand(ctx))
+                                .addSubcommand(new AclPolicyDeleteCommand(ctx)))
+                        .addSubcommand(new CommandLine(new AclTokenCommand())
+                                .addSubcommand(new AclTokenCreateCommand(ctx))
+                                .addSubcommand(new AclTokenListCommand(ctx))
+                                .addSubcommand(new AclTokenInfoCommand(ctx))
+                                .addSubcommand(new AclTokenUpdateCommand(ctx))
+                                .addSubcommand(new AclTokenDeleteCommand(ctx))
+                                .addSubcommand(new AclTokenSelfCommand(ctx)))
+                        .addSubcommand(new CommandLine(new AclRoleCommand())
+                                .addSubcommand(new AclRoleCreateCommand(ctx))
+                                .addSubcommand(new AclRoleListCommand(ctx))
+                                .addSubcommand(new AclRoleInfoCommand(ctx))
+                                .addSubcommand(new AclRoleUpdateCommand(ctx))
+                                .addSubcommand(new AclRoleDeleteCommand(ctx))))
                 .addSubcommand(agent)
                 .addSubcommand(new AgentInfoCommand(ctx))
                 .addSubcommand(new CommandLine(new ConfigCommand())

@@ -1,7 +1,9 @@
 package io.caravan.cli;
 
+import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -32,9 +34,19 @@ final class Cli {
     }
 
     static Result run(Map<String, String> env, Function<List<String>, Integer> agent, String... args) {
+        return run(null, env, agent, args);
+    }
+
+    /** With {@code input} as standard input (prompts, {@code -} file arguments). */
+    static Result withInput(String input, Map<String, String> env, String... args) {
+        return run(new BufferedReader(new StringReader(input)), env, NO_AGENT, args);
+    }
+
+    private static Result run(BufferedReader in, Map<String, String> env, Function<List<String>, Integer> agent,
+            String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = Main.run(new PrintStream(out, true, StandardCharsets.UTF_8),
+        int code = Main.run(in, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), env, agent, args);
         return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }

@@ -3,11 +3,6 @@ package io.caravan.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.StringReader;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -203,17 +198,17 @@ class NodeCommandsTest extends FakeAgentTest {
     @Test
     void drainOfAPrefixAsksFirst() {
         agent.json("/v1/node/" + NODE_ID + "/drain", "{}");
-        Cli.Result no = run("n\n", "node", "drain", "-enable", "-detach", "171a");
+        Cli.Result no = Cli.withInput("n\n", env, "node", "drain", "-enable", "-detach", "171a");
         assertEquals(0, no.code(), no.err());
         assertEquals("Are you sure you want to enable drain mode for node \"" + NODE_ID + "\"? [y/N] "
                 + "Canceling drain toggle\n", no.out());
         assertEquals(0, agent.requests().stream().filter(q -> q.path().endsWith("/drain")).count());
 
-        Cli.Result vague = run("yes\n", "node", "drain", "-enable", "-detach", "171a");
+        Cli.Result vague = Cli.withInput("yes\n", env, "node", "drain", "-enable", "-detach", "171a");
         assertEquals(0, vague.code(), vague.err());
         assertTrue(vague.out().endsWith("For confirmation, an exact ‘y’ is required.\n"), vague.out());
 
-        Cli.Result yes = run("y\n", "node", "drain", "-enable", "-detach", "171a");
+        Cli.Result yes = Cli.withInput("y\n", env, "node", "drain", "-enable", "-detach", "171a");
         assertEquals(0, yes.code(), yes.err());
         assertTrue(yes.out().endsWith("drain strategy set\n"), yes.out());
     }
@@ -252,13 +247,5 @@ class NodeCommandsTest extends FakeAgentTest {
 
     private JsonNode body(String path) throws Exception {
         return new ObjectMapper().readTree(agent.last(path).body());
-    }
-
-    private Cli.Result run(String input, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = Main.run(new BufferedReader(new StringReader(input)), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), env, a -> 1, args);
-        return new Cli.Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 }

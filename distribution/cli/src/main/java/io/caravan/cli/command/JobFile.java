@@ -1,9 +1,7 @@
 package io.caravan.cli.command;
 
 import java.io.IOException;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -26,7 +24,7 @@ final class JobFile {
         try {
             text = Files.readString(file);
         } catch (IOException e) {
-            throw new ApiException("Error reading job file " + file + ": " + reason(e));
+            throw new ApiException("Error reading job file " + file + ": " + InputFile.reason(e));
         }
         if (file.toString().endsWith(".json") || text.stripLeading().startsWith("{")) {
             try {
@@ -41,7 +39,7 @@ final class JobFile {
             try {
                 variables.append(Files.readString(varFile)).append('\n');
             } catch (IOException e) {
-                throw new ApiException("Error reading var file " + varFile + ": " + reason(e));
+                throw new ApiException("Error reading var file " + varFile + ": " + InputFile.reason(e));
             }
         }
         for (String pair : vars) {
@@ -57,16 +55,5 @@ final class JobFile {
         request.put("Canonicalize", true);
         request.put("Variables", variables.toString());
         return api.post("/v1/jobs/parse", request);
-    }
-
-    /** Go's wording for the usual file errors; the JDK's message is often only the path. */
-    private static String reason(IOException e) {
-        if (e instanceof NoSuchFileException) {
-            return "no such file or directory";
-        }
-        if (e instanceof AccessDeniedException) {
-            return "permission denied";
-        }
-        return e.getMessage();
     }
 }

@@ -5,10 +5,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -16,6 +18,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 public final class Nomad {
     /** Go's {@code time.RFC3339}. */
     private static final DateTimeFormatter RFC3339 = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssXXX");
+    private static final DateTimeFormatter GO_TIME_STRING = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss");
 
     private Nomad() {
     }
@@ -122,6 +125,30 @@ public final class Nomad {
         } catch (DateTimeParseException e) {
             return null;
         }
+    }
+
+    /**
+     * A Go {@code time.Time} field as Go's {@code Time.String()} prints it ({@code %v}), as Nomad shows token times:
+     * {@code 2022-08-23 12:16:09.680699039 +0000 UTC}, the fraction without trailing zeros; empty when missing or
+     * unparsable.
+     */
+    public static String goTimeString(JsonNode goTime) {
+        OffsetDateTime t;
+        try {
+            t = OffsetDateTime.parse(Json.text(goTime));
+        } catch (DateTimeParseException e) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder(GO_TIME_STRING.format(t));
+        if (t.getNano() != 0) {
+            out.append('.').append(String.format(Locale.ROOT, "%09d", t.getNano()).replaceAll("0+$", ""));
+        }
+        int seconds = t.getOffset().getTotalSeconds();
+        String offset = String.format(Locale.ROOT, "%s%02d%02d", seconds < 0 ? "-" : "+", Math.abs(seconds) / 3600,
+                Math.abs(seconds) / 60 % 60);
+        // A parsed "Z" is Go's UTC location; any other offset is a zone without a name, printed as the offset.
+        return out.append(' ').append(offset).append(' ')
+                .append(t.getOffset().equals(ZoneOffset.UTC) ? "UTC" : offset).toString();
     }
 
     /** humanize's {@code IBytes} for a size in MiB: {@code 300 MiB}, {@code 1.0 GiB}, {@code 16 GiB}. */
