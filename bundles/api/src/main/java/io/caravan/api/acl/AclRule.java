@@ -165,6 +165,9 @@ public sealed interface AclRule {
             if (access == Access.NONE || access == Access.DENY) {
                 throw new IllegalArgumentException("a rule requires read, list or write, not " + access);
             }
+            if (access == Access.LIST && scope != Scope.PLUGIN) {
+                throw new IllegalArgumentException("only plugin policies have a list level");
+            }
         }
 
         @Override
