@@ -18,6 +18,7 @@ import io.caravan.agent.UnsupportedKey;
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
 import io.caravan.api.json.NomadJson;
+import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.AsyncHandler;
@@ -78,7 +79,7 @@ class AgentRoutesTest {
     Object call(String method, String path, String... query) {
         Map<String, AsyncHandler> table = new HashMap<>();
         routes.register(new RouteTable() {
-            public RouteTable routeAsync(String m, String pattern, AsyncHandler handler) {
+            public RouteTable routeAsync(String m, String pattern, ApiEndpoint endpoint, AsyncHandler handler) {
                 table.put(m + " " + pattern, handler);
                 return this;
             }
