@@ -25,6 +25,7 @@ import io.caravan.api.ErrorCode;
 import io.caravan.api.json.NomadJson;
 import io.caravan.consensus.NotLeaderException;
 import io.caravan.consensus.RaftConfiguration;
+import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.AsyncHandler;
@@ -178,7 +179,7 @@ class ClusterRoutesTest {
     static final class Table implements RouteTable {
         final Map<String, AsyncHandler> routes = new HashMap<>();
 
-        public RouteTable routeAsync(String method, String pattern, AsyncHandler handler) {
+        public RouteTable routeAsync(String method, String pattern, ApiEndpoint endpoint, AsyncHandler handler) {
             routes.put(method + " " + pattern, handler);
             return this;
         }

@@ -21,9 +21,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
+import io.caravan.api.acl.Identity;
 import io.caravan.api.json.NomadJson;
 import io.caravan.consensus.Applied;
 import io.caravan.consensus.Replicator;
+import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.AsyncHandler;
@@ -252,6 +254,7 @@ class JobLimitsTest {
         public List<String> queryAll(String name) { return List.of(); }
         public Optional<String> header(String name) { return Optional.empty(); }
         public Optional<String> token() { return Optional.empty(); }
+        public Identity identity() { return Identity.UNRESTRICTED; }
         public QueryOptions options() {
             return new QueryOptions("global", "default", 0, Duration.ZERO, false, "", "", 0, "", false);
         }
@@ -273,7 +276,7 @@ class JobLimitsTest {
             throws Exception {
         Map<String, AsyncHandler> table = new java.util.HashMap<>();
         component.register(new RouteTable() {
-            public RouteTable routeAsync(String m, String pattern, AsyncHandler handler) {
+            public RouteTable routeAsync(String m, String pattern, ApiEndpoint endpoint, AsyncHandler handler) {
                 table.put(m + " " + pattern, handler);
                 return this;
             }
