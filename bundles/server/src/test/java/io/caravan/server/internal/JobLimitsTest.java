@@ -44,6 +44,11 @@ class JobLimitsTest {
     private final JobRoutes routes;
 
     JobLimitsTest() {
+        routes = new JobRoutes(state, new ClusterRoutesTest.Agent(true, false), writes(state, writes), config(100));
+    }
+
+    /** Raft writes applied at once to {@code state}, each counted. */
+    static RaftWrites writes(ServerState state, AtomicLong writes) {
         RaftWrites raft = new RaftWrites();
         raft.bindReplicator(new Replicator() {
             public CompletionStage<Applied> submit(byte[] command) {
@@ -55,7 +60,7 @@ class JobLimitsTest {
             public long lastAppliedIndex() { return writes.get(); }
             public List<String> peers() { return List.of(); }
         });
-        routes = new JobRoutes(state, new ClusterRoutesTest.Agent(true, false), raft, config(100));
+        return raft;
     }
 
     @AfterEach
