@@ -35,7 +35,7 @@ import org.osgi.service.component.annotations.Reference;
  */
 @Component(service = ApiRoutes.class)
 public final class ClientAllocRoutes implements ApiRoutes {
-    // ---- the endpoints: Nomad's names and the ACL rule each checks ----------------------------------------------
+    // ---- the endpoints: Nomad's names and the ACL rule each checks, in the allocation's namespace ---------------
     static final ApiEndpoint RESTART = ApiEndpoint.of("ClientAllocations.Restart",
             AclRule.namespace(Capability.ALLOC_LIFECYCLE));
     static final ApiEndpoint SIGNAL = ApiEndpoint.of("ClientAllocations.Signal",
@@ -60,11 +60,13 @@ public final class ClientAllocRoutes implements ApiRoutes {
     @Override
     public void register(RouteTable routes) {
         // Nomad serves restart on GET too; signal takes PUT and POST only.
-        routes.write("/v1/client/allocation/{alloc}/restart", RESTART, this::restart)
-                .get("/v1/client/allocation/{alloc}/restart", RESTART, this::restart)
-                .write("/v1/client/allocation/{alloc}/signal", SIGNAL, this::signal)
-                .get("/v1/client/allocation/{alloc}/stats", STATS, this::stats)
-                .get("/v1/client/allocation/{alloc}/gc", GC, this::gc);
+        ApiEndpoint restart = ClientFsRoutes.inAllocNamespace(allocs, RESTART);
+        routes.write("/v1/client/allocation/{alloc}/restart", restart, this::restart)
+                .get("/v1/client/allocation/{alloc}/restart", restart, this::restart)
+                .write("/v1/client/allocation/{alloc}/signal", ClientFsRoutes.inAllocNamespace(allocs, SIGNAL),
+                        this::signal)
+                .get("/v1/client/allocation/{alloc}/stats", ClientFsRoutes.inAllocNamespace(allocs, STATS), this::stats)
+                .get("/v1/client/allocation/{alloc}/gc", ClientFsRoutes.inAllocNamespace(allocs, GC), this::gc);
     }
 
     /** Body of {@code restart}; missing fields (or no body at all) mean every running task. */

@@ -41,7 +41,7 @@ import org.osgi.service.component.annotations.Reference;
  */
 @Component(service = ApiRoutes.class)
 public final class ClientFsRoutes implements ApiRoutes {
-    // ---- the endpoints: Nomad's names and the ACL rule each checks ----------------------------------------------
+    // ---- the endpoints: Nomad's names and the ACL rule each checks, in the allocation's namespace ---------------
     private static final AclRule READ_FS = AclRule.namespace(Capability.READ_FS);
 
     static final ApiEndpoint LIST = ApiEndpoint.of("ClientFS.List", READ_FS);
@@ -92,12 +92,20 @@ public final class ClientFsRoutes implements ApiRoutes {
 
     @Override
     public void register(RouteTable routes) {
-        routes.get("/v1/client/fs/ls/{alloc}", LIST, this::list)
-                .get("/v1/client/fs/stat/{alloc}", STAT, this::stat)
-                .get("/v1/client/fs/cat/{alloc}", CAT, this::cat)
-                .get("/v1/client/fs/readat/{alloc}", READ_AT, this::readAt)
-                .get("/v1/client/fs/stream/{alloc}", STREAM, this::stream)
-                .get("/v1/client/fs/logs/{alloc}", LOGS, this::logs);
+        routes.get("/v1/client/fs/ls/{alloc}", inAllocNamespace(allocs, LIST), this::list)
+                .get("/v1/client/fs/stat/{alloc}", inAllocNamespace(allocs, STAT), this::stat)
+                .get("/v1/client/fs/cat/{alloc}", inAllocNamespace(allocs, CAT), this::cat)
+                .get("/v1/client/fs/readat/{alloc}", inAllocNamespace(allocs, READ_AT), this::readAt)
+                .get("/v1/client/fs/stream/{alloc}", inAllocNamespace(allocs, STREAM), this::stream)
+                .get("/v1/client/fs/logs/{alloc}", inAllocNamespace(allocs, LOGS), this::logs);
+    }
+
+    /**
+     * The endpoint checked in the namespace of the allocation the call names, never the one the query names; for an
+     * allocation unknown here the query's, and the handler answers 404.
+     */
+    static ApiEndpoint inAllocNamespace(ClientAllocs allocs, ApiEndpoint endpoint) {
+        return endpoint.namespacedBy(r -> allocs.namespace(r.pathParam("alloc")).orElse(null));
     }
 
     ApiResponse list(ApiRequest request) throws IOException {
