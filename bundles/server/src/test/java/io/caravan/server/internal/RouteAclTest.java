@@ -73,6 +73,7 @@ class RouteAclTest {
         new JobRoutes(state, new ClusterRoutesTest.Agent(true, false), raft, JobLimitsTest.config(100))
                 .register(table);
         new NodeRoutes(state, raft).register(table);
+        new ClientForwardRoutes(state, null, null).register(table);   // declaring forwards nothing
         try (StateTxn txn = state.store().begin(SEEDED)) {
             for (String ns : List.of("dev", "prod")) {
                 Job job = Jobs.canonical(body(job(ns)), "global");
@@ -117,6 +118,21 @@ class RouteAclTest {
                 "alloc not found");
         assertDenied(call(DEV, "GET /v1/allocation/{id}", "no-such-alloc", "namespace", "prod"));
         assertError(call(DEV, "GET /v1/evaluation/{id}", "no-such-eval", "namespace", "dev"), 404, "eval not found");
+    }
+
+    @Test
+    void callsForwardedToAClientAreCheckedInTheAllocationsNamespace() {
+        List<String> forwarded = routes.keySet().stream().filter(route -> route.contains("/v1/client/")).sorted()
+                .toList();
+        assertEquals(6 + 4 * 3, forwarded.size(), forwarded.toString());
+        for (String route : forwarded) {
+            assertDenied(call(DEV, route, "alloc-prod", "namespace", "dev"));
+            ApiEndpoint endpoint = routes.get(route).endpoint();
+            assertEquals("dev", endpoint.namespace().apply(request(DEV, "alloc-dev", null, Map.of("namespace",
+                    "prod"))), route);
+            assertEquals("prod", endpoint.namespace().apply(request(DEV, "no-such-alloc", null, Map.of("namespace",
+                    "prod"))), "an unknown allocation: the query's namespace, and the handler's 404");
+        }
     }
 
     // ---- lists: the namespace asked for, rows the caller may read -----------------------------------------------
@@ -204,7 +220,7 @@ class RouteAclTest {
 
     record Request(String method, String path, String id, Map<String, String> params, JsonNode json,
                    Identity identity) implements ApiRequest {
-        public String pathParam(String name) { return name.equals("id") ? id : null; }
+        public String pathParam(String name) { return name.equals("id") || name.equals("alloc") ? id : null; }
         public Optional<String> query(String name) { return Optional.ofNullable(params.get(name)); }
         public List<String> queryAll(String name) { return query(name).map(List::of).orElse(List.of()); }
         public Optional<String> header(String name) { return Optional.empty(); }
