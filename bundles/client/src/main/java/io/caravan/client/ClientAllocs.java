@@ -26,6 +26,12 @@ public interface ClientAllocs {
     Optional<Path> allocDir(String allocId);
 
     /**
+     * The allocation's namespace, if the allocation is known here: the namespace its ACL rules are checked in, whatever
+     * namespace the call names.
+     */
+    Optional<String> namespace(String allocId);
+
+    /**
      * Restarts one task ({@code taskName} non-null) or every running task of an allocation (Nomad's
      * {@code Allocations.Restart}); the restart does not count against the restart policy.
      *

@@ -21,9 +21,6 @@ public record ApiEndpoint(String name, AclRule rule, Function<ApiRequest, String
         }
     }
 
-    /** A route declared without its endpoint (being phased out): management tokens only. */
-    public static final ApiEndpoint UNDECLARED = of("Undeclared.Route", AclRule.MANAGEMENT);
-
     public static ApiEndpoint of(String name, AclRule rule) {
         return new ApiEndpoint(name, rule, r -> r.options().namespace());
     }

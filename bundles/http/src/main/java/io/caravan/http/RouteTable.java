@@ -45,36 +45,4 @@ public interface RouteTable {
     default RouteTable deleteAsync(String pattern, ApiEndpoint endpoint, AsyncHandler handler) {
         return routeAsync("DELETE", pattern, endpoint, handler);
     }
-
-    // Until every route group names its endpoints (the security-core issue), the old declarations stay, each
-    // served as a management-only endpoint: nothing undeclared is open when ACLs are on.
-    @Deprecated
-    default RouteTable routeAsync(String method, String pattern, AsyncHandler handler) {
-        return routeAsync(method, pattern, ApiEndpoint.UNDECLARED, handler);
-    }
-
-    @Deprecated
-    default RouteTable route(String method, String pattern, Handler handler) {
-        return route(method, pattern, ApiEndpoint.UNDECLARED, handler);
-    }
-
-    @Deprecated
-    default RouteTable getAsync(String pattern, AsyncHandler handler) {
-        return getAsync(pattern, ApiEndpoint.UNDECLARED, handler);
-    }
-
-    @Deprecated
-    default RouteTable get(String pattern, Handler handler) {
-        return get(pattern, ApiEndpoint.UNDECLARED, handler);
-    }
-
-    @Deprecated
-    default RouteTable write(String pattern, Handler handler) {
-        return write(pattern, ApiEndpoint.UNDECLARED, handler);
-    }
-
-    @Deprecated
-    default RouteTable delete(String pattern, Handler handler) {
-        return delete(pattern, ApiEndpoint.UNDECLARED, handler);
-    }
 }

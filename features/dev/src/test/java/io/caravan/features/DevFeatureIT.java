@@ -237,10 +237,12 @@ public class DevFeatureIT {
         awaitOk("/v1/agent/self");
         java.util.concurrent.CompletableFuture<io.caravan.http.ApiResponse> release =
                 new java.util.concurrent.CompletableFuture<>();
+        io.caravan.http.ApiEndpoint open = io.caravan.http.ApiEndpoint.of("Test.Route",
+                io.caravan.api.acl.AclRule.PUBLIC);
         io.caravan.http.ApiRoutes routes = table -> table
-                .get("/v1/it/hello/{name}", r -> io.caravan.http.ApiResponse.ok(java.util.Map.of("Hello",
+                .get("/v1/it/hello/{name}", open, r -> io.caravan.http.ApiResponse.ok(java.util.Map.of("Hello",
                         r.pathParam("name"))))
-                .getAsync("/v1/it/parked", r -> release);
+                .getAsync("/v1/it/parked", open, r -> release);
         org.osgi.framework.ServiceRegistration<io.caravan.http.ApiRoutes> registration =
                 context.registerService(io.caravan.http.ApiRoutes.class, routes, null);
         try {

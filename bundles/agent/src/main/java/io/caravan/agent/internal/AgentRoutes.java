@@ -8,6 +8,10 @@ import io.caravan.agent.AgentConfigService;
 import io.caravan.agent.AgentStats;
 import io.caravan.agent.HealthContributor;
 import io.caravan.api.CaravanException;
+import io.caravan.api.acl.Access;
+import io.caravan.api.acl.AclRule;
+import io.caravan.api.acl.Scope;
+import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.ApiRoutes;
@@ -29,6 +33,15 @@ import org.osgi.service.component.annotations.ReferencePolicy;
         configurationPid = PidTranslator.AGENT_PID,
         configurationPolicy = ConfigurationPolicy.REQUIRE)
 public final class AgentRoutes implements ApiRoutes {
+    // ---- the endpoints: Nomad's names and the ACL rule each checks ----------------------------------------------
+    static final ApiEndpoint SELF = ApiEndpoint.of("Agent.Self", AclRule.scope(Scope.AGENT, Access.READ));
+    static final ApiEndpoint HEALTH = ApiEndpoint.of("Agent.Health", AclRule.PUBLIC);
+    static final ApiEndpoint RELOAD = ApiEndpoint.of("Agent.Reload", AclRule.scope(Scope.AGENT, Access.WRITE));
+    /** The status endpoints are open to anyone, as in Nomad; a server's answers replace these. */
+    static final ApiEndpoint LEADER = ApiEndpoint.of("Status.Leader", AclRule.PUBLIC);
+    static final ApiEndpoint PEERS = ApiEndpoint.of("Status.Peers", AclRule.PUBLIC);
+    static final ApiEndpoint REGIONS = ApiEndpoint.of("Status.Regions", AclRule.PUBLIC);
+
     private volatile AgentPidConfig config;
 
     private final AgentConfigService configService;
@@ -74,24 +87,25 @@ public final class AgentRoutes implements ApiRoutes {
 
     @Override
     public void register(RouteTable routes) {
-        routes.get("/v1/agent/self", r -> {
+        routes.get("/v1/agent/self", SELF, r -> {
             AgentPidConfig c = config;
             return ApiResponse.ok(new AgentViews.Self(AgentViews.selfConfig(configService.configuration(),
                     configService.unsupported(), c), AgentViews.member(c), AgentViews.stats(c, stats)));
         });
-        routes.get("/v1/agent/health", this::health);
-        routes.write("/v1/agent/reload", this::reload);
+        routes.get("/v1/agent/health", HEALTH, this::health);
+        routes.write("/v1/agent/reload", RELOAD, this::reload);
         // /v1/agent/members, join, force-leave and servers are the server bundle's ClusterRoutes (on every agent).
-        routes.get("/v1/status/leader", r -> ApiResponse.ok(config.server_enabled() ? config.advertise_rpc() : ""));
-        routes.get("/v1/status/peers", r -> ApiResponse.ok(
+        routes.get("/v1/status/leader", LEADER, r -> ApiResponse.ok(config.server_enabled() ? config.advertise_rpc()
+                : ""));
+        routes.get("/v1/status/peers", PEERS, r -> ApiResponse.ok(
                 config.server_enabled() ? List.of(config.advertise_rpc()) : List.of()));
-        routes.get("/v1/regions", r -> ApiResponse.ok(List.of(config.region())));
+        routes.get("/v1/regions", REGIONS, r -> ApiResponse.ok(List.of(config.region())));
     }
 
     /**
      * Reloads this agent. A reload addressed to another agent ({@code ?node_id=}, {@code ?server_id=}) is not
      * forwarded (Nomad's reload is local only), so this agent knows no node but itself: anything else is a 404 rather
-     * than a reload of the wrong agent. ACL (agent:write) slots in with the ACL issue.
+     * than a reload of the wrong agent.
      */
     private ApiResponse reload(ApiRequest request) {
         AgentPidConfig c = config;

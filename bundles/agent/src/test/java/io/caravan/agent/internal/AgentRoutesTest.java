@@ -1,6 +1,7 @@
 package io.caravan.agent.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Proxy;
@@ -17,6 +18,10 @@ import io.caravan.agent.ReloadReport;
 import io.caravan.agent.UnsupportedKey;
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
+import io.caravan.api.acl.Access;
+import io.caravan.api.acl.Acl;
+import io.caravan.api.acl.Identity;
+import io.caravan.api.acl.Scope;
 import io.caravan.api.json.NomadJson;
 import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiRequest;
@@ -98,6 +103,36 @@ class AgentRoutesTest {
         } catch (Exception e) {
             throw new AssertionError(e);
         }
+    }
+
+    @Test
+    void eachRouteDeclaresNomadsEndpointAndRule() {
+        Map<String, ApiEndpoint> declared = new HashMap<>();
+        routes.register(new RouteTable() {
+            public RouteTable routeAsync(String m, String pattern, ApiEndpoint endpoint, AsyncHandler handler) {
+                declared.put(m + " " + pattern, endpoint);
+                return this;
+            }
+        });
+        Map<String, String> expected = Map.of("GET /v1/agent/self", "Agent.Self agent:read",
+                "GET /v1/agent/health", "Agent.Health public",
+                "PUT /v1/agent/reload", "Agent.Reload agent:write", "POST /v1/agent/reload", "Agent.Reload agent:write",
+                "GET /v1/status/leader", "Status.Leader public", "GET /v1/status/peers", "Status.Peers public",
+                "GET /v1/regions", "Status.Regions public");
+        Map<String, String> actual = new HashMap<>();
+        declared.forEach((route, e) -> actual.put(route, e.name() + " " + e.rule().describe()));
+        assertEquals(expected, actual);
+        Identity reader = new Identity(Identity.Kind.TOKEN, "a", "reader", new Acl() {
+            public boolean isManagement() { return false; }
+            public boolean allowNamespace(String namespace, String capability) { return false; }
+            public boolean allowAnyNamespace(String capability) { return false; }
+            public boolean allow(Scope scope, Access access) { return scope == Scope.AGENT && access == Access.READ; }
+            public boolean allowHostVolume(String name, String capability) { return false; }
+            public boolean allowVariable(String namespace, String path, String capability) { return false; }
+        });
+        assertTrue(AgentRoutes.SELF.rule().allows(reader, "default"));
+        assertFalse(AgentRoutes.RELOAD.rule().allows(reader, "default"), "a reload takes agent:write");
+        assertTrue(AgentRoutes.HEALTH.rule().allows(Identity.anonymous(Acl.NONE), "default"));
     }
 
     @Test

@@ -378,6 +378,11 @@ public final class Client implements ClientAllocs, AutoCloseable {
     }
 
     @Override
+    public Optional<String> namespace(String allocId) {
+        return runner(allocId).map(r -> r.alloc().namespace());
+    }
+
+    @Override
     public void restart(String allocId, String taskName) {
         runner(allocId).orElseThrow(() -> new IllegalArgumentException("Unknown allocation \"" + allocId + "\""))
                 .restart(taskName);

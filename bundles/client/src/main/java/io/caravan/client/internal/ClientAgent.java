@@ -113,6 +113,11 @@ public final class ClientAgent implements ClientAllocs {
     }
 
     @Override
+    public Optional<String> namespace(String allocId) {
+        return client.namespace(allocId);
+    }
+
+    @Override
     public void restart(String allocId, String taskName) {
         client.restart(allocId, taskName);
     }

@@ -8,6 +8,8 @@ import java.util.Map;
 
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
+import io.caravan.api.acl.AclRule;
+import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.ApiRoutes;
 import io.caravan.http.RouteTable;
@@ -25,6 +27,9 @@ import org.osgi.service.component.annotations.ReferencePolicy;
  */
 @Component(service = ApiRoutes.class)
 public final class MetricsRoutes implements ApiRoutes {
+    /** Open to anyone, as in Nomad. */
+    static final ApiEndpoint METRICS = ApiEndpoint.of("Metrics.Summary", AclRule.PUBLIC);
+
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     private volatile Rpc rpc;
 
@@ -36,7 +41,7 @@ public final class MetricsRoutes implements ApiRoutes {
 
     @Override
     public void register(RouteTable routes) {
-        routes.get("/v1/metrics", r -> {
+        routes.get("/v1/metrics", METRICS, r -> {
             if (r.query("format").filter("prometheus"::equals).isPresent()) {
                 throw new CaravanException(ErrorCode.UNSUPPORTED_MEDIA_TYPE, "Prometheus is not enabled");
             }

@@ -20,6 +20,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.caravan.api.acl.AclRule;
+import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.BodyWriter;
 import io.caravan.http.StreamingBody;
@@ -31,6 +33,8 @@ import org.osgi.framework.Constants;
 
 /** Raw and streaming bodies through the real servlet in Jetty, the container Felix HTTP runs it in. */
 class ApiServletStreamTest {
+    /** What every test route serves: open, so the calls test the servlet and not the rules. */
+    private static final ApiEndpoint TEST = ApiEndpoint.of("Test.Route", AclRule.PUBLIC);
     private static final byte[] BIG = new byte[6 * 1024 * 1024];
     private static Server server;
     private static ScheduledExecutorService producer;
@@ -46,8 +50,8 @@ class ApiServletStreamTest {
         ApiServlet servlet = new ApiServlet(HttpConfigs.of(Map.of("server_enabled", true)),
                 Map.of(Constants.SERVICE_PID, "io.caravan.http"), null, new EndpointCalls());
         servlet.bindRoutes(routes -> routes
-                .get("/v1/test/raw", r -> ApiResponse.raw("text/plain", "héllo".getBytes(StandardCharsets.UTF_8)))
-                .get("/v1/test/chunks", r -> ApiResponse.stream(body("text/plain", out -> producer.execute(() -> {
+                .get("/v1/test/raw", TEST, r -> ApiResponse.raw("text/plain", "héllo".getBytes(StandardCharsets.UTF_8)))
+                .get("/v1/test/chunks", TEST, r -> ApiResponse.stream(body("text/plain", out -> producer.execute(() -> {
                     try {
                         for (String s : new String[] {"one ", "two ", "three"}) {
                             while (!out.write(s.getBytes(StandardCharsets.UTF_8))) {
@@ -59,9 +63,9 @@ class ApiServletStreamTest {
                     }
                     out.close();
                 }))))
-                .get("/v1/test/big", r -> ApiResponse.stream(body("application/octet-stream",
+                .get("/v1/test/big", TEST, r -> ApiResponse.stream(body("application/octet-stream",
                         out -> pump(out, new int[] {0}))))
-                .getAsync("/v1/test/later", r -> {
+                .getAsync("/v1/test/later", TEST, r -> {
                     // A stream that is decided after service() returned (a blocking query's path).
                     java.util.concurrent.CompletableFuture<ApiResponse> later =
                             new java.util.concurrent.CompletableFuture<>();
@@ -76,7 +80,7 @@ class ApiServletStreamTest {
                             })))), 50, TimeUnit.MILLISECONDS);
                     return later;
                 })
-                .get("/v1/test/follow", r -> ApiResponse.stream(body("application/json", out -> {
+                .get("/v1/test/follow", TEST, r -> ApiResponse.stream(body("application/json", out -> {
                     follower.set(out);
                     watch(out);
                 }))), Map.of());

@@ -20,6 +20,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.caravan.api.CaravanException;
+import io.caravan.api.acl.AclRule;
+import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiResponse;
 import org.eclipse.jetty.server.Server;
 import org.junit.jupiter.api.AfterAll;
@@ -29,6 +31,8 @@ import org.osgi.framework.Constants;
 
 /** The servlet's guards in Jetty: the request-body limit and errors that escape a route. */
 class ApiServletTest {
+    /** What every test route serves: open, so the calls test the servlet and not the rules. */
+    private static final ApiEndpoint TEST = ApiEndpoint.of("Test.Route", AclRule.PUBLIC);
     private static final int LIMIT = 1024;
     private static final AtomicInteger handled = new AtomicInteger();
     private static Server server;
@@ -45,26 +49,26 @@ class ApiServletTest {
         ApiServlet servlet = new ApiServlet(HttpConfigs.of(Map.of("max_request_body", (long) LIMIT)),
                 Map.of(Constants.SERVICE_PID, "io.caravan.http"), null, new EndpointCalls());
         servlet.bindRoutes(routes -> routes
-                .write("/v1/test/raw", r -> {
+                .write("/v1/test/raw", TEST, r -> {
                     handled.incrementAndGet();
                     return ApiResponse.raw("text/plain", Integer.toString(r.rawBody().length)
                             .getBytes(StandardCharsets.UTF_8));
                 })
-                .write("/v1/test/json", r -> {
+                .write("/v1/test/json", TEST, r -> {
                     handled.incrementAndGet();
                     return ApiResponse.ok(Map.of("Keys", r.body(Map.class).size()));
                 })
-                .get("/v1/test/overflow", r -> {
+                .get("/v1/test/overflow", TEST, r -> {
                     throw new StackOverflowError();
                 })
-                .get("/v1/test/oom", r -> {
+                .get("/v1/test/oom", TEST, r -> {
                     throw new OutOfMemoryError("Java heap space");
                 })
-                .getAsync("/v1/test/later-error", r -> CompletableFuture.supplyAsync(() -> {
+                .getAsync("/v1/test/later-error", TEST, r -> CompletableFuture.supplyAsync(() -> {
                     throw new NoClassDefFoundError("io/caravan/Missing");
                 }))
-                .get("/v1/test/unserialisable", r -> ApiResponse.ok(new Unserialisable()))
-                .get("/v1/test/bad", r -> {
+                .get("/v1/test/unserialisable", TEST, r -> ApiResponse.ok(new Unserialisable()))
+                .get("/v1/test/bad", TEST, r -> {
                     throw CaravanException.invalid("Job.ID", "missing");
                 }), Map.of());
         server = TestJetty.start(servlet);

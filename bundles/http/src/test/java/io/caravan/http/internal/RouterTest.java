@@ -8,13 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.util.List;
 import java.util.Map;
 
-import io.caravan.http.ApiResponse;
+import io.caravan.api.acl.AclRule;
 import io.caravan.http.ApiEndpoint;
+import io.caravan.http.ApiResponse;
 import io.caravan.http.AsyncHandler;
 import org.junit.jupiter.api.Test;
 
 class RouterTest {
-    private static final ApiEndpoint ANY = ApiEndpoint.UNDECLARED;
+    private static final ApiEndpoint ANY = ApiEndpoint.of("Test.Route", AclRule.PUBLIC);
 
     private final AsyncHandler jobAllocs = r -> java.util.concurrent.CompletableFuture.completedFuture(ApiResponse.ok("allocs"));
     private final AsyncHandler job = r -> java.util.concurrent.CompletableFuture.completedFuture(ApiResponse.ok("job"));

@@ -8,7 +8,10 @@ import java.util.concurrent.CompletionException;
 
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
+import io.caravan.api.acl.AclRule;
+import io.caravan.api.acl.Capability;
 import io.caravan.api.model.Allocation;
+import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.ApiRoutes;
@@ -29,6 +32,26 @@ import org.osgi.service.component.annotations.Reference;
  */
 @Component(service = ApiRoutes.class, property = "service.ranking:Integer=-10")
 public final class ClientForwardRoutes implements ApiRoutes {
+    // ---- the endpoints: Nomad's names and the ACL rule each checks, in the allocation's namespace ---------------
+    // (the client checks them again when the call reaches it)
+    private static final AclRule READ_FS = AclRule.namespace(Capability.READ_FS);
+    private static final AclRule ALLOC_LIFECYCLE = AclRule.namespace(Capability.ALLOC_LIFECYCLE);
+
+    /** {@code /v1/client/fs/<op>/:alloc} by op. */
+    static final Map<String, ApiEndpoint> FS = Map.of(
+            "ls", ApiEndpoint.of("ClientFS.List", READ_FS),
+            "stat", ApiEndpoint.of("ClientFS.Stat", READ_FS),
+            "cat", ApiEndpoint.of("ClientFS.Cat", READ_FS),
+            "readat", ApiEndpoint.of("ClientFS.ReadAt", READ_FS),
+            "stream", ApiEndpoint.of("ClientFS.Stream", READ_FS),
+            "logs", ApiEndpoint.of("ClientFS.Logs", AclRule.anyOf(AclRule.namespace(Capability.READ_LOGS), READ_FS)));
+    /** {@code /v1/client/allocation/:alloc/<op>} by op. */
+    static final Map<String, ApiEndpoint> ALLOCATION = Map.of(
+            "restart", ApiEndpoint.of("ClientAllocations.Restart", ALLOC_LIFECYCLE),
+            "signal", ApiEndpoint.of("ClientAllocations.Signal", ALLOC_LIFECYCLE),
+            "stats", ApiEndpoint.of("ClientAllocations.Stats", AclRule.namespace(Capability.READ_JOB)),
+            "gc", ApiEndpoint.of("ClientAllocations.GarbageCollect", AclRule.namespace(Capability.SUBMIT_JOB)));
+
     static final String FORWARDED = "X-Caravan-Forwarded";
     /** What {@link Rpc#callNode} says when the node has no connection to this server. */
     private static final String NOT_CONNECTED = "no RPC connection to this server";
@@ -46,14 +69,19 @@ public final class ClientForwardRoutes implements ApiRoutes {
 
     @Override
     public void register(RouteTable routes) {
-        for (String op : new String[] {"ls", "stat", "cat", "readat", "stream", "logs"}) {
-            routes.getAsync("/v1/client/fs/" + op + "/{alloc}", this::forward);
-        }
-        for (String op : new String[] {"restart", "signal", "stats", "gc"}) {
-            routes.getAsync("/v1/client/allocation/{alloc}/" + op, this::forward);
-            routes.routeAsync("PUT", "/v1/client/allocation/{alloc}/" + op, this::forward);
-            routes.routeAsync("POST", "/v1/client/allocation/{alloc}/" + op, this::forward);
-        }
+        FS.forEach((op, endpoint) -> routes.getAsync("/v1/client/fs/" + op + "/{alloc}",
+                endpoint.namespacedBy(this::allocNamespace), this::forward));
+        ALLOCATION.forEach((op, endpoint) -> {
+            ApiEndpoint inAllocNamespace = endpoint.namespacedBy(this::allocNamespace);
+            routes.getAsync("/v1/client/allocation/{alloc}/" + op, inAllocNamespace, this::forward)
+                    .writeAsync("/v1/client/allocation/{alloc}/" + op, inAllocNamespace, this::forward);
+        });
+    }
+
+    /** The allocation's own namespace, for the rule; null for one that does not exist (the handler answers 404). */
+    private String allocNamespace(ApiRequest r) {
+        return state.store().snapshot().get(NomadTables.ALLOCS, r.pathParam("alloc")).map(Allocation::namespace)
+                .orElse(null);
     }
 
     private CompletableFuture<ApiResponse> forward(ApiRequest request) {

@@ -15,9 +15,13 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.caravan.agent.AgentInfo;
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
+import io.caravan.api.acl.Access;
+import io.caravan.api.acl.AclRule;
+import io.caravan.api.acl.Scope;
 import io.caravan.consensus.NotLeaderException;
 import io.caravan.consensus.RaftConfiguration;
 import io.caravan.consensus.Replicator;
+import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.ApiRoutes;
@@ -46,6 +50,18 @@ import org.osgi.service.component.annotations.ReferencePolicy;
  */
 @Component(service = {ApiRoutes.class, EndpointProvider.class})
 public final class ClusterRoutes implements ApiRoutes, EndpointProvider {
+    // ---- the HTTP endpoints: Nomad's names and the ACL rule each checks -----------------------------------------
+    static final ApiEndpoint MEMBERS = ApiEndpoint.of("Agent.Members", AclRule.scope(Scope.NODE, Access.READ));
+    /** agent:write; Nomad still lets an anonymous join through with a warning (deprecated), Caravan does not. */
+    static final ApiEndpoint JOIN = ApiEndpoint.of("Agent.Join", AclRule.scope(Scope.AGENT, Access.WRITE));
+    static final ApiEndpoint FORCE_LEAVE = ApiEndpoint.of("Agent.ForceLeave", AclRule.scope(Scope.AGENT, Access.WRITE));
+    static final ApiEndpoint SERVERS = ApiEndpoint.of("Agent.ListServers", AclRule.scope(Scope.AGENT, Access.READ));
+    static final ApiEndpoint UPDATE_SERVERS = ApiEndpoint.of("Agent.UpdateServers",
+            AclRule.scope(Scope.AGENT, Access.WRITE));
+    static final ApiEndpoint RAFT_CONFIGURATION = ApiEndpoint.of("Operator.RaftGetConfiguration", AclRule.MANAGEMENT);
+    /** By {@code ?id} or {@code ?address}: the RPC it becomes is {@value #REMOVE_PEER_BY_ID} or the other. */
+    static final ApiEndpoint RAFT_REMOVE_PEER = ApiEndpoint.of("Operator.RaftRemovePeer", AclRule.MANAGEMENT);
+
     static final String REMOVE_PEER_BY_ID = "Operator.RaftRemovePeerByID";
     static final String REMOVE_PEER_BY_ADDRESS = "Operator.RaftRemovePeerByAddress";
     /** Nomad's liveness call; a client pings each server it is given before using it. */
@@ -109,14 +125,14 @@ public final class ClusterRoutes implements ApiRoutes, EndpointProvider {
 
     @Override
     public void register(RouteTable routes) {
-        routes.getAsync("/v1/agent/members", r -> viaServerIfClient(r, this::members));
-        routes.write("/v1/agent/join", this::join);
-        routes.write("/v1/agent/force-leave", this::forceLeave);
-        routes.getAsync("/v1/operator/raft/configuration", r -> viaServerIfClient(r, this::raftConfiguration));
-        routes.routeAsync("DELETE", "/v1/operator/raft/peer", this::removePeer);
-        routes.get("/v1/agent/servers", r -> ApiResponse.ok(knownServers()));
-        routes.routeAsync("PUT", "/v1/agent/servers", this::setServers);
-        routes.routeAsync("POST", "/v1/agent/servers", this::setServers);
+        routes.getAsync("/v1/agent/members", MEMBERS, r -> viaServerIfClient(r, this::members))
+                .write("/v1/agent/join", JOIN, this::join)
+                .write("/v1/agent/force-leave", FORCE_LEAVE, this::forceLeave)
+                .getAsync("/v1/operator/raft/configuration", RAFT_CONFIGURATION,
+                        r -> viaServerIfClient(r, this::raftConfiguration))
+                .deleteAsync("/v1/operator/raft/peer", RAFT_REMOVE_PEER, this::removePeer)
+                .get("/v1/agent/servers", SERVERS, r -> ApiResponse.ok(knownServers()))
+                .writeAsync("/v1/agent/servers", UPDATE_SERVERS, this::setServers);
     }
 
     /**

@@ -7,16 +7,25 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.caravan.agent.AgentInfo;
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
+import io.caravan.api.acl.Acl;
+import io.caravan.api.acl.AclRule;
+import io.caravan.api.acl.Capability;
 import io.caravan.api.json.NomadJson;
+import io.caravan.api.model.AllocListStub;
+import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Evaluation;
 import io.caravan.api.model.Job;
 import io.caravan.api.model.JobListStub;
+import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.ApiRoutes;
@@ -43,6 +52,57 @@ import org.osgi.service.component.annotations.Reference;
 @Component(service = ApiRoutes.class, configurationPid = "io.caravan.server",
         configurationPolicy = ConfigurationPolicy.REQUIRE)
 public final class JobRoutes implements ApiRoutes {
+    // ---- the endpoints: Nomad's names and the ACL rule each checks ----------------------------------------------
+    private static final AclRule READ_JOB = AclRule.namespace(Capability.READ_JOB);
+    private static final AclRule SUBMIT_JOB = AclRule.namespace(Capability.SUBMIT_JOB);
+
+    static final ApiEndpoint LIST = ApiEndpoint.of("Job.List", AclRule.namespace(Capability.LIST_JOBS));
+    static final ApiEndpoint GET = ApiEndpoint.of("Job.GetJob", READ_JOB);
+    static final ApiEndpoint VERSIONS = ApiEndpoint.of("Job.GetJobVersions", READ_JOB);
+    static final ApiEndpoint SUMMARY = ApiEndpoint.of("Job.Summary", READ_JOB);
+    static final ApiEndpoint ALLOCATIONS = ApiEndpoint.of("Job.Allocations", READ_JOB);
+    static final ApiEndpoint EVALUATIONS = ApiEndpoint.of("Job.Evaluations", READ_JOB);
+    static final ApiEndpoint DEPLOYMENTS = ApiEndpoint.of("Job.Deployments", READ_JOB);
+    static final ApiEndpoint LATEST_DEPLOYMENT = ApiEndpoint.of("Job.LatestDeployment", READ_JOB);
+    static final ApiEndpoint SCALE_STATUS = ApiEndpoint.of("Job.ScaleStatus",
+            AclRule.anyOf(AclRule.namespace(Capability.READ_JOB_SCALING), READ_JOB));
+    /** Register, plan and validate: in the namespace the body's job resolves to ({@link #inJobNamespace}). */
+    static final ApiEndpoint REGISTER = bodyNamespaced("Job.Register", SUBMIT_JOB);
+    static final ApiEndpoint PLAN = bodyNamespaced("Job.Plan", SUBMIT_JOB);
+    static final ApiEndpoint VALIDATE = bodyNamespaced("Job.Validate", READ_JOB);
+    static final ApiEndpoint PARSE = ApiEndpoint.of("Job.Parse",
+            AclRule.anyOf(AclRule.namespace(Capability.PARSE_JOB), SUBMIT_JOB));
+    static final ApiEndpoint DEREGISTER = ApiEndpoint.of("Job.Deregister", SUBMIT_JOB);
+    static final ApiEndpoint SCALE = ApiEndpoint.of("Job.Scale",
+            AclRule.anyOf(AclRule.namespace(Capability.SCALE_JOB), SUBMIT_JOB));
+    static final ApiEndpoint EVAL_LIST = ApiEndpoint.of("Eval.List", READ_JOB);
+    /** An evaluation by ID: in the evaluation's own namespace ({@link #evalNamespace}). */
+    static final ApiEndpoint EVAL_GET = ApiEndpoint.of("Eval.GetEval", READ_JOB);
+    static final ApiEndpoint EVAL_ALLOCATIONS = ApiEndpoint.of("Eval.Allocations", READ_JOB);
+    static final ApiEndpoint DEPLOYMENT_LIST = ApiEndpoint.of("Deployment.List", READ_JOB);
+    /** Open to anyone: the answer holds only the namespaces the caller has some capability in. */
+    static final ApiEndpoint NAMESPACE_LIST = ApiEndpoint.of("Namespace.ListNamespaces", AclRule.PUBLIC);
+
+    /** How list rows and objects by ID name their namespace, and what reading them takes. */
+    static final StateReads.Namespaced<Job> JOBS_LIST = new StateReads.Namespaced<>(Job::namespace,
+            Capability.LIST_JOBS);
+    static final StateReads.Namespaced<Evaluation> EVALS_READ = new StateReads.Namespaced<>(Evaluation::namespace,
+            Capability.READ_JOB);
+    static final StateReads.Namespaced<Allocation> ALLOCS_READ = new StateReads.Namespaced<>(Allocation::namespace,
+            Capability.READ_JOB);
+
+    /** The one namespace until the namespaces issue. */
+    private static final List<Namespace> NAMESPACES = List.of(new Namespace("default", "Default shared namespace"));
+
+    /**
+     * An endpoint whose namespace is in its body: the dispatcher checks the query's namespace when one is given, else
+     * that the rule holds in some namespace; the handler then checks the job's ({@link #inJobNamespace}).
+     */
+    private static ApiEndpoint bodyNamespaced(String name, AclRule rule) {
+        return ApiEndpoint.of(name, rule).namespacedBy(r -> r.query("namespace").filter(ns -> !ns.isEmpty())
+                .orElse("*"));
+    }
+
     private final StateStore store;
     private final AgentInfo agent;
     private final RaftWrites writes;
@@ -68,17 +128,16 @@ public final class JobRoutes implements ApiRoutes {
 
     @Override
     public void register(RouteTable routes) {
-        routes.getAsync("/v1/jobs", this::listJobs)
-                .routeAsync("PUT", "/v1/jobs", this::registerJob)
-                .routeAsync("POST", "/v1/jobs", this::registerJob)
-                .getAsync("/v1/job/{id}", r -> reads.one(r, NomadTables.JOBS, jobKey(r), "job not found"))
-                .routeAsync("PUT", "/v1/job/{id}", this::registerJob)
-                .routeAsync("POST", "/v1/job/{id}", this::registerJob)
-                .routeAsync("DELETE", "/v1/job/{id}", this::deregisterJob)
-                .write("/v1/job/{id}/plan", this::planJob)
-                .routeAsync("PUT", "/v1/job/{id}/scale", this::scaleJob)
-                .routeAsync("POST", "/v1/job/{id}/scale", this::scaleJob)
-                .getAsync("/v1/job/{id}/scale", r -> reads.query(r, (s, ws) -> {
+        ApiEndpoint evalGet = EVAL_GET.namespacedBy(this::evalNamespace);
+        ApiEndpoint evalAllocations = EVAL_ALLOCATIONS.namespacedBy(this::evalNamespace);
+        routes.getAsync("/v1/jobs", LIST, this::listJobs)
+                .writeAsync("/v1/jobs", REGISTER, this::registerJob)
+                .getAsync("/v1/job/{id}", GET, r -> reads.one(r, NomadTables.JOBS, jobKey(r), "job not found"))
+                .writeAsync("/v1/job/{id}", REGISTER, this::registerJob)
+                .deleteAsync("/v1/job/{id}", DEREGISTER, this::deregisterJob)
+                .write("/v1/job/{id}/plan", PLAN, this::planJob)
+                .writeAsync("/v1/job/{id}/scale", SCALE, this::scaleJob)
+                .getAsync("/v1/job/{id}/scale", SCALE_STATUS, r -> reads.query(r, (s, ws) -> {
                     ws.key(NomadTables.JOBS.name(), jobKey(r));
                     ws.indexKey(NomadTables.ALLOCS.name(), "job", jobKey(r));
                     Job job = s.get(NomadTables.JOBS, jobKey(r)).orElse(null);
@@ -91,43 +150,95 @@ public final class JobRoutes implements ApiRoutes {
                     }
                     return answer;
                 }))
-                .getAsync("/v1/job/{id}/summary", r -> reads.one(r, NomadTables.JOB_SUMMARIES, jobKey(r),
+                .getAsync("/v1/job/{id}/summary", SUMMARY, r -> reads.one(r, NomadTables.JOB_SUMMARIES, jobKey(r),
                         "job not found"))
-                .getAsync("/v1/job/{id}/versions", r -> reads.query(r, (s, ws) -> {
+                .getAsync("/v1/job/{id}/versions", VERSIONS, r -> reads.query(r, (s, ws) -> {
                     ws.prefix(NomadTables.JOB_VERSIONS.name(), jobKey(r) + "\0");
                     List<Job> versions = s.reversed(NomadTables.JOB_VERSIONS)
                             .filter(j -> NomadTables.key(j.namespace(), j.id()).equals(jobKey(r))).toList();
                     return new Indexed<>(new Versions(versions, List.of()),
                             s.tableIndex(NomadTables.JOB_VERSIONS.name()));
                 }))
-                .getAsync("/v1/job/{id}/evaluations", r -> reads.query(r, (s, ws) -> {
+                .getAsync("/v1/job/{id}/evaluations", EVALUATIONS, r -> reads.query(r, (s, ws) -> {
                     ws.indexKey(NomadTables.EVALS.name(), "job", jobKey(r));
                     return new Indexed<>(s.byIndex(NomadTables.EVALS, "job", jobKey(r)).toList(),
                             s.tableIndex(NomadTables.EVALS.name()));
                 }))
-                .getAsync("/v1/job/{id}/allocations", r -> reads.query(r, (s, ws) -> {
+                .getAsync("/v1/job/{id}/allocations", ALLOCATIONS, r -> reads.query(r, (s, ws) -> {
                     ws.indexKey(NomadTables.ALLOCS.name(), "job", jobKey(r));
                     return new Indexed<>(s.byIndex(NomadTables.ALLOCS, "job", jobKey(r))
-                            .map(a -> io.caravan.api.model.AllocListStub.of(a, false)).toList(),
+                            .map(a -> AllocListStub.of(a, false)).toList(),
                             s.tableIndex(NomadTables.ALLOCS.name()));
                 }))
-                .getAsync("/v1/evaluations", r -> reads.list(r, NomadTables.EVALS, (s, e) -> e))
-                .getAsync("/v1/evaluation/{id}", r -> reads.one(r, NomadTables.EVALS, r.pathParam("id"), "eval not found"))
-                .getAsync("/v1/evaluation/{id}/allocations", r -> reads.query(r, (s, ws) -> {
+                .getAsync("/v1/evaluations", EVAL_LIST, r -> reads.list(r, NomadTables.EVALS, EVALS_READ, (s, e) -> e))
+                .getAsync("/v1/evaluation/{id}", evalGet, r -> reads.one(r, NomadTables.EVALS, r.pathParam("id"),
+                        "eval not found", EVALS_READ))
+                .getAsync("/v1/evaluation/{id}/allocations", evalAllocations, r -> reads.query(r, (s, ws) -> {
                     ws.indexKey(NomadTables.ALLOCS.name(), "eval", r.pathParam("id"));
-                    return new Indexed<>(s.byIndex(NomadTables.ALLOCS, "eval", r.pathParam("id"))
-                            .map(a -> io.caravan.api.model.AllocListStub.of(a, false)).toList(),
+                    Predicate<Allocation> granted = ALLOCS_READ.grantedTo(r);
+                    return new Indexed<>(s.byIndex(NomadTables.ALLOCS, "eval", r.pathParam("id")).filter(granted)
+                            .map(a -> AllocListStub.of(a, false)).toList(),
                             s.tableIndex(NomadTables.ALLOCS.name()));
                 }))
                 // No deployments exist until the deployments issue: Nomad's answers for "none".
-                .get("/v1/deployments", r -> ApiResponse.ok(List.of()))
-                .get("/v1/job/{id}/deployments", r -> ApiResponse.ok(List.of()))
-                .get("/v1/job/{id}/deployment", r -> ApiResponse.ok(
-                        com.fasterxml.jackson.databind.node.NullNode.getInstance()))
-                .get("/v1/namespaces", r -> ApiResponse.ok(List.of(new Namespace("default",
-                        "Default shared namespace"))))
-                .write("/v1/jobs/parse", this::parse)
-                .write("/v1/validate/job", this::validate);
+                .get("/v1/deployments", DEPLOYMENT_LIST, r -> ApiResponse.ok(List.of()))
+                .get("/v1/job/{id}/deployments", DEPLOYMENTS, r -> ApiResponse.ok(List.of()))
+                .get("/v1/job/{id}/deployment", LATEST_DEPLOYMENT, r -> ApiResponse.ok(NullNode.getInstance()))
+                .get("/v1/namespaces", NAMESPACE_LIST, r -> ApiResponse.ok(NAMESPACES.stream()
+                        .filter(ns -> anyCapability(r.identity().acl(), ns.name())).toList()))
+                .write("/v1/jobs/parse", PARSE, this::parse)
+                .write("/v1/validate/job", VALIDATE, this::validate);
+    }
+
+    /** An evaluation's own namespace, for the rule; null for one that does not exist (the handler answers 404). */
+    private String evalNamespace(ApiRequest r) {
+        return store.snapshot().get(NomadTables.EVALS, r.pathParam("id")).map(Evaluation::namespace).orElse(null);
+    }
+
+    /** Whether the caller holds any capability in {@code namespace}: what listing it takes, as in Nomad. */
+    static boolean anyCapability(Acl acl, String namespace) {
+        for (String capability : Capability.ALL) {
+            if (!Capability.DENY.equals(capability) && acl.allowNamespace(namespace, capability)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The namespace a register, plan or validate acts in, as Nomad resolves it: the {@code namespace} query parameter,
+     * else the body's {@code Namespace}, else the job's own, else {@code default}.
+     */
+    static String jobNamespace(ApiRequest r, JsonNode body) {
+        Optional<String> query = r.query("namespace").filter(ns -> !ns.isEmpty());
+        if (query.isPresent()) {
+            return query.get();
+        }
+        JsonNode job = body.has("Job") ? body.get("Job") : body;
+        for (JsonNode named : new JsonNode[] {body.path("Namespace"), job.path("Namespace")}) {
+            if (named.isTextual() && !named.asText().isEmpty()) {
+                return named.asText();
+            }
+        }
+        return QueryOptions.DEFAULT_NAMESPACE;
+    }
+
+    /**
+     * Puts the body's job in the namespace it acts in ({@link #jobNamespace}) and checks the endpoint's rule there:
+     * the dispatcher, which does not read bodies, could only check it in some namespace when the query names none.
+     */
+    private static JsonNode inJobNamespace(ApiRequest r, ApiEndpoint endpoint, JsonNode body) {
+        String namespace = jobNamespace(r, body);
+        if (namespace.equals("*")) {
+            throw CaravanException.invalid("Namespace", "a job is written to one namespace, not \"*\"");
+        }
+        if (!endpoint.rule().allows(r.identity(), namespace)) {
+            throw new CaravanException(ErrorCode.PERMISSION_DENIED, "Permission denied");
+        }
+        if ((body.has("Job") ? body.get("Job") : body) instanceof ObjectNode job) {
+            job.put("Namespace", namespace);
+        }
+        return body;
     }
 
     /** Nomad's {@code POST /v1/jobs/parse} request. */
@@ -170,7 +281,7 @@ public final class JobRoutes implements ApiRoutes {
 
     /** Nomad's {@code PUT /v1/validate/job}: 200 with the problems listed, not an error status. */
     private ApiResponse validate(ApiRequest r) {
-        JsonNode body = r.body(JsonNode.class);
+        JsonNode body = inJobNamespace(r, VALIDATE, r.body(JsonNode.class));
         JsonNode node = body.has("Job") ? body.get("Job") : body;
         if (!(node instanceof com.fasterxml.jackson.databind.node.ObjectNode job)) {
             throw CaravanException.invalid("Job", "missing job");
@@ -190,7 +301,7 @@ public final class JobRoutes implements ApiRoutes {
     /** Nomad's {@code /v1/job/:id/versions} body. */
     record Versions(List<Job> versions, List<Object> diffs) {}
 
-    /** The one namespace until the namespaces issue. */
+    /** Nomad's namespace, as listed. */
     record Namespace(String name, String description) {}
 
     private static String jobKey(ApiRequest r) {
@@ -200,14 +311,14 @@ public final class JobRoutes implements ApiRoutes {
     // ---- reads ------------------------------------------------------------------------------------------------
 
     private CompletionStage<ApiResponse> listJobs(ApiRequest r) {
-        return reads.list(r, NomadTables.JOBS, (s, job) -> JobListStub.of(job,
+        return reads.list(r, NomadTables.JOBS, JOBS_LIST, (s, job) -> JobListStub.of(job,
                 s.get(NomadTables.JOB_SUMMARIES, NomadTables.key(job.namespace(), job.id())).orElse(null)));
     }
 
     // ---- writes -----------------------------------------------------------------------------------------------
 
     private CompletionStage<ApiResponse> registerJob(ApiRequest r) {
-        JsonNode body = r.body(JsonNode.class);
+        JsonNode body = inJobNamespace(r, REGISTER, r.body(JsonNode.class));
         Job job = Jobs.canonical(body, agent.region(), limits);
         String warnings = Jobs.warnings(body);
         boolean enforce = body.path("EnforceIndex").asBoolean(false);
@@ -285,7 +396,7 @@ public final class JobRoutes implements ApiRoutes {
 
     /** Nomad's {@code PUT /v1/job/:id/plan}: what registering would do, nothing written. */
     private ApiResponse planJob(ApiRequest r) throws io.caravan.scheduler.SchedulerException {
-        JsonNode body = r.body(JsonNode.class);
+        JsonNode body = inJobNamespace(r, PLAN, r.body(JsonNode.class));
         Job job = Jobs.canonical(body, agent.region(), limits);
         if (!job.id().equals(r.pathParam("id"))) {
             throw CaravanException.invalid("Job.ID", "job ID does not match the URL");

@@ -7,9 +7,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Predicate;
 
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
+import io.caravan.api.acl.Access;
+import io.caravan.api.acl.AclRule;
+import io.caravan.api.acl.Capability;
+import io.caravan.api.acl.Scope;
 import io.caravan.api.model.AllocListStub;
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.DesiredTransition;
@@ -17,6 +22,7 @@ import io.caravan.api.model.DrainStrategy;
 import io.caravan.api.model.Evaluation;
 import io.caravan.api.model.Node;
 import io.caravan.api.model.NodeListStub;
+import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.ApiRoutes;
@@ -35,6 +41,26 @@ import org.osgi.service.component.annotations.Reference;
  */
 @Component(service = ApiRoutes.class)
 public final class NodeRoutes implements ApiRoutes {
+    // ---- the endpoints: Nomad's names and the ACL rule each checks ----------------------------------------------
+    private static final AclRule NODE_READ = AclRule.scope(Scope.NODE, Access.READ);
+    private static final AclRule NODE_WRITE = AclRule.scope(Scope.NODE, Access.WRITE);
+
+    static final ApiEndpoint NODE_LIST = ApiEndpoint.of("Node.List", NODE_READ);
+    static final ApiEndpoint NODE_GET = ApiEndpoint.of("Node.GetNode", NODE_READ);
+    /** node:read, and only the allocations of namespaces where the caller has read-job. */
+    static final ApiEndpoint NODE_ALLOCS = ApiEndpoint.of("Node.GetAllocs", NODE_READ);
+    static final ApiEndpoint NODE_ELIGIBILITY = ApiEndpoint.of("Node.UpdateEligibility", NODE_WRITE);
+    static final ApiEndpoint NODE_DRAIN = ApiEndpoint.of("Node.UpdateDrain", NODE_WRITE);
+    static final ApiEndpoint NODE_PURGE = ApiEndpoint.of("Node.Deregister", NODE_WRITE);
+    static final ApiEndpoint ALLOC_LIST = ApiEndpoint.of("Alloc.List", AclRule.namespace(Capability.READ_JOB));
+    /** An allocation by ID: in the allocation's own namespace ({@link #allocNamespace}). */
+    static final ApiEndpoint ALLOC_GET = ApiEndpoint.of("Alloc.GetAlloc", AclRule.namespace(Capability.READ_JOB));
+    static final ApiEndpoint ALLOC_STOP = ApiEndpoint.of("Alloc.Stop", AclRule.namespace(Capability.ALLOC_LIFECYCLE));
+    static final ApiEndpoint SCHEDULER_GET = ApiEndpoint.of("Operator.SchedulerGetConfiguration",
+            AclRule.scope(Scope.OPERATOR, Access.READ));
+    static final ApiEndpoint SCHEDULER_SET = ApiEndpoint.of("Operator.SchedulerSetConfiguration",
+            AclRule.scope(Scope.OPERATOR, Access.WRITE));
+
     private final StateStore store;
     private final StateReads reads;
     private final RaftWrites writes;
@@ -49,35 +75,40 @@ public final class NodeRoutes implements ApiRoutes {
 
     @Override
     public void register(RouteTable routes) {
-        routes.getAsync("/v1/nodes", r -> reads.list(r, NomadTables.NODES, (s, n) -> NodeListStub.of(n,
+        ApiEndpoint allocGet = ALLOC_GET.namespacedBy(this::allocNamespace);
+        ApiEndpoint allocStop = ALLOC_STOP.namespacedBy(this::allocNamespace);
+        routes.getAsync("/v1/nodes", NODE_LIST, r -> reads.list(r, NomadTables.NODES, (s, n) -> NodeListStub.of(n,
                         flag(r, "os"), flag(r, "resources"))))
-                .getAsync("/v1/node/{id}", r -> reads.one(r, NomadTables.NODES, r.pathParam("id"), "node not found"))
-                .getAsync("/v1/node/{id}/allocations", r -> reads.query(r, (s, ws) -> {
+                .getAsync("/v1/node/{id}", NODE_GET, r -> reads.one(r, NomadTables.NODES, r.pathParam("id"),
+                        "node not found"))
+                .getAsync("/v1/node/{id}/allocations", NODE_ALLOCS, r -> reads.query(r, (s, ws) -> {
                     ws.indexKey(NomadTables.ALLOCS.name(), "node", r.pathParam("id"));
-                    return new Indexed<>(s.byIndex(NomadTables.ALLOCS, "node", r.pathParam("id")).toList(),
-                            s.tableIndex(NomadTables.ALLOCS.name()));
+                    // Every namespace's, but only those the caller may read (Nomad's node:read and read-job).
+                    Predicate<Allocation> granted = JobRoutes.ALLOCS_READ.grantedTo(r);
+                    return new Indexed<>(s.byIndex(NomadTables.ALLOCS, "node", r.pathParam("id")).filter(granted)
+                            .toList(), s.tableIndex(NomadTables.ALLOCS.name()));
                 }))
-                .routeAsync("PUT", "/v1/node/{id}/eligibility", this::eligibility)
-                .routeAsync("POST", "/v1/node/{id}/eligibility", this::eligibility)
-                .routeAsync("PUT", "/v1/node/{id}/drain", this::drain)
-                .routeAsync("POST", "/v1/node/{id}/drain", this::drain)
-                .routeAsync("PUT", "/v1/node/{id}/purge", this::purge)
-                .routeAsync("POST", "/v1/node/{id}/purge", this::purge)
-                .getAsync("/v1/allocations", r -> reads.list(r, NomadTables.ALLOCS, (s, a) -> AllocListStub.of(a,
-                        flag(r, "resources"))))
-                .getAsync("/v1/allocation/{id}", r -> reads.one(r, NomadTables.ALLOCS, r.pathParam("id"),
-                        "alloc not found"))
-                .routeAsync("PUT", "/v1/allocation/{id}/stop", this::stopAlloc)
-                .routeAsync("POST", "/v1/allocation/{id}/stop", this::stopAlloc)
-                .getAsync("/v1/operator/scheduler/configuration", r -> reads.query(r, (s, ws) -> {
+                .writeAsync("/v1/node/{id}/eligibility", NODE_ELIGIBILITY, this::eligibility)
+                .writeAsync("/v1/node/{id}/drain", NODE_DRAIN, this::drain)
+                .writeAsync("/v1/node/{id}/purge", NODE_PURGE, this::purge)
+                .getAsync("/v1/allocations", ALLOC_LIST, r -> reads.list(r, NomadTables.ALLOCS, JobRoutes.ALLOCS_READ,
+                        (s, a) -> AllocListStub.of(a, flag(r, "resources"))))
+                .getAsync("/v1/allocation/{id}", allocGet, r -> reads.one(r, NomadTables.ALLOCS, r.pathParam("id"),
+                        "alloc not found", JobRoutes.ALLOCS_READ))
+                .writeAsync("/v1/allocation/{id}/stop", allocStop, this::stopAlloc)
+                .getAsync("/v1/operator/scheduler/configuration", SCHEDULER_GET, r -> reads.query(r, (s, ws) -> {
                     ws.table(NomadTables.SCHEDULER_CONFIG.name());
                     SchedulerConfig config = s.get(NomadTables.SCHEDULER_CONFIG, SchedulerConfig.KEY)
                             .orElse(SchedulerConfig.DEFAULT);
                     return new Indexed<>(new SchedulerConfigResponse(config, s.latestIndex(), 0, true),
                             Math.max(1, s.tableIndex(NomadTables.SCHEDULER_CONFIG.name())));
                 }))
-                .routeAsync("PUT", "/v1/operator/scheduler/configuration", this::setSchedulerConfig)
-                .routeAsync("POST", "/v1/operator/scheduler/configuration", this::setSchedulerConfig);
+                .writeAsync("/v1/operator/scheduler/configuration", SCHEDULER_SET, this::setSchedulerConfig);
+    }
+
+    /** An allocation's own namespace, for the rule; null for one that does not exist (the handler answers 404). */
+    private String allocNamespace(ApiRequest r) {
+        return store.snapshot().get(NomadTables.ALLOCS, r.pathParam("id")).map(Allocation::namespace).orElse(null);
     }
 
     private static boolean flag(ApiRequest r, String name) {

@@ -6,7 +6,9 @@ import java.util.Optional;
 
 import io.caravan.agent.AgentStats;
 import io.caravan.agent.HealthContributor;
+import io.caravan.api.acl.AclRule;
 import io.caravan.consensus.Replicator;
+import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.ApiRoutes;
 import io.caravan.http.QueryMeta;
@@ -26,6 +28,8 @@ import org.osgi.service.component.annotations.ReferencePolicy;
 @Component(service = {ApiRoutes.class, HealthContributor.class, AgentStats.class},
         configurationPid = "io.caravan.server", configurationPolicy = ConfigurationPolicy.REQUIRE)
 public final class ServerStatus implements ApiRoutes, HealthContributor, AgentStats {
+    static final ApiEndpoint LEADER = ApiEndpoint.of("Status.Leader", AclRule.PUBLIC);
+    static final ApiEndpoint PEERS = ApiEndpoint.of("Status.Peers", AclRule.PUBLIC);
 
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     private volatile Replicator raft;
@@ -36,13 +40,13 @@ public final class ServerStatus implements ApiRoutes, HealthContributor, AgentSt
 
     @Override
     public void register(RouteTable routes) {
-        routes.get("/v1/status/leader", r -> {
+        routes.get("/v1/status/leader", LEADER, r -> {
             Replicator log = raft;
             LeaderLocator l = servers;
             String leader = l != null ? l.leaderRpcAddress().orElse("") : "";   // never a Raft address
             return ApiResponse.ok(leader, meta(log));
         });
-        routes.get("/v1/status/peers", r -> {
+        routes.get("/v1/status/peers", PEERS, r -> {
             Replicator log = raft;
             LeaderLocator l = servers;
             return ApiResponse.ok(l != null ? l.serverRpcAddresses() : List.of(), meta(log));

@@ -4,10 +4,13 @@ import java.util.Iterator;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
+import io.caravan.api.acl.Acl;
 import io.caravan.api.json.NomadJson;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
@@ -23,13 +26,36 @@ import io.caravan.state.WatchSet;
 
 /**
  * How every read endpoint answers: a blocking query on the state store (no thread waits), one object or a 404, or
- * Nomad's list shape (namespace and prefix select, {@code filter} runs on full objects, then pages, then stubs).
+ * Nomad's list shape (namespace and prefix select, {@code filter} runs on full objects, the caller's ACL drops rows of
+ * namespaces it may not read, then pages, then stubs).
  */
 final class StateReads {
     private final StateStore store;
 
     StateReads(StateStore store) {
         this.store = store;
+    }
+
+    /**
+     * Which rows of a namespaced table a call may see: those of the namespace asked for (of every one for
+     * {@code namespace=*}) whose namespace grants the caller {@code capability}. The dispatcher has checked the
+     * capability in the namespace asked for, or for {@code *} in some namespace; rows are checked one by one here.
+     */
+    record Namespaced<T>(Function<? super T, String> namespaceOf, String capability) {
+        Predicate<T> visibleTo(ApiRequest r) {
+            String asked = r.options().namespace();
+            Acl acl = r.identity().acl();
+            return row -> {
+                String ns = namespaceOf.apply(row);
+                return ("*".equals(asked) || asked.equals(ns)) && acl.allowNamespace(ns, capability);
+            };
+        }
+
+        /** The same rows of every namespace (a node's allocations), still only where the caller may read them. */
+        Predicate<T> grantedTo(ApiRequest r) {
+            Acl acl = r.identity().acl();
+            return row -> acl.allowNamespace(namespaceOf.apply(row), capability);
+        }
     }
 
     <R> CompletionStage<ApiResponse> query(ApiRequest r, BiFunction<StateSnapshot, WatchSet, Indexed<R>> q) {
@@ -51,22 +77,51 @@ final class StateReads {
         });
     }
 
-    /** Nomad's list endpoint: namespace and prefix select, filter runs on full objects, then pages, then stubs. */
-    /** @param stub the list form of a row, read from the same snapshot as the row */
-    <T> CompletionStage<ApiResponse> list(ApiRequest r, TableSpec<T> table,
-                                                  BiFunction<StateSnapshot, T, ?> stub) {
+    /**
+     * One object of a namespaced table by its ID: a 404 when missing, a 403 when its namespace does not grant the
+     * caller the capability (it may have appeared, in another namespace, while a blocking query waited).
+     */
+    <T> CompletionStage<ApiResponse> one(ApiRequest r, TableSpec<T> table, String key, String notFound,
+                                         Namespaced<T> namespaced) {
+        Predicate<T> granted = namespaced.grantedTo(r);
+        return one(r, table, key, notFound).thenApply(answer -> {
+            @SuppressWarnings("unchecked")
+            T row = (T) answer.body();
+            if (!granted.test(row)) {
+                throw new CaravanException(ErrorCode.PERMISSION_DENIED, "Permission denied");
+            }
+            return answer;
+        });
+    }
+
+    /** A list of a table without namespaces (nodes). */
+    <T> CompletionStage<ApiResponse> list(ApiRequest r, TableSpec<T> table, BiFunction<StateSnapshot, T, ?> stub) {
+        return list(r, table, null, stub);
+    }
+
+    /**
+     * Nomad's list endpoint: namespace and prefix select, filter runs on full objects, rows the caller may not read
+     * are dropped, then pages, then stubs.
+     *
+     * @param namespaced how a row names its namespace and what reading it takes; null for a table without
+     * @param stub       the list form of a row, read from the same snapshot as the row
+     */
+    <T> CompletionStage<ApiResponse> list(ApiRequest r, TableSpec<T> table, Namespaced<T> namespaced,
+                                          BiFunction<StateSnapshot, T, ?> stub) {
         QueryOptions o = r.options();
         Filter filter = o.filter().isEmpty() ? null : Filter.parse(o.filter());
-        boolean namespaced = table == NomadTables.JOBS;
-        String prefix = namespaced && !o.namespace().equals("*") ? NomadTables.key(o.namespace(), o.prefix())
+        Predicate<T> visible = namespaced == null ? row -> true : namespaced.visibleTo(r);
+        boolean keyedByNamespace = table == NomadTables.JOBS;
+        String prefix = keyedByNamespace && !o.namespace().equals("*") ? NomadTables.key(o.namespace(), o.prefix())
                 : o.prefix();
         return store.query(o.minIndex(), o.maxWait(), (s, ws) -> {
             ws.table(table.name());
             Stream<T> rows = o.nextToken().isEmpty() ? s.prefix(table, prefix)
-                    : s.from(table, namespaced ? o.nextToken().replaceFirst("\\.", "\0") : o.nextToken())
+                    : s.from(table, keyedByNamespace ? o.nextToken().replaceFirst("\\.", "\0") : o.nextToken())
                             .filter(row -> table.idOf(row).startsWith(prefix));
             Iterator<T> ordered = rows.iterator();
-            Page<T> page = Page.of(ordered, row -> filter == null || filter.matches(NomadJson.mapper().valueToTree(row)),
+            Page<T> page = Page.of(ordered, row -> visible.test(row)
+                            && (filter == null || filter.matches(NomadJson.mapper().valueToTree(row))),
                     row -> table.idOf(row).replace('\0', '.'), o.perPage());
             return new Indexed<>(page.map(row -> stub.apply(s, row)), s.tableIndex(table.name()));
         }).thenApply(result -> {

@@ -178,9 +178,11 @@ class ClusterRoutesTest {
 
     static final class Table implements RouteTable {
         final Map<String, AsyncHandler> routes = new HashMap<>();
+        final Map<String, String> endpoints = new HashMap<>();
 
         public RouteTable routeAsync(String method, String pattern, ApiEndpoint endpoint, AsyncHandler handler) {
             routes.put(method + " " + pattern, handler);
+            endpoints.put(method + " " + pattern, endpoint.name() + " " + endpoint.rule().describe());
             return this;
         }
     }
@@ -245,6 +247,21 @@ class ClusterRoutesTest {
         }
         assertEquals(status, e.code().httpStatus(), e.getMessage());
         assertEquals(message, e.getMessage());
+    }
+
+    @Test
+    void eachRouteDeclaresNomadsEndpointAndRule() {
+        Table table = new Table();
+        routes(true, true).register(table);
+        assertEquals(Map.of("GET /v1/agent/members", "Agent.Members node:read",
+                "PUT /v1/agent/join", "Agent.Join agent:write", "POST /v1/agent/join", "Agent.Join agent:write",
+                "PUT /v1/agent/force-leave", "Agent.ForceLeave agent:write",
+                "POST /v1/agent/force-leave", "Agent.ForceLeave agent:write",
+                "GET /v1/operator/raft/configuration", "Operator.RaftGetConfiguration management",
+                "DELETE /v1/operator/raft/peer", "Operator.RaftRemovePeer management",
+                "GET /v1/agent/servers", "Agent.ListServers agent:read",
+                "PUT /v1/agent/servers", "Agent.UpdateServers agent:write",
+                "POST /v1/agent/servers", "Agent.UpdateServers agent:write"), table.endpoints);
     }
 
     // ---- members -----------------------------------------------------------------------------------------------

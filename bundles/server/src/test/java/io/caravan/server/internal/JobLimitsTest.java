@@ -21,6 +21,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
+import io.caravan.api.acl.Identity;
 import io.caravan.api.json.NomadJson;
 import io.caravan.consensus.Applied;
 import io.caravan.consensus.Replicator;
@@ -43,6 +44,11 @@ class JobLimitsTest {
     private final JobRoutes routes;
 
     JobLimitsTest() {
+        routes = new JobRoutes(state, new ClusterRoutesTest.Agent(true, false), writes(state, writes), config(100));
+    }
+
+    /** Raft writes applied at once to {@code state}, each counted. */
+    static RaftWrites writes(ServerState state, AtomicLong writes) {
         RaftWrites raft = new RaftWrites();
         raft.bindReplicator(new Replicator() {
             public CompletionStage<Applied> submit(byte[] command) {
@@ -54,7 +60,7 @@ class JobLimitsTest {
             public long lastAppliedIndex() { return writes.get(); }
             public List<String> peers() { return List.of(); }
         });
-        routes = new JobRoutes(state, new ClusterRoutesTest.Agent(true, false), raft, config(100));
+        return raft;
     }
 
     @AfterEach
@@ -253,6 +259,7 @@ class JobLimitsTest {
         public List<String> queryAll(String name) { return List.of(); }
         public Optional<String> header(String name) { return Optional.empty(); }
         public Optional<String> token() { return Optional.empty(); }
+        public Identity identity() { return Identity.UNRESTRICTED; }
         public QueryOptions options() {
             return new QueryOptions("global", "default", 0, Duration.ZERO, false, "", "", 0, "", false);
         }

@@ -15,7 +15,10 @@ import java.util.TreeMap;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
+import io.caravan.api.acl.AclRule;
+import io.caravan.api.acl.Capability;
 import io.caravan.client.ClientAllocs;
+import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.ApiRoutes;
@@ -32,6 +35,15 @@ import org.osgi.service.component.annotations.Reference;
  */
 @Component(service = ApiRoutes.class)
 public final class ClientAllocRoutes implements ApiRoutes {
+    // ---- the endpoints: Nomad's names and the ACL rule each checks, in the allocation's namespace ---------------
+    static final ApiEndpoint RESTART = ApiEndpoint.of("ClientAllocations.Restart",
+            AclRule.namespace(Capability.ALLOC_LIFECYCLE));
+    static final ApiEndpoint SIGNAL = ApiEndpoint.of("ClientAllocations.Signal",
+            AclRule.namespace(Capability.ALLOC_LIFECYCLE));
+    static final ApiEndpoint STATS = ApiEndpoint.of("ClientAllocations.Stats", AclRule.namespace(Capability.READ_JOB));
+    static final ApiEndpoint GC = ApiEndpoint.of("ClientAllocations.GarbageCollect",
+            AclRule.namespace(Capability.SUBMIT_JOB));
+
     private final ClientAllocs allocs;
     private final Clock clock;
 
@@ -48,11 +60,13 @@ public final class ClientAllocRoutes implements ApiRoutes {
     @Override
     public void register(RouteTable routes) {
         // Nomad serves restart on GET too; signal takes PUT and POST only.
-        routes.write("/v1/client/allocation/{alloc}/restart", this::restart)
-                .get("/v1/client/allocation/{alloc}/restart", this::restart)
-                .write("/v1/client/allocation/{alloc}/signal", this::signal)
-                .get("/v1/client/allocation/{alloc}/stats", this::stats)
-                .get("/v1/client/allocation/{alloc}/gc", this::gc);
+        ApiEndpoint restart = ClientFsRoutes.inAllocNamespace(allocs, RESTART);
+        routes.write("/v1/client/allocation/{alloc}/restart", restart, this::restart)
+                .get("/v1/client/allocation/{alloc}/restart", restart, this::restart)
+                .write("/v1/client/allocation/{alloc}/signal", ClientFsRoutes.inAllocNamespace(allocs, SIGNAL),
+                        this::signal)
+                .get("/v1/client/allocation/{alloc}/stats", ClientFsRoutes.inAllocNamespace(allocs, STATS), this::stats)
+                .get("/v1/client/allocation/{alloc}/gc", ClientFsRoutes.inAllocNamespace(allocs, GC), this::gc);
     }
 
     /** Body of {@code restart}; missing fields (or no body at all) mean every running task. */

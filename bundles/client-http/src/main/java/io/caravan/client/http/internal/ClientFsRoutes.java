@@ -19,7 +19,10 @@ import java.util.function.LongSupplier;
 
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
+import io.caravan.api.acl.AclRule;
+import io.caravan.api.acl.Capability;
 import io.caravan.client.ClientAllocs;
+import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.ApiRoutes;
@@ -38,6 +41,18 @@ import org.osgi.service.component.annotations.Reference;
  */
 @Component(service = ApiRoutes.class)
 public final class ClientFsRoutes implements ApiRoutes {
+    // ---- the endpoints: Nomad's names and the ACL rule each checks, in the allocation's namespace ---------------
+    private static final AclRule READ_FS = AclRule.namespace(Capability.READ_FS);
+
+    static final ApiEndpoint LIST = ApiEndpoint.of("ClientFS.List", READ_FS);
+    static final ApiEndpoint STAT = ApiEndpoint.of("ClientFS.Stat", READ_FS);
+    static final ApiEndpoint CAT = ApiEndpoint.of("ClientFS.Cat", READ_FS);
+    static final ApiEndpoint READ_AT = ApiEndpoint.of("ClientFS.ReadAt", READ_FS);
+    static final ApiEndpoint STREAM = ApiEndpoint.of("ClientFS.Stream", READ_FS);
+    /** Logs: read-logs, or read-fs (which can read the log files anyway). */
+    static final ApiEndpoint LOGS = ApiEndpoint.of("ClientFS.Logs",
+            AclRule.anyOf(AclRule.namespace(Capability.READ_LOGS), READ_FS));
+
     private final ClientAllocs allocs;
     private final ScheduledExecutorService scheduler;
     private final LongSupplier millis;
@@ -77,12 +92,20 @@ public final class ClientFsRoutes implements ApiRoutes {
 
     @Override
     public void register(RouteTable routes) {
-        routes.get("/v1/client/fs/ls/{alloc}", this::list)
-                .get("/v1/client/fs/stat/{alloc}", this::stat)
-                .get("/v1/client/fs/cat/{alloc}", this::cat)
-                .get("/v1/client/fs/readat/{alloc}", this::readAt)
-                .get("/v1/client/fs/stream/{alloc}", this::stream)
-                .get("/v1/client/fs/logs/{alloc}", this::logs);
+        routes.get("/v1/client/fs/ls/{alloc}", inAllocNamespace(allocs, LIST), this::list)
+                .get("/v1/client/fs/stat/{alloc}", inAllocNamespace(allocs, STAT), this::stat)
+                .get("/v1/client/fs/cat/{alloc}", inAllocNamespace(allocs, CAT), this::cat)
+                .get("/v1/client/fs/readat/{alloc}", inAllocNamespace(allocs, READ_AT), this::readAt)
+                .get("/v1/client/fs/stream/{alloc}", inAllocNamespace(allocs, STREAM), this::stream)
+                .get("/v1/client/fs/logs/{alloc}", inAllocNamespace(allocs, LOGS), this::logs);
+    }
+
+    /**
+     * The endpoint checked in the namespace of the allocation the call names, never the one the query names; for an
+     * allocation unknown here the query's, and the handler answers 404.
+     */
+    static ApiEndpoint inAllocNamespace(ClientAllocs allocs, ApiEndpoint endpoint) {
+        return endpoint.namespacedBy(r -> allocs.namespace(r.pathParam("alloc")).orElse(null));
     }
 
     ApiResponse list(ApiRequest request) throws IOException {

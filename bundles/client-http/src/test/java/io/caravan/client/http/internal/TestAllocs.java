@@ -13,6 +13,8 @@ import io.caravan.client.ClientAllocs;
 /** A client with allocation directories in a temp dir, recording lifecycle calls. */
 final class TestAllocs implements ClientAllocs {
     final Map<String, Path> dirs = new ConcurrentHashMap<>();
+    /** Each allocation's namespace; {@code default} unless set. */
+    final Map<String, String> namespaces = new ConcurrentHashMap<>();
     static final String RUNNING = "still-running";
     final List<String> calls = new ArrayList<>();
 
@@ -29,6 +31,11 @@ final class TestAllocs implements ClientAllocs {
     @Override
     public Optional<Path> allocDir(String allocId) {
         return Optional.ofNullable(dirs.get(allocId));
+    }
+
+    @Override
+    public Optional<String> namespace(String allocId) {
+        return allocDir(allocId).map(dir -> namespaces.getOrDefault(allocId, "default"));
     }
 
     @Override

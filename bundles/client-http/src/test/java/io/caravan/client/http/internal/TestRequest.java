@@ -84,7 +84,8 @@ final class TestRequest implements ApiRequest {
 
     @Override
     public QueryOptions options() {
-        return new QueryOptions("global", "default", 0, QueryOptions.MAX_WAIT, false, "", "", 0, "", false);
+        return new QueryOptions("global", query("namespace").orElse(QueryOptions.DEFAULT_NAMESPACE), 0,
+                QueryOptions.MAX_WAIT, false, "", "", 0, "", false);
     }
 
     @Override
