@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.MathContext;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -152,6 +154,18 @@ class EvaluatorTest {
         // cty computes 11 % 5.1 with 512-bit binary floats, so the result is not exactly 0.8.
         assertEquals("0.800000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
                 + "00000000000000000000000000000000000000000000000000000000000024", eval("11 % 5.1").toString());
+    }
+
+    @Test
+    void aPowerOfTwoIsWrittenAsADecimalThatReadsBackAsIt() {
+        // 51 % 0.02 leaves exactly 2^-506. Its shortest decimal that reads back as it has 155 digits; Go's big.Float
+        // writes 154, which read back as the next lower number (a deliberate difference, see package-info).
+        BigDecimal powerOfTwo = BigDecimal.ONE.divide(new BigDecimal(BigInteger.TWO.pow(506)));
+        BigDecimal written = ((Value.NumberValue) eval("51 % 2e-2")).value();
+        assertEquals(155, written.precision());
+        assertEquals(Value.of(true), eval("51 % 2e-2 == " + powerOfTwo));
+        assertEquals(Value.of(true), eval("51 % 2e-2 == " + written));
+        assertEquals(Value.of(false), eval("51 % 2e-2 == " + written.round(new MathContext(154))));
     }
 
     @Test

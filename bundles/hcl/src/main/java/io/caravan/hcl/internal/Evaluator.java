@@ -125,6 +125,13 @@ public final class Evaluator {
         } else if (e instanceof Expression.Conditional c) {
             Value cond = eval(c.condition(), scope);
             if (!cond.isKnown()) {
+                // HCL unifies the results' types before it reads the condition: x ? "" : [] fails while x is unknown.
+                Unify.Type a = typeOf(c.whenTrue(), scope);
+                Unify.Type b = typeOf(c.whenFalse(), scope);
+                if (a != null && b != null && a != Unify.Prim.DYNAMIC && b != Unify.Prim.DYNAMIC
+                        && Unify.unify(List.of(a, b), budget, c.range()) == null) {
+                    throw inconsistentTypes(c, "neither converts to the type of the other");
+                }
                 return new UnknownValue(c.range());
             }
             return conditional(c, conditionTrue(cond, c.condition().range()), scope);
@@ -146,7 +153,7 @@ public final class Evaluator {
         // false ? true : (true ? null : 4) fails.
         boolean typed = chosen.isKnown() && !chosen.isNull();
         Unify.Type chosenType = typed ? null
-                : !chosen.isKnown() ? failedType(chosenExpr)
+                : !chosen.isKnown() ? unknownType(chosenExpr, scope)
                 : unwrap(chosenExpr) instanceof Expression.Conditional ? typeOf(chosenExpr, scope) : null;
         if (!typed && (chosenType == null || chosenType == Unify.Prim.DYNAMIC)) {
             return chosen;
@@ -159,21 +166,31 @@ public final class Evaluator {
             budget.elements(chosen.size(), c.range()); // reading a type walks the whole value
             chosenType = Unify.typeOf(chosen);
         }
-        Unify.Type to = Unify.unify(List.of(chosenType, otherType));
+        Unify.Type to = Unify.unify(List.of(chosenType, otherType), budget, c.range());
         if (to == null) {
-            throw error("Inconsistent conditional result types", "The true and false result expressions must have "
-                    + "consistent types: one is of type " + chosen.typeName() + " and cannot be converted to the "
-                    + "type of the other.", Range.between(c.whenTrue().range(), c.whenFalse().range()));
+            throw inconsistentTypes(c, "one is of type " + chosen.typeName() + " and cannot be converted to the type "
+                    + "of the other");
         }
-        return typed ? Unify.convert(chosen, to) : chosen;
+        Value converted = typed ? Unify.convert(chosen, to, budget, chosenExpr.range()) : chosen;
+        if (converted == null) {
+            throw error("Inconsistent conditional result types", "The " + (which ? "true" : "false") + " result value "
+                    + "has the wrong type: its elements are not all of one type.", chosenExpr.range());
+        }
+        return converted;
+    }
+
+    private static HclException inconsistentTypes(Expression.Conditional c, String why) {
+        return error("Inconsistent conditional result types", "The true and false result expressions must have "
+                + "consistent types: " + why + ".", Range.between(c.whenTrue().range(), c.whenFalse().range()));
     }
 
     /**
      * The type of an expression's result for unification, as HCL has it even where evaluation fails: an operator's,
-     * a template's, a tuple of its elements' types, a conditional's unified type, else the value's; dynamic (which
-     * unifies with anything) for an unknown value or a failure of any other kind. A null is Java's null (it takes
-     * the other branch's type), except a null from a conditional ({@code true ? null : ""} is a string). Tuples and
-     * conditionals are typed from their parts, so each part is evaluated once, however deep they nest.
+     * a template's, a tuple or object of its parts' types (also from a 'for'), a conditional's unified type, else the
+     * value's; dynamic (which unifies with anything) for an unknown value or a failure of any other kind. A null is
+     * Java's null (it takes the other branch's type), except a null from a conditional ({@code true ? null : ""} is a
+     * string). Constructors and conditionals are typed from their parts, so each part is evaluated once, however deep
+     * they nest.
      */
     private Unify.Type typeOf(Expression e, Scope scope) {
         if (e instanceof Expression.Parens p) {
@@ -181,12 +198,13 @@ public final class Evaluator {
         } else if (e instanceof Expression.Tuple t) {
             List<Unify.Type> elements = new ArrayList<>();
             for (Expression el : t.elements()) {
-                Unify.Type type = typeOf(el, scope);
-                elements.add(type == null ? Unify.Prim.DYNAMIC : type);
+                elements.add(orDynamic(typeOf(el, scope)));
             }
             return new Unify.TupleT(elements);
-        } else if (e instanceof Expression.For f && !f.isObject()) {
-            return forTupleType(f, scope);
+        } else if (e instanceof Expression.For f) {
+            return forType(f, scope);
+        } else if (e instanceof Expression.Splat s) {
+            return splatType(s, scope);
         } else if (e instanceof Expression.ObjectCons o) {
             // As a tuple, typed from its items, but any failing or unknown key makes the whole object dynamic.
             Map<String, Unify.Type> attributes = new TreeMap<>();
@@ -201,7 +219,7 @@ public final class Evaluator {
                 if (key == null) {
                     return Unify.Prim.DYNAMIC;
                 }
-                attributes.put(key, type == null ? Unify.Prim.DYNAMIC : type);
+                attributes.put(key, orDynamic(type));
             }
             return new Unify.ObjectT(attributes);
         } else if (e instanceof Expression.Conditional c) {
@@ -221,7 +239,7 @@ public final class Evaluator {
                     return Unify.Prim.DYNAMIC;
                 }
             }
-            Unify.Type u = Unify.unify(List.of(a, b));
+            Unify.Type u = Unify.unify(List.of(a, b), budget, c.range());
             return u == null ? Unify.Prim.DYNAMIC : u;
         }
         Value v;
@@ -241,16 +259,20 @@ public final class Evaluator {
     }
 
     /**
-     * A tuple-producing 'for' expression's type: HCL keeps the type of each element, a failing one included; only a
-     * failing collection or condition makes the whole result dynamic.
+     * A 'for' expression's type: HCL keeps the type of each element, a failing one included (of duplicate keys, the
+     * first); a failing collection or condition, or a key that is unknown, null or not a string makes the whole
+     * result dynamic.
      */
-    private Unify.Type forTupleType(Expression.For f, Scope scope) {
+    private Unify.Type forType(Expression.For f, Scope scope) {
         List<Unify.Type> elements = new ArrayList<>();
+        Map<String, Unify.Type> attributes = new TreeMap<>();
+        Map<String, List<Unify.Type>> groups = new TreeMap<>();
         try {
             List<Value[]> pairs = iterate(eval(f.collection(), scope), f.collection().range());
             if (pairs == null) {
                 return Unify.Prim.DYNAMIC;
             }
+            probeCondition(f, scope);
             for (Value[] kv : pairs) {
                 Scope inner = forScope(f.keyVar(), f.valueVar(), kv, scope);
                 if (f.condition() != null) {
@@ -263,21 +285,69 @@ public final class Evaluator {
                     }
                 }
                 budget.elements(1, f.range());
-                Unify.Type type = typeOf(f.value(), inner);
-                elements.add(type == null ? Unify.Prim.DYNAMIC : type);
+                if (!f.isObject()) {
+                    elements.add(orDynamic(typeOf(f.value(), inner)));
+                    continue;
+                }
+                Value k = eval(f.keyResult(), inner);
+                String key = k.isKnown() && !k.isNull() ? Convert.toText(k) : null;
+                if (key == null) {
+                    return Unify.Prim.DYNAMIC;
+                }
+                Unify.Type type = orDynamic(typeOf(f.value(), inner));
+                if (f.grouped()) {
+                    groups.computeIfAbsent(key, x -> new ArrayList<>()).add(type);
+                } else {
+                    attributes.putIfAbsent(key, type);
+                }
             }
         } catch (HclException ex) {
             return Unify.Prim.DYNAMIC;
         }
-        return new Unify.TupleT(elements);
+        if (!f.isObject()) {
+            return new Unify.TupleT(elements);
+        }
+        groups.forEach((k, types) -> attributes.put(k, new Unify.TupleT(types)));
+        return new Unify.ObjectT(attributes);
+    }
+
+    /** A splat's type: of each item, failing ones included, as HCL has it; dynamic if its source fails. */
+    private Unify.Type splatType(Expression.Splat s, Scope scope) {
+        Value source;
+        try {
+            source = eval(s.source(), scope);
+        } catch (HclException ex) {
+            return Unify.Prim.DYNAMIC;
+        }
+        if (!source.isKnown()) {
+            return Unify.Prim.DYNAMIC;
+        }
+        List<Value> elements = source instanceof ListValue l ? l.elements() : source.isNull() ? List.of()
+                : List.of(source);
+        budget.elements(elements.size(), s.range());
+        List<Unify.Type> types = new ArrayList<>();
+        for (Value el : elements) {
+            types.add(orDynamic(typeOf(s.each(), new Scope(Map.of(), el, scope))));
+        }
+        return new Unify.TupleT(types);
+    }
+
+    private static Unify.Type orDynamic(Unify.Type type) {
+        return type == null ? Unify.Prim.DYNAMIC : type;
     }
 
     private static Expression unwrap(Expression e) {
         return e instanceof Expression.Parens p ? unwrap(p.expression()) : e;
     }
 
+    /** The type of an unknown result: a conditional's is its results' unified type, else as {@link #failedType}. */
+    private Unify.Type unknownType(Expression e, Scope scope) {
+        return unwrap(e) instanceof Expression.Conditional c ? orDynamic(typeOf(c, scope)) : failedType(e);
+    }
+
     /** The type of the unknown result HCL carries on with when an operator or template fails; else dynamic. */
-    private static Unify.Type failedType(Expression e) {
+    private static Unify.Type failedType(Expression expr) {
+        Expression e = unwrap(expr);
         if (e instanceof Expression.Binary b) {
             return switch (b.operator()) {
                 case ADD, SUBTRACT, MULTIPLY, DIVIDE, MODULO -> Unify.Prim.NUMBER;
@@ -511,17 +581,7 @@ public final class Evaluator {
         if (pairs == null) {
             return new UnknownValue(f.range());
         }
-        if (f.condition() != null) {
-            // As HCL, check the condition once with unknown variables first, so that its errors show even when the
-            // collection is empty.
-            Value unknown = new UnknownValue(f.range());
-            probing++;
-            try {
-                condition(f, forScope(f.keyVar(), f.valueVar(), new Value[] {unknown, unknown}, scope));
-            } finally {
-                probing--;
-            }
-        }
+        probeCondition(f, scope);
         List<Value> tuple = new ArrayList<>();
         Map<String, Value> object = new TreeMap<>();
         Map<String, List<Value>> groups = new TreeMap<>();
@@ -573,17 +633,34 @@ public final class Evaluator {
         return collection(() -> Value.object(object), f.range());
     }
 
+    /**
+     * As HCL, checks a 'for' expression's condition once with unknown variables first, so that its errors show even
+     * when the collection is empty.
+     */
+    private void probeCondition(Expression.For f, Scope scope) {
+        if (f.condition() != null) {
+            Value unknown = new UnknownValue(f.range());
+            probing++;
+            try {
+                condition(f, forScope(f.keyVar(), f.valueVar(), new Value[] {unknown, unknown}, scope));
+            } finally {
+                probing--;
+            }
+        }
+    }
+
     /** A 'for' expression's condition in {@code inner}: null while unknown. */
     private Boolean condition(Expression.For f, Scope inner) {
         Value cond = eval(f.condition(), inner);
-        if (!cond.isKnown() && failedType(f.condition()) != Unify.Prim.NUMBER) {
+        // An unknown bool, string or value of unknown type may yet convert to a bool; an unknown number cannot.
+        Unify.Type unknown = cond.isKnown() ? null : unknownType(f.condition(), inner);
+        if (unknown == Unify.Prim.BOOL || unknown == Unify.Prim.STRING || unknown == Unify.Prim.DYNAMIC) {
             return null;
         }
         if (cond.isNull()) {
             throw error("Invalid 'for' condition", "The value of the 'if' clause must not be null.",
                     f.condition().range());
         }
-        // An unknown result of arithmetic is still a number, which converts to no bool.
         Boolean b = cond.isKnown() ? Convert.toBool(cond) : null;
         if (b == null) {
             throw error("Invalid 'for' condition", "The 'if' clause value is invalid: a bool is required.",
@@ -620,6 +697,19 @@ public final class Evaluator {
         }
         Value right = eval(b.right(), scope);
         if (!left.isKnown() || !right.isKnown()) {
+            // As HCL, a known operand must still suit the operator: x > true fails while x is unknown.
+            if (op == Operator.AND || op == Operator.OR) {
+                if (right.isKnown()) {
+                    bool(right, b.right().range(), "right operand"); // the left one is unknown here
+                }
+            } else if (op != Operator.EQUAL && op != Operator.NOT_EQUAL) {
+                if (left.isKnown()) {
+                    number(left, b.left().range(), "left operand");
+                }
+                if (right.isKnown()) {
+                    number(right, b.right().range(), "right operand");
+                }
+            }
             return new UnknownValue(b.range());
         }
         switch (op) {

@@ -1,0 +1,6 @@
+a = false ? [null, false, { a = null }] : [""]
+b = true ? [1, "a", null] : [{}]
+c = true ? [1, null] : [{}]
+d = true ? [[1], ["a"]] : [null, 1, 2]
+e = false ? [null, false] : [""]
+f = true ? [1, "a", null] : [null, {}, 3]
