@@ -27,6 +27,8 @@ import io.caravan.api.acl.AclRule;
 import io.caravan.api.acl.AclToken;
 import io.caravan.api.acl.Identity;
 import io.caravan.api.acl.PolicyCompiler;
+import io.caravan.api.model.GoTime;
+import io.caravan.api.model.NanoDuration;
 import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
@@ -291,8 +293,8 @@ public final class AclRoutes implements ApiRoutes {
 
     /** What a create or update sends: Nomad's ACLToken, of which the caller sets only some fields. */
     record TokenRequest(String accessorId, String name, String type, List<String> policies,
-                        List<AclToken.RoleLink> roles, Boolean global, Instant expirationTime,
-                        Duration expirationTtl) {}
+                        List<AclToken.RoleLink> roles, Boolean global, @GoTime Instant expirationTime,
+                        @NanoDuration Duration expirationTtl) {}
 
     private CompletionStage<ApiResponse> upsertToken(ApiRequest r, String accessor) {
         requireEnabled();
