@@ -26,6 +26,9 @@ final class AgentProcess implements AutoCloseable {
     static final Path DIST = Paths.get(System.getProperty("caravan.dist", "target/caravan"));
     static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    /** Plain HTTP/1.1 (no h2c upgrade offers), as curl and Nomad's clients speak it. */
+    private static final HttpClient HTTP_1 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2)).build();
 
     final Process process;
     final Path log;
@@ -179,7 +182,7 @@ final class AgentProcess implements AutoCloseable {
         if (token != null) {
             request.header("X-Nomad-Token", token);
         }
-        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return HTTP_1.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     String log() {

@@ -27,6 +27,11 @@ public sealed interface AclRule {
     AclRule PUBLIC = new Public();
     /** Any caller that presented a valid token (its own token, whoami). */
     AclRule AUTHENTICATED = new Authenticated();
+    /**
+     * Management, or a caller asking for an object of its own (its token, a policy or role it holds): the dispatcher
+     * lets every caller through and the handler, which has the object, decides.
+     */
+    AclRule OWN = new Own();
     /** A management token only. */
     AclRule MANAGEMENT = new Management();
     /** Servers only (proved by the cluster's gossip key on the RPC connection). */
@@ -77,6 +82,23 @@ public sealed interface AclRule {
         @Override
         public Optional<String> grantingPolicy(String namespace) {
             return Optional.of("node { policy = \"deny\" }");
+        }
+    }
+
+    record Own() implements AclRule {
+        @Override
+        public boolean allows(Identity caller, String namespace) {
+            return true;
+        }
+
+        @Override
+        public String describe() {
+            return "own-or-management";
+        }
+
+        @Override
+        public Optional<String> grantingPolicy(String namespace) {
+            return Optional.empty();
         }
     }
 

@@ -18,15 +18,19 @@ import java.util.concurrent.TimeUnit;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
+import io.caravan.api.acl.Acl;
 import io.caravan.api.acl.AclResolver;
+import io.caravan.api.acl.AclRule;
 import io.caravan.api.acl.Identity;
 import io.caravan.api.json.NomadJson;
 import io.caravan.http.ApiEndpoint;
+import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.AsyncHandler;
 import io.caravan.http.ApiRoutes;
 import io.caravan.http.HttpForward;
 import io.caravan.http.QueryMeta;
+import io.caravan.http.QueryOptions;
 import io.caravan.http.RawBody;
 import io.caravan.http.RouteTable;
 import io.caravan.http.StreamingBody;
@@ -70,6 +74,9 @@ public final class ApiServlet extends HttpServlet {
     private static final String SERVER_ROUTE = "/v1/jobs";
     /** The most of a refused body read (and dropped) so that the client sees the 413; see drainRefused. */
     private static final long DRAIN_MAX = 8L * 1024 * 1024;
+    /** Caravan's own listing of what this agent serves (not in Nomad's API). */
+    static final String ENDPOINTS_PATH = "/v1/agent/endpoints";
+    private static final ApiEndpoint ENDPOINTS = ApiEndpoint.of("Agent.Endpoints", AclRule.MANAGEMENT);
 
     private final transient Map<ApiRoutes, Integer> groups = new ConcurrentHashMap<>();
     private transient volatile Router router = Router.of(List.of());
@@ -161,28 +168,51 @@ public final class ApiServlet extends HttpServlet {
 
     private synchronized void rebuild() {
         List<Router.Route> routes = new ArrayList<>();
+        routes.add(new Router.Route("GET", new Router.Pattern(ENDPOINTS_PATH), ENDPOINTS, this::endpoints,
+                Integer.MIN_VALUE, ApiServlet.class.getName()));
         groups.forEach((group, ranking) -> {
             String source = group.getClass().getName();
+            List<Router.Route> declared = new ArrayList<>();
             RouteTable table = new RouteTable() {
                 @Override
                 public RouteTable routeAsync(String method, String pattern, ApiEndpoint endpoint,
                                              AsyncHandler handler) {
-                    routes.add(new Router.Route(method, new Router.Pattern(pattern), Objects.requireNonNull(endpoint,
+                    declared.add(new Router.Route(method, new Router.Pattern(pattern), Objects.requireNonNull(endpoint,
                             "endpoint of " + method + " " + pattern), handler, ranking, source));
                     return this;
                 }
             };
             try {
                 group.register(table);
+                routes.addAll(declared);
             } catch (RuntimeException e) {
+                // A group with a route that names no endpoint (or fails otherwise) serves none of its routes.
                 LOG.atError().addKeyValue("routes", source).addKeyValue("error", e.toString())
-                        .log("route group failed to register");
+                        .log("route group refused");
             }
         });
         Router next = Router.of(routes);
         next.conflicts().forEach(c -> LOG.atWarn().addKeyValue("route", c).log("duplicate API route"));
         router = next;
         changed();
+    }
+
+    /** One served route as {@code GET /v1/agent/endpoints} lists it. */
+    record EndpointView(String method, String path, String endpoint, String rule, String grantingPolicy,
+                        String source) {}
+
+    /**
+     * Every route this agent serves with its endpoint and rule, and a policy that grants the rule in the
+     * {@code default} namespace: what an operator audits, and what the enforcement matrix test is generated from.
+     */
+    private CompletionStage<ApiResponse> endpoints(ApiRequest request) {
+        List<EndpointView> out = new ArrayList<>();
+        for (Router.Route route : router.routes()) {
+            ApiEndpoint e = route.endpoint();
+            out.add(new EndpointView(route.method(), route.pattern().toString(), e.name(), e.rule().describe(),
+                    e.rule().grantingPolicy(QueryOptions.DEFAULT_NAMESPACE).orElse(null), route.source()));
+        }
+        return CompletableFuture.completedFuture(ApiResponse.ok(out));
     }
 
     /** Wakes the calls waiting for a starting agent: its routes or its configuration changed. */
@@ -276,7 +306,7 @@ public final class ApiServlet extends HttpServlet {
         WireRequest call = new WireRequest(request, found.params(), current.region(), NomadJson.mapper(),
                 current.maxRequestBody());
         ApiEndpoint endpoint = found.endpoint();
-        Identity caller = authenticate(call, current);
+        Identity caller = authenticate(call, endpoint, current);
         calls.count(endpoint.name(), caller);
         if (!endpoint.rule().allows(caller, endpoint.namespace().apply(call))) {
             throw new CaravanException(ErrorCode.PERMISSION_DENIED, "Permission denied");
@@ -289,21 +319,20 @@ public final class ApiServlet extends HttpServlet {
      * The caller, from its token: with ACLs off anyone may do anything; with them on, a missing resolver (a server
      * still starting, a client that has no server yet) refuses the call rather than let it through.
      */
-    private Identity authenticate(WireRequest call, Settings current) {
+    private Identity authenticate(WireRequest call, ApiEndpoint endpoint, Settings current) {
         if (!current.aclEnabled()) {
             return Identity.UNRESTRICTED;
         }
         AclResolver acl = resolver;
+        if (acl == null && call.token().isEmpty() && endpoint.rule() == AclRule.PUBLIC) {
+            return Identity.anonymous(Acl.NONE);   // health checks work before (and without) a resolver
+        }
         if (acl == null) {
             throw new CaravanException(ErrorCode.INTERNAL, "ACL resolution is not available yet");
         }
         return acl.resolve(call.token().orElse(null));
     }
 
-    /** The routes served now, for the agent's own listing. */
-    List<Router.Route> routes() {
-        return router.routes();
-    }
 
     /** Sends the call to a server and answers with exactly what it answered. */
     private static CompletionStage<ApiResponse> forward(HttpServletRequest request, io.caravan.rpc.Rpc servers,
@@ -349,9 +378,9 @@ public final class ApiServlet extends HttpServlet {
             throws IOException {
         if (e instanceof CaravanException ce) {
             writeError(response, ce.code().httpStatus(), ce.getMessage());
-            if (ce.code() == ErrorCode.PAYLOAD_TOO_LARGE) {
-                drainRefused(request, response);
-            }
+            // A call refused before its body was read (a 403, a 413): the body is read and dropped, so that the
+            // connection stays usable and the next call on it is not lost (clients do not retry a POST).
+            drainRefused(request, response);
             return ce.code().httpStatus();
         }
         LOG.atError().addKeyValue("method", request.getMethod()).addKeyValue("path", request.getRequestURI())

@@ -55,17 +55,17 @@ public final class AclRoutes implements ApiRoutes {
     static final ApiEndpoint WHOAMI = ApiEndpoint.of("ACL.WhoAmI", AclRule.PUBLIC);
     // Listing and reading policies and roles: management sees all, other callers what their token holds.
     static final ApiEndpoint LIST_POLICIES = ApiEndpoint.of("ACL.ListPolicies", AclRule.PUBLIC);
-    static final ApiEndpoint GET_POLICY = ApiEndpoint.of("ACL.GetPolicy", AclRule.PUBLIC);
+    static final ApiEndpoint GET_POLICY = ApiEndpoint.of("ACL.GetPolicy", AclRule.OWN);
     static final ApiEndpoint UPSERT_POLICIES = ApiEndpoint.of("ACL.UpsertPolicies", AclRule.MANAGEMENT);
     static final ApiEndpoint DELETE_POLICIES = ApiEndpoint.of("ACL.DeletePolicies", AclRule.MANAGEMENT);
     static final ApiEndpoint LIST_TOKENS = ApiEndpoint.of("ACL.ListTokens", AclRule.MANAGEMENT);
-    static final ApiEndpoint GET_TOKEN = ApiEndpoint.of("ACL.GetToken", AclRule.AUTHENTICATED);
+    static final ApiEndpoint GET_TOKEN = ApiEndpoint.of("ACL.GetToken", AclRule.OWN);
     static final ApiEndpoint GET_TOKEN_SELF = ApiEndpoint.of("ACL.GetTokenSelf", AclRule.AUTHENTICATED);
     static final ApiEndpoint UPSERT_TOKENS = ApiEndpoint.of("ACL.UpsertTokens", AclRule.MANAGEMENT);
     static final ApiEndpoint DELETE_TOKENS = ApiEndpoint.of("ACL.DeleteTokens", AclRule.MANAGEMENT);
     static final ApiEndpoint LIST_ROLES = ApiEndpoint.of("ACL.ListRoles", AclRule.PUBLIC);
-    static final ApiEndpoint GET_ROLE = ApiEndpoint.of("ACL.GetRoleByID", AclRule.PUBLIC);
-    static final ApiEndpoint GET_ROLE_BY_NAME = ApiEndpoint.of("ACL.GetRoleByName", AclRule.PUBLIC);
+    static final ApiEndpoint GET_ROLE = ApiEndpoint.of("ACL.GetRoleByID", AclRule.OWN);
+    static final ApiEndpoint GET_ROLE_BY_NAME = ApiEndpoint.of("ACL.GetRoleByName", AclRule.OWN);
     static final ApiEndpoint UPSERT_ROLES = ApiEndpoint.of("ACL.UpsertRoles", AclRule.MANAGEMENT);
     static final ApiEndpoint DELETE_ROLES = ApiEndpoint.of("ACL.DeleteRolesByID", AclRule.MANAGEMENT);
 
@@ -442,13 +442,15 @@ public final class AclRoutes implements ApiRoutes {
             return new Indexed<>(lookup.find(s, key), s.tableIndex(NomadTables.ACL_ROLES.name()));
         }).thenApply(answer -> {
             Optional<?> found = (Optional<?>) answer.body();
+            // A caller that may not see every role learns nothing about roles it does not hold, not even whether
+            // they exist.
+            if (visible != null && (found.isEmpty() || !visible.contains(((AclRole) found.get()).id()))) {
+                throw new CaravanException(ErrorCode.PERMISSION_DENIED, "Permission denied");
+            }
             if (found.isEmpty()) {
                 throw new CaravanException(ErrorCode.NOT_FOUND, "ACL role not found");
             }
             AclRole role = (AclRole) found.get();
-            if (visible != null && !visible.contains(role.id())) {
-                throw new CaravanException(ErrorCode.PERMISSION_DENIED, "Permission denied");
-            }
             return new ApiResponse(200, role, answer.meta());
         });
     }
