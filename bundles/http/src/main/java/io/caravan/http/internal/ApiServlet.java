@@ -87,7 +87,8 @@ public final class ApiServlet extends HttpServlet {
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     private transient volatile io.caravan.rpc.Rpc rpc;
     /** Present when ACLs are enabled and this agent can resolve tokens (servers, and clients through them). */
-    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
     private transient volatile AclResolver resolver;
     private final transient EndpointCalls calls;
 

@@ -5,18 +5,20 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
 import io.caravan.api.acl.Acl;
-import io.caravan.api.acl.AclPolicy;
 import io.caravan.api.acl.AclResolver;
 import io.caravan.api.acl.AclToken;
 import io.caravan.api.acl.Identity;
 import io.caravan.api.acl.PolicyCompiler;
+import io.caravan.api.acl.ResolvedToken;
+import io.caravan.rpc.Endpoint;
+import io.caravan.rpc.EndpointProvider;
 import io.caravan.state.StateSnapshot;
 import io.caravan.state.StateStore;
 import org.osgi.service.component.annotations.Activate;
@@ -29,8 +31,8 @@ import org.osgi.service.component.annotations.Reference;
  * set of policy names until the policies or roles change, so many tokens with the same policies share one compiled
  * {@link Acl}.
  */
-@Component(service = {AclResolver.class, ServerAclResolver.class})
-public final class ServerAclResolver implements AclResolver {
+@Component(service = {AclResolver.class, EndpointProvider.class}, property = "service.ranking:Integer=10")
+public final class ServerAclResolver implements AclResolver, EndpointProvider {
     /** Nomad's policy for calls without a token: whatever a policy of this name grants (nothing when absent). */
     static final String ANONYMOUS_POLICY = "anonymous";
     /** Beyond this many cached secrets the cache starts over (a flood of distinct secrets must not grow memory). */
@@ -86,6 +88,45 @@ public final class ServerAclResolver implements AclResolver {
         return identity;
     }
 
+    /**
+     * {@value ResolvedToken#METHOD}: client agents resolve secrets through a server, and compile and cache what they
+     * get (the rules, never the token's secret).
+     */
+    @Override
+    public List<Endpoint<?, ?>> endpoints() {
+        return List.of(new Endpoint<>(ResolvedToken.METHOD, ResolvedToken.Request.class, ResolvedToken.class,
+                Endpoint.Routing.LOCAL, request -> {
+                    try {
+                        return CompletableFuture.completedFuture(lookup(request.secretId()));
+                    } catch (CaravanException e) {
+                        return CompletableFuture.failedFuture(e);
+                    }
+                }));
+    }
+
+    /** The token behind a secret and the rules of its policies (the anonymous policy's for an empty secret). */
+    ResolvedToken lookup(String secret) {
+        StateSnapshot s = store.snapshot();
+        if (secret == null || secret.isEmpty()) {
+            return new ResolvedToken("", "anonymous", AclToken.CLIENT, rules(s, List.of(ANONYMOUS_POLICY)), null);
+        }
+        AclToken token = s.byIndex(NomadTables.ACL_TOKENS, "secret", secret).findFirst()
+                .orElseThrow(() -> new CaravanException(ErrorCode.PERMISSION_DENIED, "ACL token not found"));
+        if (token.expired(clock.instant())) {
+            throw expired();
+        }
+        return new ResolvedToken(token.accessorId(), token.name(), token.type(),
+                token.isManagement() ? List.of() : rules(s, policyNames(s, token)), token.expirationTime());
+    }
+
+    private static List<String> rules(StateSnapshot s, List<String> names) {
+        List<String> rules = new ArrayList<>(names.size());
+        for (String name : names) {
+            s.get(NomadTables.ACL_POLICIES, name).ifPresent(p -> rules.add(p.rules()));
+        }
+        return rules;
+    }
+
     private static CaravanException expired() {
         return new CaravanException(ErrorCode.PERMISSION_DENIED, "ACL token expired");
     }
@@ -107,11 +148,7 @@ public final class ServerAclResolver implements AclResolver {
         if (cached != null && cached.policyIndex() == policyIndex) {
             return cached.acl();
         }
-        List<String> rules = new ArrayList<>(names.size());
-        for (String name : names) {
-            Optional<AclPolicy> policy = s.get(NomadTables.ACL_POLICIES, name);
-            policy.ifPresent(p -> rules.add(p.rules()));
-        }
+        List<String> rules = rules(s, names);
         Acl acl = rules.isEmpty() ? Acl.NONE : compiler.compile(rules);
         if (byPolicies.size() >= MAX_CACHED) {
             byPolicies.clear();

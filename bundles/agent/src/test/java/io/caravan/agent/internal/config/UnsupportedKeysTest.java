@@ -122,11 +122,11 @@ class UnsupportedKeysTest {
         Path a = file("a.json", "{\"tls\": {\"http\": true}, \"log_file\": \"/var/log/nomad.log\"}");
         Path b = file("b.hcl", "tls {\n  http = false\n}\n");
         ConfigLoader.Loaded loaded = ConfigLoader.load(false, List.of(a.toString(), b.toString()),
-                Map.of("acl", Map.of("token_ttl", "30s")));
+                Map.of("acl", Map.of("policy_ttl", "30s")));
         Map<String, UnsupportedKey> keys = byKey(loaded.unsupported());
-        assertEquals(List.of("tls.http", "log_file", "acl.token_ttl"), List.copyOf(keys.keySet()));
+        assertEquals(List.of("tls.http", "log_file", "acl.policy_ttl"), List.copyOf(keys.keySet()));
         assertEquals(a + ":1:10", keys.get("tls.http").position()); // where it was first set
-        assertEquals("command line", keys.get("acl.token_ttl").position());
+        assertEquals("command line", keys.get("acl.policy_ttl").position());
     }
 
     @Test
