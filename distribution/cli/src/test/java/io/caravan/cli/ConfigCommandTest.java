@@ -32,15 +32,15 @@ class ConfigCommandTest extends FakeAgentTest {
     @Test
     void reloadListsTheKeysThatHaveNoEffect() {
         agent.json("/v1/agent/reload", "{\"Changed\":[],\"Applied\":[],\"RestartRequired\":[],\"ElapsedMs\":3,"
-                + "\"Unsupported\":[{\"Key\":\"acl.enabled\",\"Position\":\"/etc/caravan/a.hcl:2:3\","
-                + "\"Reason\":\"ACLs are not enforced\"}]}");
+                + "\"Unsupported\":[{\"Key\":\"tls.http\",\"Position\":\"/etc/caravan/a.hcl:2:3\","
+                + "\"Reason\":\"served in plain text\"}]}");
         Cli.Result r = Cli.run(Map.of("CARAVAN_ADDR", agent.address()), "config", "reload");
         assertEquals(0, r.code(), r.err());
         assertEquals("""
                 Configuration reloaded in 3.0 ms
                 No configuration changed.
                 Not supported yet (set, but without effect):
-                  acl.enabled (/etc/caravan/a.hcl:2:3): ACLs are not enforced
+                  tls.http (/etc/caravan/a.hcl:2:3): served in plain text
                 """, r.out());
     }
 
@@ -69,13 +69,13 @@ class ConfigCommandTest extends FakeAgentTest {
                 + bad + ":2:2: unknown key \"bogus\"\n", no.err());
 
         Path insecure = tmp.resolve("insecure.hcl");
-        Files.writeString(insecure, "data_dir = \"/var/lib/caravan\"\nserver {\n  enabled = true\n}\nacl {\n"
-                + "  enabled = true\n}\n");
+        Files.writeString(insecure, "data_dir = \"/var/lib/caravan\"\nserver {\n  enabled = true\n}\ntls {\n"
+                + "  http = true\n}\n");
         Cli.Result warned = Cli.run(Map.of(), "config", "validate", insecure.toString());
         assertEquals(0, warned.code(), warned.err());
         assertEquals("Configuration is valid!\n", warned.out());
-        assertEquals(insecure + ":6:3: warning: acl.enabled is not supported yet and has no effect: ACLs are not "
-                + "enforced: every API request is allowed, whatever its token\n", warned.err());
+        assertEquals(insecure + ":6:3: warning: tls.http is not supported yet and has no effect: the HTTP API and RPC "
+                + "are served in plain text\n", warned.err());
 
         Path clientOnly = tmp.resolve("client.hcl");
         Files.writeString(clientOnly, "client {\n  enabled = true\n}\n");
