@@ -99,6 +99,13 @@ class AclE2EIT {
         HttpResponse<String> list = call("GET", "/v1/acl/tokens", management, null);
         assertStatus(200, list);
         assertFalse(list.body().contains(management), "a token list must not show secrets: " + list.body());
+
+        // Calls are counted per endpoint and caller (seed 001), by accessor, never by secret.
+        String metrics = call("GET", "/v1/metrics", null, null).body();
+        assertTrue(metrics.contains("\"identity\":\"token:" + token.path("AccessorID").asText() + "\"")
+                && metrics.contains("\"method\":\"Job.List\""), metrics);
+        assertTrue(metrics.contains("\"identity\":\"anonymous\""), metrics);
+        assertFalse(metrics.contains(management), metrics);
     }
 
     @Test

@@ -22,7 +22,8 @@ import org.osgi.service.component.annotations.ReferencePolicy;
 /**
  * Nomad's {@code /v1/metrics} in its JSON shape (go-metrics' in-memory dump): for now the RPC dispatcher's
  * per-endpoint counts ({@code nomad.rpc.request}, {@code nomad.rpc.request_error}, labelled by method) and call
- * durations in milliseconds ({@code nomad.rpc.request_time}). The Prometheus format answers 415 as Nomad does
+ * durations in milliseconds ({@code nomad.rpc.request_time}), and the API endpoints' calls per caller
+ * ({@code nomad.rpc.request} labelled by method and identity). The Prometheus format answers 415 as Nomad does
  * without {@code telemetry.prometheus_metrics}.
  */
 @Component(service = ApiRoutes.class)
@@ -32,6 +33,8 @@ public final class MetricsRoutes implements ApiRoutes {
 
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     private volatile Rpc rpc;
+    @Reference
+    private EndpointCalls calls;
 
     record Sampled(String name, long count, double sum, double min, double max, double mean, double stddev,
                    Map<String, String> labels) {}
@@ -58,6 +61,11 @@ public final class MetricsRoutes implements ApiRoutes {
                     samples.add(new Sampled("nomad.rpc.request_time", s.calls(), s.totalMillis(), s.minMillis(),
                             s.maxMillis(), s.totalMillis() / s.calls(), 0, labels));
                 }
+            }
+            // API endpoints by caller (seed 001): who calls what, never a secret.
+            for (EndpointCalls.Count c : calls.snapshot()) {
+                counters.add(counter("nomad.rpc.request", c.calls(), Map.of("method", c.method(), "identity",
+                        c.identity())));
             }
             String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString().replace("T", " ")
                     .replace("Z", " +0000 UTC");
