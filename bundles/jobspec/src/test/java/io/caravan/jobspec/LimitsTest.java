@@ -33,7 +33,7 @@ class LimitsTest {
      * "runs away", loose enough for a 2-core VM busy with other builds (the regular expression case took 5 s there).
      */
     private static String failure(String hcl) {
-        return assertTimeoutPreemptively(Duration.ofSeconds(15),
+        return assertTimeoutPreemptively(Duration.ofSeconds(30),
                 () -> assertThrows(JobspecException.class, () -> parse(hcl)).getMessage());
     }
 
@@ -171,7 +171,7 @@ class LimitsTest {
         String line = "      a line of a large heredoc, indented by six spaces ${\"and interpolated\"}\n";
         int lines = 10_000_000 / line.length() + 1;
         hcl.append(line.repeat(lines)).append("    EOT\n  }\n}\n");
-        JsonNode job = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> parse(hcl.toString()));
+        JsonNode job = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> parse(hcl.toString()));
         String value = job.at("/Meta/a").asText();
         assertEquals("a line of a large heredoc, indented by six spaces and interpolated\n".repeat(lines), value);
     }
