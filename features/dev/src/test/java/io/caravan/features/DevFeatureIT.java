@@ -8,7 +8,10 @@ import static org.ops4j.pax.exam.CoreOptions.frameworkProperty;
 import static org.ops4j.pax.exam.CoreOptions.junitBundles;
 import static org.ops4j.pax.exam.CoreOptions.systemPackages;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -25,6 +28,10 @@ import java.util.Hashtable;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
 import java.util.stream.Stream;
 
 import javax.inject.Inject;
@@ -274,6 +281,44 @@ public class DevFeatureIT {
             registration.unregister();
         }
         await("the route is gone with its service", () -> sendQuietly("/v1/it/hello/x").statusCode() == 404);
+    }
+
+    @Test
+    public void anEndpointBundleDroppedIntoTheRunningAgentServesItsRoutesUntilItIsRemoved() throws Exception {
+        awaitOk("/v1/agent/self");
+        assertEquals(404, send("GET", "/v1/dropin/hello").statusCode());
+        Bundle dropIn = context.installBundle("caravan-it:dropin", new ByteArrayInputStream(dropInBundle()));
+        try {
+            dropIn.start();
+            assertEquals("{\"Hello\":\"drop-in\"}", awaitOk("/v1/dropin/hello").body());
+            String listed = awaitOk("/v1/agent/endpoints").body();
+            assertTrue(listed, listed.contains("\"Endpoint\":\"DropIn.Hello\",\"Rule\":\"public\""));
+        } finally {
+            dropIn.uninstall();
+        }
+        await("the route is gone with its bundle", () -> sendQuietly("/v1/dropin/hello").statusCode() == 404);
+        assertTrue(!awaitOk("/v1/agent/endpoints").body().contains("DropIn.Hello"));
+    }
+
+    /** A bundle holding only {@link DropInRoutes}, importing what it uses from the platform's exported APIs. */
+    private static byte[] dropInBundle() throws IOException {
+        Manifest manifest = new Manifest();
+        Attributes main = manifest.getMainAttributes();
+        main.put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        main.putValue(Constants.BUNDLE_MANIFESTVERSION, "2");
+        main.putValue(Constants.BUNDLE_SYMBOLICNAME, "io.caravan.it.dropin");
+        main.putValue(Constants.BUNDLE_VERSION, "1.0.0");
+        main.putValue(Constants.BUNDLE_ACTIVATOR, DropInRoutes.class.getName());
+        main.putValue(Constants.IMPORT_PACKAGE, "io.caravan.api.acl,io.caravan.http,org.osgi.framework");
+        String entry = DropInRoutes.class.getName().replace('.', '/') + ".class";
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (JarOutputStream jar = new JarOutputStream(out, manifest);
+             InputStream classFile = DropInRoutes.class.getClassLoader().getResourceAsStream(entry)) {
+            jar.putNextEntry(new JarEntry(entry));
+            classFile.transferTo(jar);
+            jar.closeEntry();
+        }
+        return out.toByteArray();
     }
 
     private HttpResponse<String> send(String method, String path) throws Exception {
