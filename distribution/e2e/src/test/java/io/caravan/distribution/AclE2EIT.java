@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -160,6 +163,47 @@ class AclE2EIT {
         assertTrue(tooShort.body().contains("expiration time cannot be less than 1m0s"), tooShort.body());
         JsonNode tokens = AgentProcess.JSON.readTree(call("GET", "/v1/acl/tokens", management, null).body());
         assertEquals(3, tokens.size(), tokens.toString());   // bootstrap, reader, ops
+    }
+
+    /** The CLI against the real agent: policy apply and token create with a management token, then token self. */
+    @Test
+    @Order(7)
+    void theCliManagesPoliciesAndTokens() throws Exception {
+        Path rules = dir.resolve("ops.hcl");
+        Files.writeString(rules, "node {\n  policy = \"read\"\n}\n");
+        String apply = cli("acl", "policy", "apply", "-token", management, "-description", "Node readers",
+                "node-read", rules.toString());
+        assertTrue(apply.contains("Successfully wrote \"node-read\" ACL policy!"), apply);
+        String created = cli("acl", "token", "create", "-token", management, "-name", "cli-token", "-policy",
+                "node-read");
+        assertTrue(created.contains("cli-token") && created.contains("node-read"), created);
+        String secret = created.lines().filter(l -> l.startsWith("Secret ID")).findFirst().orElseThrow()
+                .replaceAll(".*=\\s*", "").trim();
+        assertStatus(200, call("GET", "/v1/nodes", secret, null));
+        assertStatus(403, call("GET", "/v1/jobs", secret, null));
+        String self = cli("acl", "token", "self", "-token", secret);
+        assertTrue(self.contains("cli-token"), self);
+    }
+
+    private static String cli(String... args) throws Exception {
+        Path out = Files.createTempFile(dir, "cli-", ".out");
+        Process p = AgentProcess.run(out, withAddress(args));
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the CLI finishes");
+        String text = Files.readString(out);
+        assertEquals(0, p.exitValue(), text);
+        return text;
+    }
+
+    /** The command's words, then {@code -address} of the agent before its other flags. */
+    private static String[] withAddress(String[] args) {
+        List<String> out = new ArrayList<>();
+        int words = 0;
+        while (words < args.length && !args[words].startsWith("-")) {
+            out.add(args[words++]);
+        }
+        out.add("-address=" + agent.address());
+        out.addAll(List.of(args).subList(words, args.length));
+        return out.toArray(String[]::new);
     }
 
     @Test
