@@ -98,7 +98,8 @@ class AclClusterE2EIT {
         assertStatus(200, second.call("PUT", "/v1/acl/policy/readonly", management,
                 "{\"Rules\": \"namespace \\\"default\\\" { policy = \\\"read\\\" }\"}"));
         String reader = json(second.call("PUT", "/v1/acl/token", management,
-                "{\"Name\": \"reader\", \"Type\": \"client\", \"Policies\": [\"readonly\"]}")).path("SecretID").asText();
+                "{\"Name\": \"reader\", \"Type\": \"client\", \"Policies\": [\"readonly\"]}"))
+                .path("SecretID").asText();
         String operator = json(second.call("PUT", "/v1/acl/token", management,
                 "{\"Name\": \"operator\", \"Type\": \"management\"}")).path("SecretID").asText();
 

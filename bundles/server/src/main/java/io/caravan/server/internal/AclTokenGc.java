@@ -48,8 +48,8 @@ final class AclTokenGc {
     }
 
     /**
-     * The timer's task: one pass unless one is still writing (then nothing, 0). Never throws, since a periodic task that
-     * throws is never run again; a failure is logged and retried next interval.
+     * The timer's task: one pass unless one is still writing (then nothing, 0). Never throws, since a periodic task
+     * that throws is never run again; a failure is logged and retried next interval.
      */
     CompletionStage<Integer> run() {
         if (!running.compareAndSet(false, true)) {
@@ -82,7 +82,7 @@ final class AclTokenGc {
                 : collect().thenApply(more -> batch.size() + more));
     }
 
-    /** The accessor IDs of tokens that expired more than {@code threshold} before {@code now}, longest expired first. */
+    /** The accessor IDs of tokens that expired more than {@code threshold} before {@code now}, oldest first. */
     static List<String> collectable(StateSnapshot s, Instant now, Duration threshold) {
         Instant cutoff = now.minus(threshold);
         return s.all(NomadTables.ACL_TOKENS).filter(t -> t.expirationTime() != null

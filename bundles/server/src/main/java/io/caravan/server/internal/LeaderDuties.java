@@ -31,9 +31,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What only the leader does: the eval broker and blocked evaluations, the scheduler workers, the plan applier, node
- * heartbeat timers, and (with ACLs on) the collection of expired ACL tokens ({@link AclTokenGc}). Exists exactly while this server leads ({@link Leadership} is mandatory), so DS starts it on
- * a new leader and stops it on the old one. On start it rebuilds the broker from the state store and gives every
- * node the failover TTL, so no node is marked down because leadership moved.
+ * heartbeat timers, and (with ACLs on) the collection of expired ACL tokens ({@link AclTokenGc}). Exists exactly while
+ * this server leads ({@link Leadership} is mandatory), so DS starts it on a new leader and stops it on the old one. On
+ * start it rebuilds the broker from the state store and gives every node the failover TTL, so no node is marked down
+ * because leadership moved.
  *
  * <p>New evaluations and capacity changes reach it from the apply path ({@link ServerState.AppliedListener}): every
  * evaluation written through Raft is enqueued or blocked here, whoever wrote it.

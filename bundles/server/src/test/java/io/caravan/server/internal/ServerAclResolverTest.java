@@ -26,9 +26,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The server's resolver on the real FSM and the real policy language, with an injected clock: what a secret resolves
- * to, Nomad's 403 texts, the anonymous policy, and that its caches follow every ACL write (a rewritten policy, a deleted
- * token, a role's policies) while an unchanged state answers from the cache.
+ * The server's resolver on the real FSM and the real policy language, with an injected clock: what a secret
+ * resolves to, Nomad's 403 texts, the anonymous policy, and that its caches follow every ACL write (a rewritten
+ * policy, a deleted token, a role's policies) while an unchanged state answers from the cache.
  */
 class ServerAclResolverTest {
     private static final String READ = "namespace \"default\" { policy = \"read\" }";
