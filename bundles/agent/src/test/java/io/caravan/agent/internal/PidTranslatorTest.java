@@ -60,6 +60,15 @@ class PidTranslatorTest {
     }
 
     @Test
+    void theAclTokenGcThresholdReachesTheServerAsWritten() throws Exception {
+        Map<String, Map<String, Object>> pids = translate(Configs.both(tmp, List.of("-dev"),
+                "{\"server\": {\"acl_token_gc_threshold\": \"30m\"}}"), "id", "v", "pw");
+        assertEquals("30m0s", pids.get("io.caravan.server").get("acl.token.gc.threshold"));
+        Map<String, Map<String, Object>> unset = translate(Configs.both(tmp, List.of("-dev")), "id", "v", "pw");
+        assertFalse(unset.get("io.caravan.server").containsKey("acl.token.gc.threshold"), "Nomad's 1h applies");
+    }
+
+    @Test
     void nomadsLegacyClientOptionEnablesRawExec() throws Exception {
         Map<String, Map<String, Object>> on = translate(Configs.both(tmp,
                 List.of("-client", "-servers", "10.0.0.1:4647", "-data-dir", tmp.toString(), "-bind", "10.0.0.9"),

@@ -10,6 +10,7 @@ import java.util.UUID;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 
 import io.caravan.api.GoDuration;
 import io.caravan.api.model.Allocation;
@@ -29,10 +30,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What only the leader does: the eval broker and blocked evaluations, the scheduler workers, the plan applier, and
- * node heartbeat timers. Exists exactly while this server leads ({@link Leadership} is mandatory), so DS starts it on
- * a new leader and stops it on the old one. On start it rebuilds the broker from the state store and gives every
- * node the failover TTL, so no node is marked down because leadership moved.
+ * What only the leader does: the eval broker and blocked evaluations, the scheduler workers, the plan applier, node
+ * heartbeat timers, and (with ACLs on) the collection of expired ACL tokens ({@link AclTokenGc}). Exists exactly while
+ * this server leads ({@link Leadership} is mandatory), so DS starts it on a new leader and stops it on the old one. On
+ * start it rebuilds the broker from the state store and gives every node the failover TTL, so no node is marked down
+ * because leadership moved.
  *
  * <p>New evaluations and capacity changes reach it from the apply path ({@link ServerState.AppliedListener}): every
  * evaluation written through Raft is enqueued or blocked here, whoever wrote it.
@@ -61,7 +63,7 @@ public final class LeaderDuties implements ServerState.AppliedListener {
 
     @Activate
     public LeaderDuties(@Reference Leadership leadership, @Reference ServerState state, @Reference RaftWrites writes,
-                        ServerSchedulingConfig config) {
+                        ServerSchedulingConfig config, AclConfig acl, AclTokenGc.Config gc) {
         this.state = state;
         this.store = state.store();
         this.writes = writes;
@@ -84,6 +86,11 @@ public final class LeaderDuties implements ServerState.AppliedListener {
         Set<String> types = Set.of(config.enabled_schedulers());
         for (int i = 0; i < count; i++) {
             workers.add(new SchedulerWorker(i, broker, types, store, planApplier, writes, clock));
+        }
+        if (acl.acl_enabled()) {
+            AclTokenGc tokenGc = new AclTokenGc(store, writes, clock, GoDuration.parse(gc.acl_token_gc_threshold()));
+            long every = AclTokenGc.INTERVAL.toMillis();
+            timers.scheduleWithFixedDelay(tokenGc::run, every, every, TimeUnit.MILLISECONDS);
         }
         LOG.info("Leader duties started for term {}: {} scheduler workers, {} evaluations queued, {} blocked",
                 leadership.term(), count, broker.size(), blocked.size());

@@ -50,6 +50,8 @@ class UnsupportedKeysTest {
         assertNotNull(server.key("job_tracked_versions").unsupported());
         assertNull(server.key("bootstrap_expect").unsupported());
         assertNull(server.key("heartbeat_grace").unsupported());
+        assertNull(server.key("acl_token_gc_threshold").unsupported());
+        assertNotNull(server.key("job_gc_threshold").unsupported());
         Schema.Block client = (Schema.Block) ROOT.key("client");
         assertNotNull(client.key("template").unsupported());
         assertNull(client.key("meta").unsupported());
