@@ -14,7 +14,7 @@ import org.osgi.annotation.versioning.ConsumerType;
  */
 @ConsumerType
 public interface RemoteReload {
-    /** Reloads the client node {@code nodeId}; fails with {@code NOT_FOUND} ("Unknown node") when no server knows it. */
+    /** Reloads the client node {@code nodeId}; fails with {@code NOT_FOUND} ("Unknown node") if no server knows it. */
     CompletionStage<ApiResponse> node(String nodeId, ApiRequest request);
 
     /**

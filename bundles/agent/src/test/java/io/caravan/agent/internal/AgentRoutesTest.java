@@ -35,7 +35,10 @@ import io.caravan.http.QueryOptions;
 import io.caravan.http.RouteTable;
 import org.junit.jupiter.api.Test;
 
-/** {@code PUT /v1/agent/reload} reloads this agent or hands the call to {@link RemoteReload}, and what it reports; {@code /v1/agent/self} lists it too. */
+/**
+ * {@code PUT /v1/agent/reload} reloads this agent or hands the call to {@link RemoteReload}, and what it reports;
+ * {@code /v1/agent/self} lists it too.
+ */
 class AgentRoutesTest {
     static final UnsupportedKey TLS = new UnsupportedKey("tls.http", "a.hcl:2:3", "plain text");
 
