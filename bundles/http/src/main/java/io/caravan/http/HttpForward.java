@@ -1,7 +1,6 @@
 package io.caravan.http;
 
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -12,7 +11,7 @@ import java.util.Optional;
  */
 public final class HttpForward {
     public static final String METHOD = "Agent.HTTP";
-    private static final List<String> REQUEST_HEADERS = List.of("X-Nomad-Token", "Content-Type");
+    private static final String TOKEN = "X-Nomad-Token";
 
     private HttpForward() {
     }
@@ -23,9 +22,9 @@ public final class HttpForward {
         /** The call {@code request} describes. */
         public static Call of(ApiRequest request) {
             Map<String, String> headers = new LinkedHashMap<>();
-            for (String name : REQUEST_HEADERS) {
-                request.header(name).ifPresent(v -> headers.put(name, v));
-            }
+            // The caller's token whichever way it came (X-Nomad-Token or Authorization: Bearer), for the next agent
+            request.token().ifPresent(token -> headers.put(TOKEN, token));
+            request.header("Content-Type").ifPresent(v -> headers.put("Content-Type", v));
             String query = request.rawQuery();
             return new Call(request.method(), request.path() + (query.isEmpty() ? "" : "?" + query), headers,
                     request.rawBody());

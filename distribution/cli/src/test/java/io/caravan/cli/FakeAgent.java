@@ -47,6 +47,7 @@ final class FakeAgent implements AutoCloseable {
         return reply(path, 200, body);
     }
 
+    /** Answers {@code path}; a {@code path?query} answers only requests with exactly that query string. */
     FakeAgent reply(String path, int status, String body) {
         replies.put(path, new Reply(status, body));
         return this;
@@ -98,7 +99,9 @@ final class FakeAgent implements AutoCloseable {
                 exchange.getRequestHeaders().getFirst("X-Nomad-Token"), requestBody));
         Deque<Reply> queue = sequences.get(uri.getPath());
         Reply next = queue == null ? null : queue.poll();
-        Reply reply = next != null ? next : replies.getOrDefault(uri.getPath(), NOT_FOUND);
+        // A reply for the path with this exact query string wins over the path's.
+        Reply reply = next != null ? next : replies.getOrDefault(uri.getPath() + "?" + uri.getRawQuery(),
+                replies.getOrDefault(uri.getPath(), NOT_FOUND));
         byte[] body = reply.body().getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type",
                 reply.status() < 400 ? "application/json" : "text/plain; charset=utf-8");

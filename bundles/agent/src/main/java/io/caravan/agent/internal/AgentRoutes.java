@@ -2,11 +2,13 @@ package io.caravan.agent.internal;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.caravan.agent.AgentConfigService;
 import io.caravan.agent.AgentStats;
 import io.caravan.agent.HealthContributor;
+import io.caravan.agent.RemoteReload;
 import io.caravan.api.CaravanException;
 import io.caravan.api.acl.Access;
 import io.caravan.api.acl.AclRule;
@@ -47,6 +49,9 @@ public final class AgentRoutes implements ApiRoutes {
     private final AgentConfigService configService;
     private final List<HealthContributor> health = new CopyOnWriteArrayList<>();
     private final List<AgentStats> stats = new CopyOnWriteArrayList<>();
+    /** How a reload reaches another agent; absent (no server bundle), this agent knows only itself. */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    volatile RemoteReload remote;
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE,
             policy = ReferencePolicy.DYNAMIC)
@@ -93,7 +98,7 @@ public final class AgentRoutes implements ApiRoutes {
                     configService.unsupported(), c), AgentViews.member(c), AgentViews.stats(c, stats)));
         });
         routes.get("/v1/agent/health", HEALTH, this::health);
-        routes.write("/v1/agent/reload", RELOAD, this::reload);
+        routes.writeAsync("/v1/agent/reload", RELOAD, this::reload);
         // /v1/agent/members, join, force-leave and servers are the server bundle's ClusterRoutes (on every agent).
         routes.get("/v1/status/leader", LEADER, r -> ApiResponse.ok(config.server_enabled() ? config.advertise_rpc()
                 : ""));
@@ -103,25 +108,41 @@ public final class AgentRoutes implements ApiRoutes {
     }
 
     /**
-     * Reloads this agent. A reload addressed to another agent ({@code ?node_id=}, {@code ?server_id=}) is not
-     * forwarded (Nomad's reload is local only), so this agent knows no node but itself: anything else is a 404 rather
-     * than a reload of the wrong agent.
+     * Reloads this agent, or the agent named by {@code ?node_id=} (a client node) or {@code ?server_id=} (a server)
+     * through {@link RemoteReload}. A name that is not this agent's never reloads this one: without a way to reach
+     * the others it is a 404.
      */
-    private ApiResponse reload(ApiRequest request) {
+    private CompletableFuture<ApiResponse> reload(ApiRequest request) {
         AgentPidConfig c = config;
         Optional<String> node = request.query("node_id").filter(id -> !id.isEmpty());
         Optional<String> server = request.query("server_id").filter(id -> !id.isEmpty());
         if (node.isPresent() && server.isPresent()) {
             throw CaravanException.badRequest("Can only forward to either client node or server");
         }
-        if (node.isPresent() && !(c.client_enabled() && node.get().equals(c.node_id()))) {
-            throw CaravanException.notFound("Unknown node \"" + node.get() + "\"");
+        RemoteReload elsewhere = remote;
+        if (node.isPresent() && !isThisNode(c, node.get())) {
+            if (elsewhere == null) {
+                throw CaravanException.notFound("Unknown node \"" + node.get() + "\"");
+            }
+            return elsewhere.node(node.get(), request).toCompletableFuture();
         }
-        if (server.isPresent() && !(c.server_enabled() && (server.get().equals(c.name())
-                || server.get().equals(c.name() + "." + c.region()) || server.get().equals(c.node_id())))) {
-            throw CaravanException.notFound("Unknown server \"" + server.get() + "\"");
+        if (server.isPresent() && !isThisServer(c, server.get())) {
+            if (elsewhere == null) {
+                throw CaravanException.notFound("Unknown server \"" + server.get() + "\"");
+            }
+            return elsewhere.server(server.get(), request).toCompletableFuture();
         }
-        return ApiResponse.ok(configService.reload());
+        return CompletableFuture.completedFuture(ApiResponse.ok(configService.reload()));
+    }
+
+    static boolean isThisNode(AgentPidConfig c, String nodeId) {
+        return c.client_enabled() && nodeId.equals(c.node_id());
+    }
+
+    /** A server is named as its gossip member ({@code name.region}), by its name alone, or by its node ID. */
+    static boolean isThisServer(AgentPidConfig c, String server) {
+        return c.server_enabled() && (server.equals(c.name()) || server.equals(c.name() + "." + c.region())
+                || server.equals(c.node_id()));
     }
 
     /** Nomad's health: only the kinds asked for ({@code ?type=}), or every enabled kind; unhealthy is a 500. */

@@ -9,12 +9,16 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.ArrayList;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.caravan.agent.AgentConfigService;
 import io.caravan.agent.ReloadReport;
+import io.caravan.agent.RemoteReload;
 import io.caravan.agent.UnsupportedKey;
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
@@ -31,7 +35,10 @@ import io.caravan.http.QueryOptions;
 import io.caravan.http.RouteTable;
 import org.junit.jupiter.api.Test;
 
-/** {@code PUT /v1/agent/reload} reloads only this agent, and what it reports; {@code /v1/agent/self} lists it too. */
+/**
+ * {@code PUT /v1/agent/reload} reloads this agent or hands the call to {@link RemoteReload}, and what it reports;
+ * {@code /v1/agent/self} lists it too.
+ */
 class AgentRoutesTest {
     static final UnsupportedKey TLS = new UnsupportedKey("tls.http", "a.hcl:2:3", "plain text");
 
@@ -162,6 +169,61 @@ class AgentRoutesTest {
         assertEquals(200, ((ApiResponse) call("PUT", "/v1/agent/reload", "node_id=id-1")).status());
         assertEquals(200, ((ApiResponse) call("PUT", "/v1/agent/reload", "server_id=node1.global")).status());
         assertEquals(2, service.reloads);
+    }
+
+    /** Records where a reload was sent; answers 200 with the target named in the body. */
+    static final class Remote implements RemoteReload {
+        final List<String> sent = new ArrayList<>();
+
+        public CompletionStage<ApiResponse> node(String nodeId, ApiRequest request) {
+            sent.add("node " + nodeId);
+            return CompletableFuture.completedFuture(ApiResponse.ok(Map.of("Node", nodeId)));
+        }
+
+        public CompletionStage<ApiResponse> server(String server, ApiRequest request) {
+            sent.add("server " + server);
+            return CompletableFuture.completedFuture(ApiResponse.ok(Map.of("Server", server)));
+        }
+    }
+
+    @Test
+    void aReloadForAnotherAgentGoesToRemoteReloadAndDoesNotReloadThisOne() {
+        Remote remote = new Remote();
+        routes.remote = remote;
+        ApiResponse node = (ApiResponse) call("PUT", "/v1/agent/reload", "node_id=id-2");
+        assertEquals(Map.of("Node", "id-2"), node.body());
+        ApiResponse server = (ApiResponse) call("POST", "/v1/agent/reload", "server_id=leader");
+        assertEquals(Map.of("Server", "leader"), server.body());
+        call("PUT", "/v1/agent/reload", "server_id=node2.global");
+        assertEquals(List.of("node id-2", "server leader", "server node2.global"), remote.sent);
+        assertEquals(0, service.reloads);
+        CaravanException both = (CaravanException) call("PUT", "/v1/agent/reload", "node_id=id-2", "server_id=x");
+        assertEquals(ErrorCode.BAD_REQUEST, both.code());
+        assertEquals(3, remote.sent.size(), "an ambiguous target goes nowhere");
+    }
+
+    @Test
+    void aReloadNamingThisAgentReloadsItHereEvenWithRemoteReload() {
+        Remote remote = new Remote();
+        routes.remote = remote;
+        for (String target : List.of("node_id=id-1", "server_id=node1", "server_id=node1.global", "server_id=id-1")) {
+            assertEquals(200, ((ApiResponse) call("PUT", "/v1/agent/reload", target)).status(), target);
+        }
+        assertEquals(4, service.reloads);
+        assertEquals(List.of(), remote.sent);
+    }
+
+    @Test
+    void onlyAnEnabledRoleNamesThisAgent() {
+        AgentPidConfig serverOnly = pid(Map.of("name", "node1", "node_id", "id-1", "region", "global",
+                "server_enabled", true, "client_enabled", false));
+        assertFalse(AgentRoutes.isThisNode(serverOnly, "id-1"), "a server-only agent is no client node");
+        assertTrue(AgentRoutes.isThisServer(serverOnly, "node1.global"));
+        AgentPidConfig clientOnly = pid(Map.of("name", "node1", "node_id", "id-1", "region", "global",
+                "server_enabled", false, "client_enabled", true));
+        assertTrue(AgentRoutes.isThisNode(clientOnly, "id-1"));
+        assertFalse(AgentRoutes.isThisServer(clientOnly, "node1"), "a client-only agent is no server");
+        assertFalse(AgentRoutes.isThisServer(clientOnly, "id-1"));
     }
 
     @Test
