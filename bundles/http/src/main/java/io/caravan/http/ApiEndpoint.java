@@ -10,9 +10,21 @@ import io.caravan.api.acl.AclRule;
  * dispatcher checks before the handler runs, and where the request names its namespace (the {@code namespace} query
  * parameter unless the endpoint says otherwise, e.g. a job's own {@code Namespace} in a register body).
  */
-public record ApiEndpoint(String name, AclRule rule, Function<ApiRequest, String> namespace) {
+public record ApiEndpoint(String name, AclRule rule, Function<ApiRequest, String> namespace, Routing routing) {
+
+    /** Where a call is served. */
+    public enum Routing {
+        /** By the agent that received it (reads from its own state, agent-local operations). */
+        LOCAL,
+        /**
+         * By the Raft leader: a server that is not forwards the call there (after authenticating it), so a write is
+         * validated against the state it will be applied to, not a follower's possibly older copy.
+         */
+        LEADER
+    }
 
     public ApiEndpoint {
+        Objects.requireNonNull(routing, "routing");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(rule, "rule");
         Objects.requireNonNull(namespace, "namespace");
@@ -22,7 +34,7 @@ public record ApiEndpoint(String name, AclRule rule, Function<ApiRequest, String
     }
 
     public static ApiEndpoint of(String name, AclRule rule) {
-        return new ApiEndpoint(name, rule, r -> r.options().namespace());
+        return new ApiEndpoint(name, rule, r -> r.options().namespace(), Routing.LOCAL);
     }
 
     /** The same endpoint, its namespace read by {@code namespace} (falling back to the query's when that gives null). */
@@ -30,6 +42,11 @@ public record ApiEndpoint(String name, AclRule rule, Function<ApiRequest, String
         return new ApiEndpoint(name, rule, r -> {
             String ns = namespaceOf.apply(r);
             return ns == null || ns.isEmpty() ? r.options().namespace() : ns;
-        });
+        }, routing);
+    }
+
+    /** The same endpoint, served by the leader. */
+    public ApiEndpoint onLeader() {
+        return new ApiEndpoint(name, rule, namespace, Routing.LEADER);
     }
 }

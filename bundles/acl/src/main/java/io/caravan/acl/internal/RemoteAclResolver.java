@@ -12,7 +12,6 @@ import java.util.concurrent.TimeoutException;
 
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
-import io.caravan.api.GoDuration;
 import io.caravan.api.acl.Acl;
 import io.caravan.api.acl.AclResolver;
 import io.caravan.api.acl.AclToken;
@@ -31,17 +30,17 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
  * Resolves secrets on an agent without the ACL tables (a client-only agent): asks a server
  * ({@value ResolvedToken#METHOD}), compiles the rules it gets, and keeps the answer for the {@code acl} block's
  * {@code token_ttl} (Nomad's default 30 s): a token revoked on the servers may work here that long, as in Nomad.
- * Servers register their own resolver with a higher ranking, so this one serves only where that one is absent.
+ * The agent writes this component's configuration only on client-only agents (servers resolve from their own tables).
  */
-@Component(service = AclResolver.class, configurationPid = "io.caravan.acl",
-        configurationPolicy = ConfigurationPolicy.OPTIONAL)
+@Component(service = AclResolver.class, configurationPid = "io.caravan.acl.remote",
+        configurationPolicy = ConfigurationPolicy.REQUIRE)
 public final class RemoteAclResolver implements AclResolver {
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
     private static final int MAX_CACHED = 10_000;
 
-    @ObjectClassDefinition(name = "Caravan ACL (client agents)")
+    @ObjectClassDefinition(name = "Caravan ACL (client-only agents)")
     @interface Config {
-        String token_ttl() default "30s";
+        long token_ttl_ms() default 30_000;
     }
 
     private record Cached(Identity identity, Instant expires, Instant fetched) {}
@@ -61,7 +60,7 @@ public final class RemoteAclResolver implements AclResolver {
 
     @Modified
     void modified(Config config) {
-        this.ttl = GoDuration.parse(config.token_ttl());
+        this.ttl = Duration.ofMillis(config.token_ttl_ms());
         bySecret.clear();
     }
 

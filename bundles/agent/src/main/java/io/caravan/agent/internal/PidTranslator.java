@@ -20,6 +20,7 @@ final class PidTranslator {
     static final String HTTP_PID = "io.caravan.http";
     static final String SERVER_PID = "io.caravan.server";
     static final String CLIENT_PID = "io.caravan.client";
+    static final String REMOTE_ACL_PID = "io.caravan.acl.remote";
     static final String FELIX_HTTP_PID = "org.apache.felix.http";
     static final String WEBCONSOLE_PID = "org.apache.felix.webconsole.internal.servlet.OsgiManager";
     static final String FILEINSTALL_FACTORY = "org.apache.felix.fileinstall";
@@ -29,6 +30,8 @@ final class PidTranslator {
     /** Top-level blocks that configure a component of the same name ({@code acl} → {@code io.caravan.acl}). */
     private static final List<String> OWN_BLOCKS = List.of("acl", "tls", "telemetry", "limits", "rpc", "audit");
 
+    /** How long a client agent keeps a token it resolved through a server (Nomad's {@code acl.token_ttl}). */
+    static final java.time.Duration ACL_TOKEN_TTL = java.time.Duration.ofSeconds(30);
     /** Nomad's bounds on a token's {@code ExpirationTTL}. */
     static final java.time.Duration ACL_TOKEN_MIN_TTL = java.time.Duration.ofMinutes(1);
     static final java.time.Duration ACL_TOKEN_MAX_TTL = java.time.Duration.ofHours(24);
@@ -188,6 +191,11 @@ final class PidTranslator {
             server.put("raft.dir", java.nio.file.Paths.get(config.string("server.data_dir",
                     s.dataDir().resolve("server").toString())).resolve("raft").toString());
             pids.put(SERVER_PID, server);
+        }
+        if (s.client() && !s.server()) {
+            // A client-only agent resolves ACL tokens through its servers and keeps them for token_ttl.
+            pids.put(REMOTE_ACL_PID, Map.of("token.ttl.ms",
+                    config.duration("acl.token_ttl", ACL_TOKEN_TTL).toMillis()));
         }
         if (s.client()) {
             Map<String, Object> client = block(config, root, "client");

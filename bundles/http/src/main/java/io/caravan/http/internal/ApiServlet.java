@@ -7,8 +7,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -34,6 +36,7 @@ import io.caravan.http.QueryOptions;
 import io.caravan.http.RawBody;
 import io.caravan.http.RouteTable;
 import io.caravan.http.StreamingBody;
+import io.caravan.rpc.LeaderLocator;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.Servlet;
 import jakarta.servlet.http.HttpServlet;
@@ -76,6 +79,8 @@ public final class ApiServlet extends HttpServlet {
     private static final long DRAIN_MAX = 8L * 1024 * 1024;
     /** Caravan's own listing of what this agent serves (not in Nomad's API). */
     static final String ENDPOINTS_PATH = "/v1/agent/endpoints";
+    /** Marks a call one server forwarded to the leader, so that it is not forwarded again. */
+    static final String FORWARDED = "X-Caravan-Forwarded";
     private static final ApiEndpoint ENDPOINTS = ApiEndpoint.of("Agent.Endpoints", AclRule.MANAGEMENT);
 
     private final transient Map<ApiRoutes, Integer> groups = new ConcurrentHashMap<>();
@@ -90,6 +95,9 @@ public final class ApiServlet extends HttpServlet {
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
     private transient volatile AclResolver resolver;
+    /** Present on servers: where LEADER-routed endpoints are served. */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    private transient volatile LeaderLocator locator;
     private final transient EndpointCalls calls;
 
     /**
@@ -313,7 +321,33 @@ public final class ApiServlet extends HttpServlet {
             throw new CaravanException(ErrorCode.PERMISSION_DENIED, "Permission denied");
         }
         call.setIdentity(caller);
+        Optional<String> leader = endpoint.routing() == ApiEndpoint.Routing.LEADER ? leaderElsewhere(call)
+                : Optional.empty();
+        if (leader.isPresent()) {
+            return toLeader(call, leader.get());
+        }
         return found.handler().handle(call);
+    }
+
+    /**
+     * The leader's RPC address when this server is not the leader and the call was not already forwarded once (a
+     * leader that lost its place in between serves it rather than bounce it on); empty: serve here.
+     */
+    private Optional<String> leaderElsewhere(WireRequest call) {
+        LeaderLocator servers = locator;
+        if (servers == null || rpc == null || servers.isLeader() || call.header(FORWARDED).isPresent()) {
+            return Optional.empty();
+        }
+        return servers.leaderRpcAddress();
+    }
+
+    /** Runs the call on the leader's API (through its RPC port) and answers with exactly what it answered. */
+    private CompletionStage<ApiResponse> toLeader(WireRequest call, String leader) {
+        HttpForward.Call forwarded = HttpForward.Call.of(call);
+        Map<String, String> headers = new LinkedHashMap<>(forwarded.headers());
+        headers.put(FORWARDED, "1");
+        return rpc.callAt(leader, HttpForward.METHOD, new HttpForward.Call(forwarded.method(), forwarded.uri(),
+                headers, forwarded.body()), HttpForward.Answer.class).thenApply(HttpForward.Answer::toResponse);
     }
 
     /**

@@ -51,23 +51,25 @@ import org.osgi.service.component.annotations.Reference;
 @Component(service = ApiRoutes.class, configurationPid = "io.caravan.server",
         configurationPolicy = ConfigurationPolicy.REQUIRE)
 public final class AclRoutes implements ApiRoutes {
-    static final ApiEndpoint BOOTSTRAP = ApiEndpoint.of("ACL.Bootstrap", AclRule.PUBLIC);
+    static final ApiEndpoint BOOTSTRAP = ApiEndpoint.of("ACL.Bootstrap", AclRule.PUBLIC).onLeader();
     static final ApiEndpoint WHOAMI = ApiEndpoint.of("ACL.WhoAmI", AclRule.PUBLIC);
+    // Writes run on the leader, which validates them (the policies a token names exist, a role's name is free, the
+    // bootstrap is the first) against the state they are applied to.
     // Listing and reading policies and roles: management sees all, other callers what their token holds.
     static final ApiEndpoint LIST_POLICIES = ApiEndpoint.of("ACL.ListPolicies", AclRule.PUBLIC);
     static final ApiEndpoint GET_POLICY = ApiEndpoint.of("ACL.GetPolicy", AclRule.OWN);
-    static final ApiEndpoint UPSERT_POLICIES = ApiEndpoint.of("ACL.UpsertPolicies", AclRule.MANAGEMENT);
-    static final ApiEndpoint DELETE_POLICIES = ApiEndpoint.of("ACL.DeletePolicies", AclRule.MANAGEMENT);
+    static final ApiEndpoint UPSERT_POLICIES = ApiEndpoint.of("ACL.UpsertPolicies", AclRule.MANAGEMENT).onLeader();
+    static final ApiEndpoint DELETE_POLICIES = ApiEndpoint.of("ACL.DeletePolicies", AclRule.MANAGEMENT).onLeader();
     static final ApiEndpoint LIST_TOKENS = ApiEndpoint.of("ACL.ListTokens", AclRule.MANAGEMENT);
     static final ApiEndpoint GET_TOKEN = ApiEndpoint.of("ACL.GetToken", AclRule.OWN);
     static final ApiEndpoint GET_TOKEN_SELF = ApiEndpoint.of("ACL.GetTokenSelf", AclRule.AUTHENTICATED);
-    static final ApiEndpoint UPSERT_TOKENS = ApiEndpoint.of("ACL.UpsertTokens", AclRule.MANAGEMENT);
-    static final ApiEndpoint DELETE_TOKENS = ApiEndpoint.of("ACL.DeleteTokens", AclRule.MANAGEMENT);
+    static final ApiEndpoint UPSERT_TOKENS = ApiEndpoint.of("ACL.UpsertTokens", AclRule.MANAGEMENT).onLeader();
+    static final ApiEndpoint DELETE_TOKENS = ApiEndpoint.of("ACL.DeleteTokens", AclRule.MANAGEMENT).onLeader();
     static final ApiEndpoint LIST_ROLES = ApiEndpoint.of("ACL.ListRoles", AclRule.PUBLIC);
     static final ApiEndpoint GET_ROLE = ApiEndpoint.of("ACL.GetRoleByID", AclRule.OWN);
     static final ApiEndpoint GET_ROLE_BY_NAME = ApiEndpoint.of("ACL.GetRoleByName", AclRule.OWN);
-    static final ApiEndpoint UPSERT_ROLES = ApiEndpoint.of("ACL.UpsertRoles", AclRule.MANAGEMENT);
-    static final ApiEndpoint DELETE_ROLES = ApiEndpoint.of("ACL.DeleteRolesByID", AclRule.MANAGEMENT);
+    static final ApiEndpoint UPSERT_ROLES = ApiEndpoint.of("ACL.UpsertRoles", AclRule.MANAGEMENT).onLeader();
+    static final ApiEndpoint DELETE_ROLES = ApiEndpoint.of("ACL.DeleteRolesByID", AclRule.MANAGEMENT).onLeader();
 
     /** Nomad's rule for policy and role names. */
     private static final Pattern NAME = Pattern.compile("[a-zA-Z0-9-]{1,128}");
