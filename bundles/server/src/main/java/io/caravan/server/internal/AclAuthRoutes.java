@@ -29,6 +29,7 @@ import io.caravan.http.QueryMeta;
 import io.caravan.http.RouteTable;
 import io.caravan.server.internal.auth.Bindings;
 import io.caravan.server.internal.auth.JwtVerifier;
+import io.caravan.server.internal.auth.OidcFlow;
 import io.caravan.state.Indexed;
 import io.caravan.state.StateSnapshot;
 import io.caravan.state.StateStore;
@@ -40,8 +41,10 @@ import org.osgi.service.component.annotations.Reference;
 
 /**
  * Nomad's single sign-on: auth methods ({@code /v1/acl/auth-method*}), binding rules ({@code /v1/acl/binding-rule*})
- * and {@code POST /v1/acl/login}, which trades a JWT that a {@code JWT} method verifies for an ACL token holding what
- * the matching binding rules bind. Writes go through the Raft log; a login that fails writes nothing.
+ * and the logins: {@code POST /v1/acl/login} trades a JWT that a {@code JWT} method verifies, and
+ * {@code /v1/acl/oidc/auth-url} then {@code /v1/acl/oidc/complete-auth} an {@code OIDC} provider's code, for an ACL
+ * token holding what the matching binding rules bind. Writes go through the Raft log; a login that fails writes
+ * nothing.
  */
 @Component(service = ApiRoutes.class, configurationPid = "io.caravan.server",
         configurationPolicy = ConfigurationPolicy.REQUIRE)
@@ -56,6 +59,8 @@ public final class AclAuthRoutes implements ApiRoutes {
     static final ApiEndpoint UPSERT_BINDING_RULES = ApiEndpoint.of("ACL.UpsertBindingRules", AclRule.MANAGEMENT);
     static final ApiEndpoint DELETE_BINDING_RULES = ApiEndpoint.of("ACL.DeleteBindingRules", AclRule.MANAGEMENT);
     static final ApiEndpoint LOGIN = ApiEndpoint.of("ACL.Login", AclRule.PUBLIC);
+    static final ApiEndpoint OIDC_AUTH_URL = ApiEndpoint.of("ACL.OIDCAuthURL", AclRule.PUBLIC);
+    static final ApiEndpoint OIDC_COMPLETE_AUTH = ApiEndpoint.of("ACL.OIDCCompleteAuth", AclRule.PUBLIC);
 
     private static final Pattern NAME = Pattern.compile("[a-zA-Z0-9-]{1,128}");
     private static final int MAX_DESCRIPTION = 256;
@@ -64,6 +69,7 @@ public final class AclAuthRoutes implements ApiRoutes {
     private final StateReads reads;
     private final RaftWrites writes;
     private final Clock clock;
+    private final OidcFlow oidc = new OidcFlow();
     private volatile AclConfig config;
 
     @Activate
@@ -109,7 +115,9 @@ public final class AclAuthRoutes implements ApiRoutes {
                         r -> upsertBindingRule(r, r.pathParam("id")))
                 .deleteAsync("/v1/acl/binding-rule/{id}", DELETE_BINDING_RULES,
                         r -> write(new Command.AclBindingRuleDelete(List.of(r.pathParam("id")))))
-                .writeAsync("/v1/acl/login", LOGIN, this::login);
+                .writeAsync("/v1/acl/login", LOGIN, this::login)
+                .write("/v1/acl/oidc/auth-url", OIDC_AUTH_URL, this::oidcAuthUrl)
+                .writeAsync("/v1/acl/oidc/complete-auth", OIDC_COMPLETE_AUTH, this::oidcCompleteAuth);
     }
 
     private void requireEnabled() {
@@ -295,25 +303,89 @@ public final class AclAuthRoutes implements ApiRoutes {
         if (body.loginToken() == null || body.loginToken().isEmpty()) {
             throw CaravanException.invalid("LoginToken", "missing login token");
         }
-        AclToken token = loginToken(store.snapshot(), body, clock.instant());
+        return issue(loginToken(store.snapshot(), body, clock.instant()));
+    }
+
+    private CompletionStage<ApiResponse> issue(AclToken token) {
         return writes.submit(new Command.AclTokenUpsert(List.of(token))).thenApply(result ->
                 ApiResponse.ok(token.withIndexes(result.index(), result.index()), QueryMeta.index(result.index())));
     }
 
+    /** Nomad's {@code ACLOIDCAuthURLRequest} and its answer. */
+    record OidcAuthUrlRequest(String authMethodName, String redirectUri, String clientNonce) {}
+
+    record OidcAuthUrl(String authUrl) {}
+
+    private ApiResponse oidcAuthUrl(ApiRequest r) {
+        requireEnabled();
+        OidcAuthUrlRequest body = r.body(OidcAuthUrlRequest.class);
+        String name = required(body == null ? null : body.authMethodName(), "AuthMethodName");
+        String redirect = required(body.redirectUri(), "RedirectURI");
+        String nonce = required(body.clientNonce(), "ClientNonce");
+        AclAuthMethod method = method(store.snapshot(), name, AclAuthMethod.OIDC);
+        try {
+            return ApiResponse.ok(new OidcAuthUrl(oidc.authUrl(method, redirect, nonce, clock.instant())));
+        } catch (JwtVerifier.Rejected e) {
+            throw CaravanException.badRequest(e.getMessage());
+        }
+    }
+
+    /** Nomad's {@code ACLOIDCCompleteAuthRequest}. */
+    record OidcCompleteRequest(String authMethodName, String clientNonce, String state, String code,
+                               String redirectUri) {}
+
+    private CompletionStage<ApiResponse> oidcCompleteAuth(ApiRequest r) {
+        requireEnabled();
+        OidcCompleteRequest body = r.body(OidcCompleteRequest.class);
+        String name = required(body == null ? null : body.authMethodName(), "AuthMethodName");
+        String nonce = required(body.clientNonce(), "ClientNonce");
+        String state = required(body.state(), "State");
+        String code = required(body.code(), "Code");
+        String redirect = required(body.redirectUri(), "RedirectURI");
+        StateSnapshot s = store.snapshot();
+        AclAuthMethod method = method(s, name, AclAuthMethod.OIDC);
+        Instant now = clock.instant();
+        JsonNode claims;
+        try {
+            claims = oidc.complete(method, state, code, nonce, redirect, now);
+        } catch (JwtVerifier.Rejected e) {
+            throw new CaravanException(ErrorCode.PERMISSION_DENIED, "Permission denied: " + e.getMessage());
+        }
+        return issue(token(s, method, claims, now));
+    }
+
+    private static String required(String value, String field) {
+        if (value == null || value.isEmpty()) {
+            throw CaravanException.invalid(field, "missing " + field);
+        }
+        return value;
+    }
+
+    /** The method a login names, which must be of {@code type}. */
+    private static AclAuthMethod method(StateSnapshot s, String name, String type) {
+        AclAuthMethod method = s.get(NomadTables.ACL_AUTH_METHODS, name).orElseThrow(() ->
+                new CaravanException(ErrorCode.NOT_FOUND, "auth method " + name + " not found"));
+        if (!method.type().equals(type)) {
+            throw CaravanException.invalid("AuthMethodName", "auth method " + method.name() + " is of type "
+                    + method.type() + "; this login takes an " + type + " method");
+        }
+        return method;
+    }
+
     /** The token a login gets, or the refusal: a JWT the method does not accept, or one no binding rule matches. */
     static AclToken loginToken(StateSnapshot s, LoginRequest body, Instant now) {
-        AclAuthMethod method = s.get(NomadTables.ACL_AUTH_METHODS, body.authMethodName()).orElseThrow(() ->
-                new CaravanException(ErrorCode.NOT_FOUND, "auth method " + body.authMethodName() + " not found"));
-        if (!method.type().equals(AclAuthMethod.JWT)) {
-            throw CaravanException.invalid("AuthMethodName", "auth method " + method.name() + " is of type "
-                    + method.type() + "; login takes a JWT method (OIDC logs in through /v1/acl/oidc/*)");
-        }
+        AclAuthMethod method = method(s, body.authMethodName(), AclAuthMethod.JWT);
         JsonNode claims;
         try {
             claims = JwtVerifier.verify(method.config(), body.loginToken(), now);
         } catch (JwtVerifier.Rejected e) {
             throw new CaravanException(ErrorCode.PERMISSION_DENIED, "Permission denied: " + e.getMessage());
         }
+        return token(s, method, claims, now);
+    }
+
+    /** The token for verified claims: what the method's matching binding rules bind, for its MaxTokenTTL. */
+    static AclToken token(StateSnapshot s, AclAuthMethod method, JsonNode claims, Instant now) {
         Bindings.Claims mapped = Bindings.map(method.config(), claims);
         List<AclBindingRule> rules = s.byIndex(NomadTables.ACL_BINDING_RULES, "method", method.name())
                 .sorted(Comparator.comparing(AclBindingRule::createIndex)).toList();

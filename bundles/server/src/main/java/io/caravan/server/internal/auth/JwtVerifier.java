@@ -332,7 +332,8 @@ public final class JwtVerifier {
         }
     }
 
-    private static SSLContext trusting(String caPem) throws GeneralSecurityException, IOException {
+    /** A TLS context that trusts the certificates of these PEM blocks only. */
+    static SSLContext trusting(String caPem) throws GeneralSecurityException, IOException {
         KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
         store.load(null, null);
         int i = 0;
