@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.math.BigInteger;
+import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,15 +16,20 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.security.Signature;
+import java.security.interfaces.RSAPublicKey;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -31,7 +40,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * Single sign-on with a JWT on a real dev agent with ACLs on: a management token creates a JWT auth method (a public
  * key generated here) and a binding rule; a JWT signed here logs in and gets a token that does what the bound policy
- * allows and no more; bad JWTs get 403 and create no token.
+ * allows and no more; bad JWTs get 403 and create no token. Then an OIDC login against a provider started in the
+ * test: auth-url, the provider's code, complete-auth.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AuthMethodE2EIT {
@@ -222,5 +232,83 @@ class AuthMethodE2EIT {
         assertStatus(200, agent.call("DELETE", "/v1/acl/auth-method/corp", management, null));
         assertStatus(404, agent.call("GET", "/v1/acl/binding-rule/" + ruleId, management, null));
         assertStatus(404, login(jwt(idp.getPrivate(), claims("caravan", ISSUER, Instant.now().plusSeconds(600)))));
+    }
+
+    @Test
+    @Order(5)
+    void anOidcLoginThroughAProviderStartedHere() throws Exception {
+        HttpServer provider = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        String issuer = "http://127.0.0.1:" + provider.getAddress().getPort();
+        RSAPublicKey key = (RSAPublicKey) idp.getPublic();
+        Map<String, String> nonceByCode = new ConcurrentHashMap<>();
+        provider.createContext("/.well-known/openid-configuration", ex -> respond(ex, """
+                {"issuer": "%1$s", "authorization_endpoint": "%1$s/authorize", "token_endpoint": "%1$s/token",
+                 "jwks_uri": "%1$s/jwks"}""".formatted(issuer)));
+        provider.createContext("/jwks", ex -> respond(ex, "{\"keys\": [{\"kty\": \"RSA\", \"n\": \""
+                + unsigned(key.getModulus()) + "\", \"e\": \"" + unsigned(key.getPublicExponent()) + "\"}]}"));
+        provider.createContext("/token", ex -> {
+            String form = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            String code = form.replaceAll(".*(^|&)code=([^&]*).*", "$2");
+            String nonce = nonceByCode.remove(code);
+            try {
+                respond(ex, nonce == null || !form.contains("client_secret=s3cret") ? "{}" : "{\"id_token\": \""
+                        + jwt(idp.getPrivate(), Map.of("sub", "olivia", "groups", List.of("dev"), "aud", "caravan-ui",
+                        "iss", issuer, "nonce", nonce, "exp", Instant.now().plusSeconds(300).getEpochSecond()))
+                        + "\"}");
+            } catch (Exception e) {
+                respond(ex, "{}");
+            }
+        });
+        provider.start();
+        try {
+            String redirect = "http://localhost:4649/oidc/callback";
+            ObjectNode method = AgentProcess.JSON.createObjectNode().put("Name", "sso").put("Type", "OIDC")
+                    .put("TokenLocality", "global").put("MaxTokenTTL", "30m");
+            method.putObject("Config").put("OIDCDiscoveryURL", issuer).put("OIDCClientID", "caravan-ui")
+                    .put("OIDCClientSecret", "s3cret").putArray("AllowedRedirectURIs").add(redirect);
+            ((ObjectNode) method.get("Config")).putObject("ListClaimMappings").put("groups", "groups");
+            assertStatus(200, agent.call("POST", "/v1/acl/auth-method", management, method.toString()));
+            assertStatus(200, agent.call("POST", "/v1/acl/binding-rule", management, "{\"AuthMethod\": \"sso\","
+                    + " \"BindType\": \"policy\", \"BindName\": \"readonly\","
+                    + " \"Selector\": \"\\\"dev\\\" in list.groups\"}"));
+
+            HttpResponse<String> start = agent.call("POST", "/v1/acl/oidc/auth-url", null, "{\"AuthMethodName\": "
+                    + "\"sso\", \"RedirectURI\": \"" + redirect + "\", \"ClientNonce\": \"cn-1\"}");
+            assertStatus(200, start);
+            String authUrl = AgentProcess.JSON.readTree(start.body()).path("AuthURL").asText();
+            assertTrue(authUrl.startsWith(issuer + "/authorize?"), authUrl);
+            String state = authUrl.replaceAll(".*[?&]state=([^&]*).*", "$1");
+            String nonce = authUrl.replaceAll(".*[?&]nonce=([^&]*).*", "$1");
+            // The user signs in at the provider, which redirects back with a code.
+            nonceByCode.put("code-1", nonce);
+            String complete = "{\"AuthMethodName\": \"sso\", \"ClientNonce\": \"cn-1\", \"State\": \"" + state
+                    + "\", \"Code\": \"code-1\", \"RedirectURI\": \"" + redirect + "\"}";
+            HttpResponse<String> done = agent.call("POST", "/v1/acl/oidc/complete-auth", null, complete);
+            assertStatus(200, done);
+            JsonNode token = AgentProcess.JSON.readTree(done.body());
+            assertEquals("readonly", token.path("Policies").path(0).asText(), done.body());
+            assertTrue(token.path("Global").asBoolean());
+            assertStatus(200, agent.call("GET", "/v1/jobs", token.path("SecretID").asText(), null));
+            // The state was used up: replaying the callback gets nothing.
+            nonceByCode.put("code-1", nonce);
+            assertStatus(403, agent.call("POST", "/v1/acl/oidc/complete-auth", null, complete));
+        } finally {
+            provider.stop(0);
+        }
+    }
+
+    private static void respond(HttpExchange ex, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        ex.getResponseHeaders().add("Content-Type", "application/json");
+        ex.sendResponseHeaders(200, bytes.length);
+        try (OutputStream out = ex.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    private static String unsigned(BigInteger n) {
+        byte[] bytes = n.toByteArray();
+        int skip = bytes[0] == 0 && bytes.length > 1 ? 1 : 0;
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOfRange(bytes, skip, bytes.length));
     }
 }
