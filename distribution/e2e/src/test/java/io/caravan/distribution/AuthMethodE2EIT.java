@@ -208,7 +208,7 @@ class AuthMethodE2EIT {
                 "wrong signature", jwt(stranger, claims("caravan", ISSUER, later)),
                 "wrong audience", jwt(idp.getPrivate(), claims("elsewhere", ISSUER, later)),
                 "wrong issuer", jwt(idp.getPrivate(), claims("caravan", "https://evil.test", later)),
-                "expired", jwt(idp.getPrivate(), claims("caravan", ISSUER, Instant.now().minusSeconds(60))),
+                "expired", jwt(idp.getPrivate(), claims("caravan", ISSUER, Instant.now().minusSeconds(600))),
                 "garbage", "not.a.jwt");
         for (Map.Entry<String, String> c : cases.entrySet()) {
             HttpResponse<String> response = login(c.getValue());
@@ -217,8 +217,10 @@ class AuthMethodE2EIT {
         }
         // A valid JWT that no rule matches is refused too.
         Map<String, Object> outsider = Map.of("sub", "eve", "groups", List.of("sales"), "aud", "caravan",
-                "iss", ISSUER, "exp", later.getEpochSecond());
-        assertStatus(403, login(jwt(idp.getPrivate(), outsider)));
+                "iss", ISSUER, "iat", Instant.now().getEpochSecond(), "exp", later.getEpochSecond());
+        HttpResponse<String> unmatched = login(jwt(idp.getPrivate(), outsider));
+        assertStatus(403, unmatched);
+        assertEquals("Permission denied: no binding rule of auth method corp matched", unmatched.body().strip());
         HttpResponse<String> missing = agent.call("POST", "/v1/acl/login", null, "{\"AuthMethodName\": \"corp\"}");
         assertStatus(400, missing);
         assertTrue(missing.body().startsWith("LoginToken: "), missing.body());
@@ -253,7 +255,8 @@ class AuthMethodE2EIT {
             try {
                 respond(ex, nonce == null || !form.contains("client_secret=s3cret") ? "{}" : "{\"id_token\": \""
                         + jwt(idp.getPrivate(), Map.of("sub", "olivia", "groups", List.of("dev"), "aud", "caravan-ui",
-                        "iss", issuer, "nonce", nonce, "exp", Instant.now().plusSeconds(300).getEpochSecond()))
+                        "iss", issuer, "nonce", nonce, "iat", Instant.now().getEpochSecond(),
+                        "exp", Instant.now().plusSeconds(300).getEpochSecond()))
                         + "\"}");
             } catch (Exception e) {
                 respond(ex, "{}");

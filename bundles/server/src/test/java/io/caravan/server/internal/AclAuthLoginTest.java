@@ -97,7 +97,7 @@ class AclAuthLoginTest {
 
     private String jwt(String sub, List<String> groups) throws Exception {
         return TestJwts.sign("RS256", keys.getPrivate(), Map.of("sub", sub, "groups", groups, "aud", "caravan",
-                "iss", "https://idp", "exp", NOW.plusSeconds(300).getEpochSecond()));
+                "iss", "https://idp", "iat", NOW.getEpochSecond(), "exp", NOW.plusSeconds(300).getEpochSecond()));
     }
 
     private AclToken login(String jwt) {
@@ -138,7 +138,7 @@ class AclAuthLoginTest {
 
         KeyPair other = TestJwts.rsa();
         String forged = TestJwts.sign("RS256", other.getPrivate(), Map.of("sub", "alice", "aud", "caravan",
-                "iss", "https://idp"));
+                "iss", "https://idp", "iat", NOW.getEpochSecond()));
         CaravanException bad = assertThrows(CaravanException.class, () -> login(forged));
         assertEquals(ErrorCode.PERMISSION_DENIED, bad.code());
         assertEquals("Permission denied: failed to verify JWT signature", bad.getMessage());
@@ -184,7 +184,7 @@ class AclAuthLoginTest {
         assertInvalid("MaxTokenTTL: invalid value \"48h0m0s\" (should be between 1m0s and 24h0m0s)",
                 new AclAuthMethod("m", "JWT", "local", "x", Duration.ofHours(48), false, good.config(), null, null,
                         0, 0));
-        assertInvalid("Config: a JWT auth method needs exactly one of JWTValidationPubKeys and JWKSURL",
+        assertInvalid("Config: a JWT auth method needs JWTValidationPubKeys, JWKSURL or OIDCDiscoveryURL",
                 new AclAuthMethod("m", "JWT", "local", "x", Duration.ofHours(1), false, AclAuthMethod.Config.EMPTY,
                         null, null, 0, 0));
         AclAuthMethod.Config junkKey = new AclAuthMethod.Config(List.of("junk"), null, null, null, null, null, null,

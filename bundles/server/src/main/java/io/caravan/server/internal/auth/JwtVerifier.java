@@ -48,8 +48,9 @@ import io.caravan.api.acl.AclAuthMethod;
 /**
  * Verifies a JWT against a {@code JWT} auth method with the JDK's own signature APIs (no JOSE library is bundled):
  * RS256/384/512, ES256/384/512 and EdDSA (Ed25519), keys from {@code JWTValidationPubKeys} (PEM public keys or
- * certificates) or a JWKS ({@code JWKSURL}: http(s) or a {@code file:} URL). Then the claims: {@code exp},
- * {@code nbf} and {@code iat} with the method's leeways, {@code BoundIssuer}, {@code BoundAudiences}. Every failure
+ * certificates), a JWKS ({@code JWKSURL}: http(s) or a {@code file:} URL) or the JWKS of an OIDC provider
+ * ({@code OIDCDiscoveryURL}). Then the claims: {@code exp}, {@code nbf} and {@code iat} with the method's leeways,
+ * {@code BoundIssuer}, {@code BoundAudiences}. Every failure
  * is a {@link Rejected} whose message says what failed and nothing of the keys.
  */
 public final class JwtVerifier {
@@ -66,6 +67,8 @@ public final class JwtVerifier {
     /** DER prefix of an Ed25519 SubjectPublicKeyInfo; the 32 key bytes follow. */
     private static final byte[] ED25519_PREFIX = HexFormat.of().parseHex("302a300506032b6570032100");
     private static final Duration FETCH_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration DEFAULT_LEEWAY = Duration.ofSeconds(150);
+    private static final Duration DEFAULT_SKEW = Duration.ofSeconds(60);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** A login token this method does not accept; the message is safe to show the caller. */
@@ -117,20 +120,36 @@ public final class JwtVerifier {
         return claims;
     }
 
+    /**
+     * The time claims as Nomad's JWT library checks them: at least one of {@code iat}, {@code nbf}, {@code exp}; a
+     * missing {@code exp} is the later of {@code iat} and {@code nbf} plus {@code ExpirationLeeway}, a missing
+     * {@code nbf} is {@code iat}, else {@code exp} minus {@code NotBeforeLeeway}; all three are checked with
+     * {@code ClockSkewLeeway} of slack. A zero leeway means the default (150 s, 150 s, 60 s), a negative one none.
+     */
     private static void checkClaims(AclAuthMethod.Config config, JsonNode claims, Instant now) throws Rejected {
         if (!claims.isObject()) {
             throw new Rejected("malformed JWT: the payload is not a JSON object");
         }
-        Duration skew = config.clockSkewLeeway();
-        Instant exp = time(claims, "exp");
-        if (exp != null && !now.isBefore(exp.plus(config.expirationLeeway()).plus(skew))) {
-            throw new Rejected("JWT is expired");
-        }
+        Instant iat = time(claims, "iat");
         Instant nbf = time(claims, "nbf");
-        if (nbf != null && now.plus(config.notBeforeLeeway()).plus(skew).isBefore(nbf)) {
+        Instant exp = time(claims, "exp");
+        if (iat == null && nbf == null && exp == null) {
+            throw new Rejected("JWT has no issued at (iat), not before (nbf) or expiration time (exp) claim");
+        }
+        if (exp == null) {
+            Instant start = iat == null ? nbf : nbf == null || iat.isAfter(nbf) ? iat : nbf;
+            exp = start.plus(leeway(config.expirationLeeway(), DEFAULT_LEEWAY));
+        }
+        if (nbf == null) {
+            nbf = iat != null ? iat : exp.minus(leeway(config.notBeforeLeeway(), DEFAULT_LEEWAY));
+        }
+        Duration skew = leeway(config.clockSkewLeeway(), DEFAULT_SKEW);
+        if (now.plus(skew).isBefore(nbf)) {
             throw new Rejected("JWT is not valid yet (nbf)");
         }
-        Instant iat = time(claims, "iat");
+        if (now.minus(skew).isAfter(exp)) {
+            throw new Rejected("JWT is expired");
+        }
         if (iat != null && now.plus(skew).isBefore(iat)) {
             throw new Rejected("JWT is issued in the future (iat)");
         }
@@ -149,6 +168,10 @@ public final class JwtVerifier {
                 throw new Rejected("JWT audience (aud) is not bound by the auth method");
             }
         }
+    }
+
+    private static Duration leeway(Duration configured, Duration byDefault) {
+        return configured.isZero() ? byDefault : configured.isNegative() ? Duration.ZERO : configured;
     }
 
     private static Instant time(JsonNode claims, String name) throws Rejected {
@@ -205,7 +228,10 @@ public final class JwtVerifier {
         if (!config.jwksUrl().isEmpty()) {
             return jwks(fetch(config.jwksUrl(), config.jwksCaCert()));
         }
-        throw new Rejected("auth method has no JWTValidationPubKeys and no JWKSURL");
+        if (!config.oidcDiscoveryUrl().isEmpty()) {
+            return jwks(fetch(OidcFlow.discover(config).jwksUri(), String.join("\n", config.discoveryCaPem())));
+        }
+        throw new Rejected("auth method has no JWTValidationPubKeys, JWKSURL or OIDCDiscoveryURL");
     }
 
     /**

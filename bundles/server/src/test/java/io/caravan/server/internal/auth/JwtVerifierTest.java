@@ -27,10 +27,9 @@ class JwtVerifierTest {
     private static final String ISSUER = "https://idp.example";
 
     private static AclAuthMethod.Config config(List<String> pems, String jwks, List<String> algs,
-                                               Duration expirationLeeway) {
+                                               Duration clockSkew) {
         return new AclAuthMethod.Config(pems, jwks, null, null, null, null, null, false, false,
-                List.of("caravan"), List.of(ISSUER), null, null, algs, expirationLeeway, null, null, null, null,
-                false);
+                List.of("caravan"), List.of(ISSUER), null, null, algs, null, null, clockSkew, null, null, false);
     }
 
     private static Map<String, Object> claims(Object aud, String iss, Instant exp) {
@@ -118,16 +117,41 @@ class JwtVerifierTest {
     }
 
     @Test
-    void anExpiredTokenIsRejectedUnlessWithinTheLeeway() throws Exception {
+    void anExpiredTokenIsRejectedUnlessWithinTheClockSkew() throws Exception {
         KeyPair keys = TestJwts.rsa();
-        String expired = TestJwts.sign("RS256", keys.getPrivate(), claims("caravan", ISSUER, NOW.minusSeconds(30)));
-        AclAuthMethod.Config strict = config(List.of(TestJwts.pem(keys.getPublic())), null, null, null);
+        String justExpired = TestJwts.sign("RS256", keys.getPrivate(), claims("caravan", ISSUER,
+                NOW.minusSeconds(30)));
+        String longExpired = TestJwts.sign("RS256", keys.getPrivate(), claims("caravan", ISSUER,
+                NOW.minusSeconds(90)));
+        // No leeway configured: Nomad's default of 60 s of clock skew.
+        AclAuthMethod.Config byDefault = config(List.of(TestJwts.pem(keys.getPublic())), null, null, null);
+        assertEquals("alice", JwtVerifier.verify(byDefault, justExpired, NOW).path("sub").asText());
         JwtVerifier.Rejected e = assertThrows(JwtVerifier.Rejected.class, () ->
-                JwtVerifier.verify(strict, expired, NOW));
+                JwtVerifier.verify(byDefault, longExpired, NOW));
         assertEquals("JWT is expired", e.getMessage());
+        // A negative leeway means none; a larger one stretches the window.
+        AclAuthMethod.Config strict = config(List.of(TestJwts.pem(keys.getPublic())), null, null,
+                Duration.ofNanos(-1));
+        assertThrows(JwtVerifier.Rejected.class, () -> JwtVerifier.verify(strict, justExpired, NOW));
         AclAuthMethod.Config lenient = config(List.of(TestJwts.pem(keys.getPublic())), null, null,
-                Duration.ofMinutes(1));
-        assertEquals("alice", JwtVerifier.verify(lenient, expired, NOW).path("sub").asText());
+                Duration.ofMinutes(2));
+        assertEquals("alice", JwtVerifier.verify(lenient, longExpired, NOW).path("sub").asText());
+    }
+
+    @Test
+    void aTokenWithoutTimesIsRejectedAndAMissingExpFollowsIatPlusTheExpirationLeeway() throws Exception {
+        KeyPair keys = TestJwts.rsa();
+        AclAuthMethod.Config c = config(List.of(TestJwts.pem(keys.getPublic())), null, null, Duration.ofNanos(-1));
+        JwtVerifier.Rejected e = assertThrows(JwtVerifier.Rejected.class, () -> JwtVerifier.verify(c,
+                TestJwts.sign("RS256", keys.getPrivate(), Map.of("aud", "caravan", "iss", ISSUER)), NOW));
+        assertEquals("JWT has no issued at (iat), not before (nbf) or expiration time (exp) claim", e.getMessage());
+        Map<String, Object> recent = Map.of("aud", "caravan", "iss", ISSUER, "iat", NOW.minusSeconds(100)
+                .getEpochSecond());
+        Map<String, Object> old = Map.of("aud", "caravan", "iss", ISSUER, "iat", NOW.minusSeconds(200)
+                .getEpochSecond());
+        JwtVerifier.verify(c, TestJwts.sign("RS256", keys.getPrivate(), recent), NOW);
+        assertThrows(JwtVerifier.Rejected.class, () -> JwtVerifier.verify(c, TestJwts.sign("RS256",
+                keys.getPrivate(), old), NOW));
     }
 
     @Test

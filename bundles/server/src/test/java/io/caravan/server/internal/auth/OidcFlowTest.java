@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.security.KeyPair;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -95,5 +96,20 @@ class OidcFlowTest {
         JwtVerifier.Rejected e = assertThrows(JwtVerifier.Rejected.class, () -> flow.complete(method,
                 q.get("state"), "late", "n", REDIRECT, start.plus(OidcFlow.PENDING_TTL)));
         assertEquals("unknown or expired OIDC state", e.getMessage());
+    }
+
+    @Test
+    void aJwtMethodCanTakeItsKeysFromAnOidcProvider() throws Exception {
+        AclAuthMethod.Config jwt = new AclAuthMethod.Config(null, null, null, provider.url(), null, null, null,
+                false, false, List.of("api"), List.of(provider.url()), null, null, null, null, null, null, null, null,
+                false);
+        Instant now = Instant.now();
+        String token = provider.sign(Map.of("sub", "svc", "aud", "api", "iss", provider.url(),
+                "iat", now.getEpochSecond()));
+        assertEquals("svc", JwtVerifier.verify(jwt, token, now).path("sub").asText());
+        KeyPair other = TestJwts.rsa();
+        assertThrows(JwtVerifier.Rejected.class, () -> JwtVerifier.verify(jwt, TestJwts.sign("RS256",
+                other.getPrivate(), Map.of("sub", "svc", "aud", "api", "iss", provider.url(),
+                        "iat", now.getEpochSecond())), now));
     }
 }

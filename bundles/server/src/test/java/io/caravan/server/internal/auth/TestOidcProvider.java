@@ -53,6 +53,11 @@ public final class TestOidcProvider implements AutoCloseable {
         claimsByCode.put(code, claims);
     }
 
+    /** A JWT signed with the provider's key, as its ID tokens are. */
+    public String sign(Map<String, Object> claims) throws Exception {
+        return TestJwts.sign("RS256", keys.getPrivate(), Map.of("kid", "k1"), claims);
+    }
+
     private void token(HttpExchange ex) throws IOException {
         Map<String, String> form = new HashMap<>();
         for (String pair : new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8).split("&")) {
@@ -67,7 +72,7 @@ public final class TestOidcProvider implements AutoCloseable {
             return;
         }
         Map<String, Object> all = new HashMap<>(Map.of("iss", url(), "aud", CLIENT_ID,
-                "exp", Instant.now().plusSeconds(300).getEpochSecond()));
+                "iat", Instant.now().getEpochSecond(), "exp", Instant.now().plusSeconds(300).getEpochSecond()));
         all.putAll(claims);
         try {
             reply(ex, 200, "{\"access_token\": \"x\", \"token_type\": \"Bearer\", \"id_token\": \""
