@@ -64,6 +64,7 @@ public final class AclAuthRoutes implements ApiRoutes {
 
     private static final Pattern NAME = Pattern.compile("[a-zA-Z0-9-]{1,128}");
     private static final int MAX_DESCRIPTION = 256;
+    private static final List<String> TOKEN_NAME_VARIABLES = List.of("auth_method_type", "auth_method_name");
 
     private final StateStore store;
     private final StateReads reads;
@@ -190,10 +191,11 @@ public final class AclAuthRoutes implements ApiRoutes {
             throw CaravanException.invalid("MaxTokenTTL", "invalid value \"" + GoDuration.format(m.maxTokenTtl())
                     + "\" (should be between " + GoDuration.format(min) + " and " + GoDuration.format(max) + ")");
         }
-        if (Bindings.interpolate(m.tokenNameFormat(), Map.of(), Map.of("auth_method_type", "",
-                "auth_method_name", "")) == null && !m.tokenNameFormat().contains("${value.")) {
-            throw CaravanException.invalid("TokenNameFormat", "only ${auth_method_type}, ${auth_method_name} and "
-                    + "${value.<claim mapping>} can be used");
+        List<String> unknown = Bindings.variables(m.tokenNameFormat()).stream()
+                .filter(v -> !v.startsWith("value.") && !TOKEN_NAME_VARIABLES.contains(v)).toList();
+        if (!unknown.isEmpty()) {
+            throw CaravanException.invalid("TokenNameFormat", "unknown variable " + unknown.get(0) + ": only "
+                    + "${auth_method_type}, ${auth_method_name} and ${value.<claim mapping>} can be used");
         }
         AclAuthMethod.Config c = m.config();
         for (String alg : c.signingAlgs()) {

@@ -184,6 +184,9 @@ class AclAuthLoginTest {
         assertInvalid("MaxTokenTTL: invalid value \"48h0m0s\" (should be between 1m0s and 24h0m0s)",
                 new AclAuthMethod("m", "JWT", "local", "x", Duration.ofHours(48), false, good.config(), null, null,
                         0, 0));
+        assertInvalid("TokenNameFormat: unknown variable foo: only ${auth_method_type}, ${auth_method_name} and "
+                + "${value.<claim mapping>} can be used", new AclAuthMethod("m", "JWT", "local", "${foo}-${value.user}",
+                Duration.ofHours(1), false, good.config(), null, null, 0, 0));
         assertInvalid("Config: a JWT auth method needs JWTValidationPubKeys, JWKSURL or OIDCDiscoveryURL",
                 new AclAuthMethod("m", "JWT", "local", "x", Duration.ofHours(1), false, AclAuthMethod.Config.EMPTY,
                         null, null, 0, 0));

@@ -153,6 +153,16 @@ public final class Bindings {
         return out.toString();
     }
 
+    /** The names of the {@code ${...}} variables in a text, in order. */
+    public static List<String> variables(String text) {
+        List<String> names = new ArrayList<>();
+        Matcher m = VARIABLE.matcher(text);
+        while (m.find()) {
+            names.add(m.group(1).strip());
+        }
+        return names;
+    }
+
     /** Checks a selector when a rule is written, so that a bad one fails then rather than at every login. */
     public static void checkSelector(String selector) {
         if (selector == null || selector.isBlank()) {
