@@ -35,6 +35,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -80,6 +81,13 @@ public final class JwtVerifier {
         }
     }
 
+    /** The keys of a JWKS as fetched at {@code at}. */
+    private record Fetched(Instant at, List<Key> keys) {}
+
+    static final Duration JWKS_TTL = Duration.ofMinutes(1);
+    private static final int MAX_CACHED = 64;
+    private static final Map<String, Fetched> JWKS_CACHE = new ConcurrentHashMap<>();
+
     /** A verification key, with the {@code kid} a JWKS gave it (null for PEM keys). */
     record Key(String kid, PublicKey key) {}
 
@@ -100,7 +108,7 @@ public final class JwtVerifier {
         if (!allowed.contains(alg) || !JCA.containsKey(alg)) {
             throw new Rejected("JWT signing algorithm \"" + alg + "\" is not allowed by the auth method");
         }
-        List<Key> keys = keys(config);
+        List<Key> keys = keys(config, now);
         String kid = header.path("kid").asText(null);
         byte[] signed = (parts[0] + "." + parts[1]).getBytes(StandardCharsets.US_ASCII);
         boolean verified = false;
@@ -213,7 +221,7 @@ public final class JwtVerifier {
     // ---- keys
 
     /** The method's verification keys: its PEM keys, else its JWKS. */
-    static List<Key> keys(AclAuthMethod.Config config) throws Rejected {
+    static List<Key> keys(AclAuthMethod.Config config, Instant now) throws Rejected {
         if (!config.jwtValidationPubKeys().isEmpty()) {
             List<Key> keys = new ArrayList<>();
             for (String pem : config.jwtValidationPubKeys()) {
@@ -226,10 +234,10 @@ public final class JwtVerifier {
             return keys;
         }
         if (!config.jwksUrl().isEmpty()) {
-            return jwks(fetch(config.jwksUrl(), config.jwksCaCert()));
+            return jwks(config.jwksUrl(), config.jwksCaCert(), now);
         }
         if (!config.oidcDiscoveryUrl().isEmpty()) {
-            return jwks(fetch(OidcFlow.discover(config).jwksUri(), String.join("\n", config.discoveryCaPem())));
+            return jwks(OidcFlow.discover(config).jwksUri(), String.join("\n", config.discoveryCaPem()), now);
         }
         throw new Rejected("auth method has no JWTValidationPubKeys, JWKSURL or OIDCDiscoveryURL");
     }
@@ -266,6 +274,24 @@ public final class JwtVerifier {
             }
         }
         throw new IllegalArgumentException("not an RSA, EC or Ed25519 public key");
+    }
+
+    /**
+     * The keys of the JWKS at {@code url}, fetched at most once per {@link #JWKS_TTL}: logins are public, and each
+     * must not make this server call the identity provider.
+     */
+    private static List<Key> jwks(String url, String caPem, Instant now) throws Rejected {
+        String key = url + "\n" + caPem;
+        Fetched cached = JWKS_CACHE.get(key);
+        if (cached != null && now.isBefore(cached.at().plus(JWKS_TTL)) && !now.isBefore(cached.at())) {
+            return cached.keys();
+        }
+        List<Key> keys = jwks(fetch(url, caPem));
+        if (JWKS_CACHE.size() >= MAX_CACHED) {
+            JWKS_CACHE.clear();
+        }
+        JWKS_CACHE.put(key, new Fetched(now, keys));
+        return keys;
     }
 
     /** The keys of a JWKS document that we can use: RSA, EC (P-256/384/521) and OKP Ed25519. */

@@ -194,6 +194,27 @@ class JwtVerifierTest {
     }
 
     @Test
+    void aJwksIsFetchedOncePerMinute(@TempDir Path dir) throws Exception {
+        KeyPair first = TestJwts.rsa();
+        KeyPair second = TestJwts.rsa();
+        Path file = dir.resolve("jwks.json");
+        Files.writeString(file, jwks((RSAPublicKey) first.getPublic()));
+        AclAuthMethod.Config c = config(List.of(), file.toUri().toString(), null, null);
+        JwtVerifier.verify(c, TestJwts.sign("RS256", first.getPrivate(), good()), NOW);
+        // The provider rotates its key: logins within the minute still see the keys fetched first.
+        Files.writeString(file, jwks((RSAPublicKey) second.getPublic()));
+        String bySecond = TestJwts.sign("RS256", second.getPrivate(), good());
+        Instant soon = NOW.plusSeconds(30);
+        assertThrows(JwtVerifier.Rejected.class, () -> JwtVerifier.verify(c, bySecond, soon));
+        assertEquals("alice", JwtVerifier.verify(c, bySecond, NOW.plus(JwtVerifier.JWKS_TTL)).path("sub").asText());
+    }
+
+    private static String jwks(RSAPublicKey key) {
+        return "{\"keys\": [{\"kty\": \"RSA\", \"n\": \"" + b64(key.getModulus()) + "\", \"e\": \""
+                + b64(key.getPublicExponent()) + "\"}]}";
+    }
+
+    @Test
     void pemKeysAndCertificatesParseAndJunkDoesNot() throws Exception {
         assertTrue(JwtVerifier.parsePem(TestJwts.pem(TestJwts.ec().getPublic())) instanceof ECPublicKey);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () ->
