@@ -10,6 +10,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
+import io.caravan.cli.command.AclAuthMethodCommand;
+import io.caravan.cli.command.AclAuthMethodCreateCommand;
+import io.caravan.cli.command.AclAuthMethodDeleteCommand;
+import io.caravan.cli.command.AclAuthMethodInfoCommand;
+import io.caravan.cli.command.AclAuthMethodListCommand;
+import io.caravan.cli.command.AclAuthMethodUpdateCommand;
+import io.caravan.cli.command.AclBindingRuleCommand;
+import io.caravan.cli.command.AclBindingRuleCreateCommand;
+import io.caravan.cli.command.AclBindingRuleDeleteCommand;
+import io.caravan.cli.command.AclBindingRuleInfoCommand;
+import io.caravan.cli.command.AclBindingRuleListCommand;
+import io.caravan.cli.command.AclBindingRuleUpdateCommand;
 import io.caravan.cli.command.AclBootstrapCommand;
 import io.caravan.cli.command.AclCommand;
 import io.caravan.cli.command.AclPolicyApplyCommand;
@@ -49,6 +61,7 @@ import io.caravan.cli.command.JobRunCommand;
 import io.caravan.cli.command.JobValidateCommand;
 import io.caravan.cli.command.JobStatusCommand;
 import io.caravan.cli.command.JobStopCommand;
+import io.caravan.cli.command.LoginCommand;
 import io.caravan.cli.command.NodeCommand;
 import io.caravan.cli.command.NodeConfigCommand;
 import io.caravan.cli.command.NodeDrainCommand;
@@ -141,7 +154,19 @@ public final class Main {
                                 .addSubcommand(new AclRoleListCommand(ctx))
                                 .addSubcommand(new AclRoleInfoCommand(ctx))
                                 .addSubcommand(new AclRoleUpdateCommand(ctx))
-                                .addSubcommand(new AclRoleDeleteCommand(ctx))))
+                                .addSubcommand(new AclRoleDeleteCommand(ctx)))
+                        .addSubcommand(new CommandLine(new AclAuthMethodCommand())
+                                .addSubcommand(new AclAuthMethodCreateCommand(ctx))
+                                .addSubcommand(new AclAuthMethodListCommand(ctx))
+                                .addSubcommand(new AclAuthMethodInfoCommand(ctx))
+                                .addSubcommand(new AclAuthMethodUpdateCommand(ctx))
+                                .addSubcommand(new AclAuthMethodDeleteCommand(ctx)))
+                        .addSubcommand(new CommandLine(new AclBindingRuleCommand())
+                                .addSubcommand(new AclBindingRuleCreateCommand(ctx))
+                                .addSubcommand(new AclBindingRuleListCommand(ctx))
+                                .addSubcommand(new AclBindingRuleInfoCommand(ctx))
+                                .addSubcommand(new AclBindingRuleUpdateCommand(ctx))
+                                .addSubcommand(new AclBindingRuleDeleteCommand(ctx))))
                 .addSubcommand(agent)
                 .addSubcommand(new AgentInfoCommand(ctx))
                 .addSubcommand(new CommandLine(new ConfigCommand())
@@ -183,6 +208,7 @@ public final class Main {
                         .addSubcommand(new CommandLine(new OperatorSchedulerCommand())
                                 .addSubcommand(new SchedulerGetConfigCommand(ctx))
                                 .addSubcommand(new SchedulerSetConfigCommand(ctx))))
+                .addSubcommand(new LoginCommand(ctx))
                 .addSubcommand(new StatusCommand(ctx))
                 .addSubcommand(new VersionCommand(ctx));
         // Setters after addSubcommand so that they reach every subcommand.

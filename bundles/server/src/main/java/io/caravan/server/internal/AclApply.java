@@ -3,12 +3,14 @@ package io.caravan.server.internal;
 import java.util.List;
 import java.util.Optional;
 
+import io.caravan.api.acl.AclAuthMethod;
+import io.caravan.api.acl.AclBindingRule;
 import io.caravan.api.acl.AclPolicy;
 import io.caravan.api.acl.AclRole;
 import io.caravan.api.acl.AclToken;
 import io.caravan.state.StateTxn;
 
-/** Applies the ACL commands: policies, tokens, roles and the bootstrap. */
+/** Applies the ACL commands: policies, tokens, roles, the bootstrap, auth methods and binding rules. */
 final class AclApply {
 
     /** The cluster was bootstrapped at {@code index}: a reset file naming that index allows one more bootstrap. */
@@ -88,6 +90,55 @@ final class AclApply {
 
     static Command.Result deleteRoles(Fsm.Txn txn, Command.AclRoleDelete cmd) {
         cmd.ids().forEach(id -> txn.state().delete(NomadTables.ACL_ROLES, id));
+        return Command.Result.ok(txn.index());
+    }
+
+    static Command.Result upsertAuthMethods(Fsm.Txn txn, Command.AclAuthMethodUpsert cmd) {
+        StateTxn state = txn.state();
+        for (AclAuthMethod method : cmd.methods()) {
+            if (method.isDefault()) {
+                Optional<AclAuthMethod> other = state.read().all(NomadTables.ACL_AUTH_METHODS)
+                        .filter(m -> m.isDefault() && !m.name().equals(method.name())).findFirst();
+                if (other.isPresent()) {
+                    return Command.Result.rejected(txn.index(), 400, "Default: default method already exists: "
+                            + other.get().name());
+                }
+            }
+            long created = state.get(NomadTables.ACL_AUTH_METHODS, method.name()).map(AclAuthMethod::createIndex)
+                    .orElse(txn.index());
+            state.put(NomadTables.ACL_AUTH_METHODS, method.withIndexes(created, txn.index()));
+        }
+        return Command.Result.ok(txn.index());
+    }
+
+    /** A method's binding rules go with it: nothing else could use them, and a new method of that name must not. */
+    static Command.Result deleteAuthMethods(Fsm.Txn txn, Command.AclAuthMethodDelete cmd) {
+        StateTxn state = txn.state();
+        for (String name : cmd.names()) {
+            List<String> rules = state.read().byIndex(NomadTables.ACL_BINDING_RULES, "method", name)
+                    .map(AclBindingRule::id).toList();
+            rules.forEach(id -> state.delete(NomadTables.ACL_BINDING_RULES, id));
+            state.delete(NomadTables.ACL_AUTH_METHODS, name);
+        }
+        return Command.Result.ok(txn.index());
+    }
+
+    static Command.Result upsertBindingRules(Fsm.Txn txn, Command.AclBindingRuleUpsert cmd) {
+        StateTxn state = txn.state();
+        for (AclBindingRule rule : cmd.rules()) {
+            if (state.get(NomadTables.ACL_AUTH_METHODS, rule.authMethod()).isEmpty()) {
+                return Command.Result.rejected(txn.index(), 400, "AuthMethod: ACL auth method "
+                        + rule.authMethod() + " not found");
+            }
+            long created = state.get(NomadTables.ACL_BINDING_RULES, rule.id()).map(AclBindingRule::createIndex)
+                    .orElse(txn.index());
+            state.put(NomadTables.ACL_BINDING_RULES, rule.withIndexes(created, txn.index()));
+        }
+        return Command.Result.ok(txn.index());
+    }
+
+    static Command.Result deleteBindingRules(Fsm.Txn txn, Command.AclBindingRuleDelete cmd) {
+        cmd.ids().forEach(id -> txn.state().delete(NomadTables.ACL_BINDING_RULES, id));
         return Command.Result.ok(txn.index());
     }
 }

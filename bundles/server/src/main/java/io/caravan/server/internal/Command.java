@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
+import io.caravan.api.acl.AclAuthMethod;
+import io.caravan.api.acl.AclBindingRule;
 import io.caravan.api.acl.AclPolicy;
 import io.caravan.api.acl.AclRole;
 import io.caravan.api.acl.AclToken;
@@ -274,6 +276,45 @@ sealed interface Command {
     }
 
     record AclRoleDelete(List<String> ids) implements Command {
+        @Override
+        public void validate() {
+            Checks.each(ids, "IDs", id -> Checks.text(id, "IDs"));
+        }
+    }
+
+    /** Create or replace auth methods; at most one may be the default, decided at apply time. */
+    record AclAuthMethodUpsert(List<AclAuthMethod> methods) implements Command {
+        @Override
+        public void validate() {
+            Checks.each(methods, "AuthMethods", m -> {
+                Checks.text(m.name(), "AuthMethods.Name");
+                Checks.oneOf(m.type(), "AuthMethods.Type", AclAuthMethod.JWT, AclAuthMethod.OIDC);
+            });
+        }
+    }
+
+    /** Delete auth methods by name, and the binding rules that name them. */
+    record AclAuthMethodDelete(List<String> names) implements Command {
+        @Override
+        public void validate() {
+            Checks.each(names, "Names", n -> Checks.text(n, "Names"));
+        }
+    }
+
+    /** Create or replace binding rules; each rule's auth method must exist when it is applied. */
+    record AclBindingRuleUpsert(List<AclBindingRule> rules) implements Command {
+        @Override
+        public void validate() {
+            Checks.each(rules, "BindingRules", r -> {
+                Checks.text(r.id(), "BindingRules.ID");
+                Checks.text(r.authMethod(), "BindingRules.AuthMethod");
+                Checks.oneOf(r.bindType(), "BindingRules.BindType", AclBindingRule.ROLE, AclBindingRule.POLICY,
+                        AclBindingRule.MANAGEMENT);
+            });
+        }
+    }
+
+    record AclBindingRuleDelete(List<String> ids) implements Command {
         @Override
         public void validate() {
             Checks.each(ids, "IDs", id -> Checks.text(id, "IDs"));

@@ -81,6 +81,10 @@ final class Fsm {
         on(Command.AclBootstrap.class, AclApply::bootstrap);
         on(Command.AclRoleUpsert.class, AclApply::upsertRoles);
         on(Command.AclRoleDelete.class, AclApply::deleteRoles);
+        on(Command.AclAuthMethodUpsert.class, AclApply::upsertAuthMethods);
+        on(Command.AclAuthMethodDelete.class, AclApply::deleteAuthMethods);
+        on(Command.AclBindingRuleUpsert.class, AclApply::upsertBindingRules);
+        on(Command.AclBindingRuleDelete.class, AclApply::deleteBindingRules);
         for (Class<?> type : Command.class.getPermittedSubclasses()) {
             if (!appliers.containsKey(type)) {
                 throw new IllegalStateException("no applier for command " + type.getSimpleName());

@@ -7,6 +7,8 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.caravan.api.acl.AclAuthMethod;
+import io.caravan.api.acl.AclBindingRule;
 import io.caravan.api.acl.AclPolicy;
 import io.caravan.api.acl.AclRole;
 import io.caravan.api.acl.AclToken;
@@ -49,11 +51,16 @@ final class NomadTables {
     /** One row once the cluster is bootstrapped: the index of the bootstrap (the reset file must name it). */
     static final TableSpec<AclApply.Bootstrapped> ACL_BOOTSTRAP = TableSpec.of("acl_bootstrap",
             AclApply.Bootstrapped.class, b -> AclApply.Bootstrapped.KEY);
+    static final TableSpec<AclAuthMethod> ACL_AUTH_METHODS = TableSpec.of("acl_auth_method", AclAuthMethod.class,
+            AclAuthMethod::name);
+    static final TableSpec<AclBindingRule> ACL_BINDING_RULES = TableSpec.of("acl_binding_rule", AclBindingRule.class,
+            AclBindingRule::id).withIndex(IndexSpec.single("method", AclBindingRule::authMethod));
     /** The ACL tables, whose indexes tell a resolver's cache that its compiled policies may be stale. */
     static final List<TableSpec<?>> ACL = List.of(ACL_POLICIES, ACL_TOKENS, ACL_ROLES, ACL_BOOTSTRAP);
 
     static final List<TableSpec<?>> ALL = List.of(JOBS, JOB_VERSIONS, JOB_SUMMARIES, EVALS, ALLOCS, NODES,
-            SCHEDULER_CONFIG, AppliedRequests.TABLE, ACL_POLICIES, ACL_TOKENS, ACL_ROLES, ACL_BOOTSTRAP);
+            SCHEDULER_CONFIG, AppliedRequests.TABLE, ACL_POLICIES, ACL_TOKENS, ACL_ROLES, ACL_BOOTSTRAP,
+            ACL_AUTH_METHODS, ACL_BINDING_RULES);
 
     /**
      * A codec for one snapshot or one restore (it is stateful): each row as Nomad's JSON, readable and the shape the
@@ -64,7 +71,7 @@ final class NomadTables {
     static Codec codec() {
         return Codec.of(json(JOBS), json(JOB_VERSIONS), json(JOB_SUMMARIES), json(EVALS), allocs(), json(NODES),
                 json(SCHEDULER_CONFIG), json(AppliedRequests.TABLE), json(ACL_POLICIES), json(ACL_TOKENS),
-                json(ACL_ROLES), json(ACL_BOOTSTRAP));
+                json(ACL_ROLES), json(ACL_BOOTSTRAP), json(ACL_AUTH_METHODS), json(ACL_BINDING_RULES));
     }
 
     /** An allocation row: {@code {"Ref": n, "Alloc": {...}}}, the alloc's {@code Job} present only at first use. */

@@ -10,7 +10,7 @@ import io.caravan.cli.format.Json;
 import io.caravan.cli.format.Nomad;
 import io.caravan.cli.format.Table;
 
-/** Nomad's layouts of ACL tokens, policies and roles (the {@code acl} commands share them). */
+/** Nomad's layouts of ACL tokens, policies, roles, auth methods and binding rules (the {@code acl} commands share them). */
 final class AclOutput {
     private AclOutput() {
     }
@@ -116,5 +116,92 @@ final class AclOutput {
         role.path("Policies").forEach(link -> names.add(Json.text(link.get("Name"))));
         names.sort(null);
         return names;
+    }
+
+    /** A method's fields, then (after a heading) its configuration; durations as Go prints them, "0s" for none. */
+    static void authMethod(PrintWriter out, JsonNode method) {
+        Nomad.keyValues(out,
+                "Name", Json.text(method.get("Name")),
+                "Type", Json.text(method.get("Type")),
+                "Locality", Json.text(method.get("TokenLocality")),
+                "Max Token TTL", duration(method.get("MaxTokenTTL")),
+                "Default", Boolean.toString(method.path("Default").asBoolean()),
+                "Create Index", Long.toString(method.path("CreateIndex").asLong()),
+                "Modify Index", Long.toString(method.path("ModifyIndex").asLong()));
+        JsonNode config = method.get("Config");
+        if (config == null || !config.isObject()) {
+            return;
+        }
+        out.println();
+        out.println("Auth Method Config");
+        out.println();
+        Nomad.keyValues(out,
+                "JWT Validation Public Keys", Json.join(config.get("JWTValidationPubKeys"), ","),
+                "JWKS URL", Json.text(config.get("JWKSURL")),
+                "OIDC Discovery URL", Json.text(config.get("OIDCDiscoveryURL")),
+                "OIDC Client ID", Json.text(config.get("OIDCClientID")),
+                "OIDC Client Secret", Json.text(config.get("OIDCClientSecret")),
+                "OIDC Scopes", Json.join(config.get("OIDCScopes"), ","),
+                "Bound audiences", Json.join(config.get("BoundAudiences"), ","),
+                "Bound issuer", Json.join(config.get("BoundIssuer"), ","),
+                "Allowed redirects URIs", Json.join(config.get("AllowedRedirectURIs"), ","),
+                "Discovery CA pem", Json.join(config.get("DiscoveryCaPem"), ","),
+                "JWKS CA cert", Json.text(config.get("JWKSCACert")),
+                "Signing algorithms", Json.join(config.get("SigningAlgs"), ","),
+                "Expiration Leeway", duration(config.get("ExpirationLeeway")),
+                "NotBefore Leeway", duration(config.get("NotBeforeLeeway")),
+                "ClockSkew Leeway", duration(config.get("ClockSkewLeeway")),
+                "Claim mappings", mappings(config.get("ClaimMappings")),
+                "List claim mappings", mappings(config.get("ListClaimMappings")));
+    }
+
+    static void authMethods(PrintWriter out, JsonNode methods) {
+        if (methods.isEmpty()) {
+            out.println("No ACL auth methods found");
+            return;
+        }
+        Table table = new Table("Name", "Type", "Default").placeholder(Nomad.NONE);
+        methods.forEach(m -> table.row(Json.text(m.get("Name")), Json.text(m.get("Type")),
+                Boolean.toString(m.path("Default").asBoolean())));
+        table.print(out);
+    }
+
+    static void bindingRule(PrintWriter out, JsonNode rule) {
+        Nomad.keyValues(out,
+                "ID", Json.text(rule.get("ID")),
+                "Description", Json.text(rule.get("Description")),
+                "Auth Method", Json.text(rule.get("AuthMethod")),
+                "Selector", Nomad.quote(Json.text(rule.get("Selector"))),
+                "Bind Type", Json.text(rule.get("BindType")),
+                "Bind Name", Json.text(rule.get("BindName")),
+                "Create Time", Nomad.goTimeString(rule.get("CreateTime")),
+                "Modify Time", Nomad.goTimeString(rule.get("ModifyTime")),
+                "Create Index", Long.toString(rule.path("CreateIndex").asLong()),
+                "Modify Index", Long.toString(rule.path("ModifyIndex").asLong()));
+    }
+
+    static void bindingRules(PrintWriter out, JsonNode rules) {
+        if (rules.isEmpty()) {
+            out.println("No ACL binding rules found");
+            return;
+        }
+        Table table = new Table("ID", "Description", "Auth Method").placeholder(Nomad.NONE);
+        rules.forEach(r -> table.row(Json.text(r.get("ID")), Json.text(r.get("Description")),
+                Json.text(r.get("AuthMethod"))));
+        table.print(out);
+    }
+
+    private static String duration(JsonNode text) {
+        String d = Json.text(text);
+        return d.isEmpty() ? "0s" : d;
+    }
+
+    /** Go prints a map entry as {@code {key: value}}, joined by "; ". */
+    private static String mappings(JsonNode map) {
+        List<String> entries = new ArrayList<>();
+        if (map != null) {
+            map.fields().forEachRemaining(e -> entries.add("{" + e.getKey() + ": " + Json.text(e.getValue()) + "}"));
+        }
+        return String.join("; ", entries);
     }
 }
