@@ -50,17 +50,23 @@ import org.osgi.service.component.annotations.Reference;
         configurationPolicy = ConfigurationPolicy.REQUIRE)
 public final class AclAuthRoutes implements ApiRoutes {
     // Anyone may list methods (a login page needs them); the stubs carry no configuration.
+    // Writes and logins run on the leader: validated against the state they are applied to, and an OIDC login's
+    // state (kept in memory between auth-url and complete-auth) is found again.
     static final ApiEndpoint LIST_AUTH_METHODS = ApiEndpoint.of("ACL.ListAuthMethods", AclRule.PUBLIC);
     static final ApiEndpoint GET_AUTH_METHOD = ApiEndpoint.of("ACL.GetAuthMethod", AclRule.MANAGEMENT);
-    static final ApiEndpoint UPSERT_AUTH_METHODS = ApiEndpoint.of("ACL.UpsertAuthMethods", AclRule.MANAGEMENT);
-    static final ApiEndpoint DELETE_AUTH_METHODS = ApiEndpoint.of("ACL.DeleteAuthMethods", AclRule.MANAGEMENT);
+    static final ApiEndpoint UPSERT_AUTH_METHODS =
+            ApiEndpoint.of("ACL.UpsertAuthMethods", AclRule.MANAGEMENT).onLeader();
+    static final ApiEndpoint DELETE_AUTH_METHODS =
+            ApiEndpoint.of("ACL.DeleteAuthMethods", AclRule.MANAGEMENT).onLeader();
     static final ApiEndpoint LIST_BINDING_RULES = ApiEndpoint.of("ACL.ListBindingRules", AclRule.MANAGEMENT);
     static final ApiEndpoint GET_BINDING_RULE = ApiEndpoint.of("ACL.GetBindingRule", AclRule.MANAGEMENT);
-    static final ApiEndpoint UPSERT_BINDING_RULES = ApiEndpoint.of("ACL.UpsertBindingRules", AclRule.MANAGEMENT);
-    static final ApiEndpoint DELETE_BINDING_RULES = ApiEndpoint.of("ACL.DeleteBindingRules", AclRule.MANAGEMENT);
-    static final ApiEndpoint LOGIN = ApiEndpoint.of("ACL.Login", AclRule.PUBLIC);
-    static final ApiEndpoint OIDC_AUTH_URL = ApiEndpoint.of("ACL.OIDCAuthURL", AclRule.PUBLIC);
-    static final ApiEndpoint OIDC_COMPLETE_AUTH = ApiEndpoint.of("ACL.OIDCCompleteAuth", AclRule.PUBLIC);
+    static final ApiEndpoint UPSERT_BINDING_RULES =
+            ApiEndpoint.of("ACL.UpsertBindingRules", AclRule.MANAGEMENT).onLeader();
+    static final ApiEndpoint DELETE_BINDING_RULES =
+            ApiEndpoint.of("ACL.DeleteBindingRules", AclRule.MANAGEMENT).onLeader();
+    static final ApiEndpoint LOGIN = ApiEndpoint.of("ACL.Login", AclRule.PUBLIC).onLeader();
+    static final ApiEndpoint OIDC_AUTH_URL = ApiEndpoint.of("ACL.OIDCAuthURL", AclRule.PUBLIC).onLeader();
+    static final ApiEndpoint OIDC_COMPLETE_AUTH = ApiEndpoint.of("ACL.OIDCCompleteAuth", AclRule.PUBLIC).onLeader();
 
     private static final Pattern NAME = Pattern.compile("[a-zA-Z0-9-]{1,128}");
     private static final int MAX_DESCRIPTION = 256;
