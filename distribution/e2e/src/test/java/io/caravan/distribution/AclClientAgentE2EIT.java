@@ -7,9 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
@@ -50,8 +48,8 @@ class AclClientAgentE2EIT {
             HttpResponse<String> bootstrap = server.call("POST", "/v1/acl/bootstrap", null, null);
             assertEquals(200, bootstrap.statusCode(), bootstrap.body());
             String management = AgentProcess.JSON.readTree(bootstrap.body()).path("SecretID").asText();
-            String reader = token(server, management, "reader", "namespace \"default\" { policy = \"read\" }");
-            String agentReader = token(server, management, "agent-reader", "agent { policy = \"read\" }");
+            String reader = server.tokenWith(management, "reader", "namespace \"default\" { policy = \"read\" }");
+            String agentReader = server.tokenWith(management, "agent-reader", "agent { policy = \"read\" }");
             AgentProcess.await("the client node is ready", WAIT, () -> {
                 try {
                     JsonNode nodes = AgentProcess.JSON.readTree(server.call("GET", "/v1/nodes", management, null)
@@ -82,19 +80,7 @@ class AclClientAgentE2EIT {
             for (AgentProcess a : agents) {
                 a.close();
             }
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-            }
+            AgentProcess.deleteTree(dir);
         }
-    }
-
-    private static String token(AgentProcess server, String management, String name, String rules) throws Exception {
-        String policy = AgentProcess.JSON.createObjectNode().put("Name", name).put("Rules", rules).toString();
-        HttpResponse<String> put = server.call("PUT", "/v1/acl/policy/" + name, management, policy);
-        assertEquals(200, put.statusCode(), put.body());
-        HttpResponse<String> token = server.call("PUT", "/v1/acl/token", management,
-                "{\"Name\": \"" + name + "\", \"Type\": \"client\", \"Policies\": [\"" + name + "\"]}");
-        assertEquals(200, token.statusCode(), token.body());
-        return AgentProcess.JSON.readTree(token.body()).path("SecretID").asText();
     }
 }

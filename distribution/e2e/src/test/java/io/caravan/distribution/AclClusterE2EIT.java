@@ -8,12 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.caravan.distribution.ServerFiles.Ports;
@@ -39,11 +37,7 @@ class AclClusterE2EIT {
         for (AgentProcess a : servers) {
             a.close();
         }
-        if (dir != null) {
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-            }
-        }
+        AgentProcess.deleteTree(dir);
     }
 
     private static void assertStatus(int status, HttpResponse<String> response) {
@@ -54,6 +48,17 @@ class AclClusterE2EIT {
     private static JsonNode json(HttpResponse<String> response) throws Exception {
         assertStatus(200, response);
         return AgentProcess.JSON.readTree(response.body());
+    }
+
+    private static void awaitStatus(int status, AgentProcess server, String path, String token)
+            throws InterruptedException {
+        AgentProcess.await("GET " + path + " answers " + status + " on " + server.address(), WAIT, () -> {
+            try {
+                return server.call("GET", path, token, null).statusCode() == status;
+            } catch (Exception e) {
+                return false;
+            }
+        });
     }
 
     /** Waits until {@code server} has applied the write that made {@code token} (reads are served locally). */
@@ -128,7 +133,8 @@ class AclClusterE2EIT {
         for (AgentProcess s : rest) {
             assertStatus(200, s.call("GET", "/v1/jobs", reader, null));
             assertStatus(403, s.call("PUT", "/v1/jobs", reader, JOB.formatted("by-reader")));
-            assertStatus(200, s.call("GET", "/v1/job/before", operator, null));
+            // Reads are served from each server's own state, which applies the log a moment after the commit.
+            awaitStatus(200, s, "/v1/job/before", operator);
             assertStatus(200, s.call("PUT", "/v1/jobs", operator, JOB.formatted("after-" + servers.indexOf(s))));
         }
         AgentProcess survivor = rest.get(0);

@@ -12,14 +12,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -53,11 +50,7 @@ class AclMatrixE2EIT {
         if (agent != null) {
             agent.close();
         }
-        if (dir != null) {
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-            }
-        }
+        AgentProcess.deleteTree(dir);
     }
 
     /** A client token holding one policy with these rules (one token per distinct policy). */
@@ -66,14 +59,7 @@ class AclMatrixE2EIT {
         if (existing != null) {
             return existing;
         }
-        String name = "matrix-" + tokenByPolicy.size();
-        ObjectNode policy = AgentProcess.JSON.createObjectNode().put("Name", name).put("Rules", rules);
-        HttpResponse<String> put = agent.call("PUT", "/v1/acl/policy/" + name, management, policy.toString());
-        assertEquals(200, put.statusCode(), rules + " -> " + put.body());
-        HttpResponse<String> token = agent.call("PUT", "/v1/acl/token", management,
-                "{\"Name\": \"" + name + "\", \"Type\": \"client\", \"Policies\": [\"" + name + "\"]}");
-        assertEquals(200, token.statusCode(), token.body());
-        String secret = AgentProcess.JSON.readTree(token.body()).path("SecretID").asText();
+        String secret = agent.tokenWith(management, "matrix-" + tokenByPolicy.size(), rules);
         tokenByPolicy.put(rules, secret);
         return secret;
     }

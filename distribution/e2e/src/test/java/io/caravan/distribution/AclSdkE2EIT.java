@@ -11,11 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import com.hashicorp.nomad.apimodel.AclPolicy;
 import com.hashicorp.nomad.apimodel.AclPolicyListStub;
@@ -67,11 +65,7 @@ class AclSdkE2EIT {
         if (agent != null) {
             agent.close();
         }
-        if (dir != null) {
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-            }
-        }
+        AgentProcess.deleteTree(dir);
     }
 
     private static NomadApiClient client(String token) {

@@ -13,9 +13,11 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -214,6 +216,33 @@ final class AgentProcess implements AutoCloseable {
             Thread.sleep(50);
         }
         throw new AssertionError("timed out after " + limit + " waiting until " + what);
+    }
+
+    /** Removes a test's temporary directory and everything in it (null: nothing to remove). */
+    static void deleteTree(Path dir) throws IOException {
+        if (dir == null || !Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+    }
+
+    /**
+     * A client ACL token holding one new policy with {@code rules}, made with a management token: its secret.
+     */
+    String tokenWith(String management, String name, String rules) throws IOException, InterruptedException {
+        String policy = JSON.createObjectNode().put("Name", name).put("Rules", rules).toString();
+        HttpResponse<String> put = call("PUT", "/v1/acl/policy/" + name, management, policy);
+        if (put.statusCode() != 200) {
+            throw new AssertionError(rules + " -> " + put.statusCode() + " " + put.body());
+        }
+        HttpResponse<String> token = call("PUT", "/v1/acl/token", management,
+                "{\"Name\": \"" + name + "\", \"Type\": \"client\", \"Policies\": [\"" + name + "\"]}");
+        if (token.statusCode() != 200) {
+            throw new AssertionError(token.statusCode() + " " + token.body());
+        }
+        return JSON.readTree(token.body()).path("SecretID").asText();
     }
 
     static String read(Path file) {

@@ -9,10 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.caravan.distribution.ServerFiles.Ports;
@@ -100,9 +98,7 @@ class ReloadForwardE2EIT {
             for (AgentProcess a : agents) {
                 a.close();
             }
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-            }
+            AgentProcess.deleteTree(dir);
         }
     }
 

@@ -11,80 +11,10 @@ import org.osgi.annotation.versioning.ProviderType;
 public interface Acl {
 
     /** Everything is allowed: a management token, or ACLs turned off. */
-    Acl MANAGEMENT = new Acl() {
-        @Override
-        public boolean isManagement() {
-            return true;
-        }
-
-        @Override
-        public boolean allowNamespace(String namespace, String capability) {
-            return true;
-        }
-
-        @Override
-        public boolean allowAnyNamespace(String capability) {
-            return true;
-        }
-
-        @Override
-        public boolean allow(Scope scope, Access access) {
-            return true;
-        }
-
-        @Override
-        public boolean allowHostVolume(String name, String capability) {
-            return true;
-        }
-
-        @Override
-        public boolean allowVariable(String namespace, String path, String capability) {
-            return true;
-        }
-
-        @Override
-        public String toString() {
-            return "management";
-        }
-    };
+    Acl MANAGEMENT = Fixed.ALL;
 
     /** Nothing is allowed (no policies). */
-    Acl NONE = new Acl() {
-        @Override
-        public boolean isManagement() {
-            return false;
-        }
-
-        @Override
-        public boolean allowNamespace(String namespace, String capability) {
-            return false;
-        }
-
-        @Override
-        public boolean allowAnyNamespace(String capability) {
-            return false;
-        }
-
-        @Override
-        public boolean allow(Scope scope, Access access) {
-            return false;
-        }
-
-        @Override
-        public boolean allowHostVolume(String name, String capability) {
-            return false;
-        }
-
-        @Override
-        public boolean allowVariable(String namespace, String path, String capability) {
-            return false;
-        }
-
-        @Override
-        public String toString() {
-            return "none";
-        }
-    };
+    Acl NONE = Fixed.NOTHING;
 
     boolean isManagement();
 
@@ -105,4 +35,50 @@ public interface Acl {
 
     /** A variable capability ({@code read}, {@code write}, {@code list}, {@code destroy}) on a path in a namespace. */
     boolean allowVariable(String namespace, String path, String capability);
+
+    /** The two ACLs that need no policies. */
+    enum Fixed implements Acl {
+        ALL(true), NOTHING(false);
+
+        private final boolean allowed;
+
+        Fixed(boolean allowed) {
+            this.allowed = allowed;
+        }
+
+        @Override
+        public boolean isManagement() {
+            return allowed;
+        }
+
+        @Override
+        public boolean allowNamespace(String namespace, String capability) {
+            return allowed;
+        }
+
+        @Override
+        public boolean allowAnyNamespace(String capability) {
+            return allowed;
+        }
+
+        @Override
+        public boolean allow(Scope scope, Access access) {
+            return allowed;
+        }
+
+        @Override
+        public boolean allowHostVolume(String name, String capability) {
+            return allowed;
+        }
+
+        @Override
+        public boolean allowVariable(String namespace, String path, String capability) {
+            return allowed;
+        }
+
+        @Override
+        public String toString() {
+            return allowed ? "management" : "none";
+        }
+    }
 }
