@@ -1,6 +1,7 @@
 package io.caravan.http.internal;
 
 import java.io.FilterInputStream;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PushbackInputStream;
@@ -29,6 +30,7 @@ final class WireRequest implements ApiRequest {
     private final ObjectMapper json;
     private final long maxBody;
     private volatile Identity identity = Identity.anonymous(Acl.NONE);
+    private volatile byte[] rawBody;
 
     /** @param maxBody the most body bytes {@link #body} and {@link #rawBody} read before answering 413 */
     WireRequest(HttpServletRequest request, Map<String, String> params, String defaultRegion, ObjectMapper json,
@@ -138,7 +140,10 @@ final class WireRequest implements ApiRequest {
 
     @Override
     public <T> T body(Class<T> type) {
-        try (PushbackInputStream in = new PushbackInputStream(input())) {
+        // Streamed from the request, or from the bytes rawBody() already read (a stream can be read only once).
+        byte[] read = rawBody;
+        try (PushbackInputStream in = new PushbackInputStream(read != null ? new ByteArrayInputStream(read)
+                : input())) {
             int first = skipWhitespace(in);
             if (first < 0) {
                 throw CaravanException.badRequest("Request body is empty");
@@ -240,10 +245,15 @@ final class WireRequest implements ApiRequest {
         return q == null ? "" : q;
     }
 
+    /** Read once and kept: a handler may look at the bytes and then parse them. */
     @Override
     public byte[] rawBody() {
+        if (rawBody != null) {
+            return rawBody;
+        }
         try (InputStream in = input()) {
-            return in.readAllBytes();
+            rawBody = in.readAllBytes();
+            return rawBody;
         } catch (BodyTooLarge e) {
             throw e.toCaravan();
         } catch (IOException e) {

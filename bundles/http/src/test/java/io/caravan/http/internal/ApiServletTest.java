@@ -54,6 +54,8 @@ class ApiServletTest {
                     return ApiResponse.raw("text/plain", Integer.toString(r.rawBody().length)
                             .getBytes(StandardCharsets.UTF_8));
                 })
+                .write("/v1/test/raw-then-json", TEST, r -> ApiResponse.ok(Map.of("Bytes", r.rawBody().length,
+                        "Keys", r.rawBody().length == 0 ? 0 : r.body(Map.class).size())))
                 .write("/v1/test/json", TEST, r -> {
                     handled.incrementAndGet();
                     return ApiResponse.ok(Map.of("Keys", r.body(Map.class).size()));
@@ -149,6 +151,17 @@ class ApiServletTest {
 
     private static String filler(int n) {
         return " ".repeat(n);
+    }
+
+    @Test
+    void aHandlerMayLookAtTheBodyAndThenParseIt() throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                TestJetty.base(server).resolve("/v1/test/raw-then-json"))
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"BootstrapSecret\": \"\"}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), response.body());
+        assertEquals("{\"Bytes\":23,\"Keys\":1}", response.body().replace("{\"Keys\":1,\"Bytes\":23}",
+                "{\"Bytes\":23,\"Keys\":1}"));
     }
 
     @Test
