@@ -2,6 +2,7 @@ package io.caravan.server.internal;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.ToLongFunction;
 
 import io.caravan.api.acl.AclAuthMethod;
 import io.caravan.api.acl.AclBindingRule;
@@ -9,6 +10,7 @@ import io.caravan.api.acl.AclPolicy;
 import io.caravan.api.acl.AclRole;
 import io.caravan.api.acl.AclToken;
 import io.caravan.state.StateTxn;
+import io.caravan.state.TableSpec;
 
 /** Applies the ACL commands: policies, tokens, roles, the bootstrap, auth methods and binding rules. */
 final class AclApply {
@@ -22,18 +24,14 @@ final class AclApply {
     }
 
     static Command.Result upsertPolicies(Fsm.Txn txn, Command.AclPolicyUpsert cmd) {
-        StateTxn state = txn.state();
         for (AclPolicy policy : cmd.policies()) {
-            long created = state.get(NomadTables.ACL_POLICIES, policy.name()).map(AclPolicy::createIndex)
-                    .orElse(txn.index());
-            state.put(NomadTables.ACL_POLICIES, policy.withIndexes(created, txn.index()));
+            put(txn, NomadTables.ACL_POLICIES, policy, AclPolicy::createIndex, AclPolicy::withIndexes);
         }
         return Command.Result.ok(txn.index());
     }
 
     static Command.Result deletePolicies(Fsm.Txn txn, Command.AclPolicyDelete cmd) {
-        cmd.names().forEach(name -> txn.state().delete(NomadTables.ACL_POLICIES, name));
-        return Command.Result.ok(txn.index());
+        return delete(txn, NomadTables.ACL_POLICIES, cmd.names());
     }
 
     static Command.Result upsertTokens(Fsm.Txn txn, Command.AclTokenUpsert cmd) {
@@ -44,16 +42,13 @@ final class AclApply {
             if (bySecret.isPresent() && !bySecret.get().accessorId().equals(token.accessorId())) {
                 return Command.Result.rejected(txn.index(), 400, "ACL token secret ID is already in use");
             }
-            long created = state.get(NomadTables.ACL_TOKENS, token.accessorId()).map(AclToken::createIndex)
-                    .orElse(txn.index());
-            state.put(NomadTables.ACL_TOKENS, token.withIndexes(created, txn.index()));
+            put(txn, NomadTables.ACL_TOKENS, token, AclToken::createIndex, AclToken::withIndexes);
         }
         return Command.Result.ok(txn.index());
     }
 
     static Command.Result deleteTokens(Fsm.Txn txn, Command.AclTokenDelete cmd) {
-        cmd.accessorIds().forEach(id -> txn.state().delete(NomadTables.ACL_TOKENS, id));
-        return Command.Result.ok(txn.index());
+        return delete(txn, NomadTables.ACL_TOKENS, cmd.accessorIds());
     }
 
     static Command.Result bootstrap(Fsm.Txn txn, Command.AclBootstrap cmd) {
@@ -82,15 +77,13 @@ final class AclApply {
                 return Command.Result.rejected(txn.index(), 400, "ACL role with name " + role.name()
                         + " already exists");
             }
-            long created = state.get(NomadTables.ACL_ROLES, role.id()).map(AclRole::createIndex).orElse(txn.index());
-            state.put(NomadTables.ACL_ROLES, role.withIndexes(created, txn.index()));
+            put(txn, NomadTables.ACL_ROLES, role, AclRole::createIndex, AclRole::withIndexes);
         }
         return Command.Result.ok(txn.index());
     }
 
     static Command.Result deleteRoles(Fsm.Txn txn, Command.AclRoleDelete cmd) {
-        cmd.ids().forEach(id -> txn.state().delete(NomadTables.ACL_ROLES, id));
-        return Command.Result.ok(txn.index());
+        return delete(txn, NomadTables.ACL_ROLES, cmd.ids());
     }
 
     static Command.Result upsertAuthMethods(Fsm.Txn txn, Command.AclAuthMethodUpsert cmd) {
@@ -104,9 +97,7 @@ final class AclApply {
                             + other.get().name());
                 }
             }
-            long created = state.get(NomadTables.ACL_AUTH_METHODS, method.name()).map(AclAuthMethod::createIndex)
-                    .orElse(txn.index());
-            state.put(NomadTables.ACL_AUTH_METHODS, method.withIndexes(created, txn.index()));
+            put(txn, NomadTables.ACL_AUTH_METHODS, method, AclAuthMethod::createIndex, AclAuthMethod::withIndexes);
         }
         return Command.Result.ok(txn.index());
     }
@@ -130,15 +121,30 @@ final class AclApply {
                 return Command.Result.rejected(txn.index(), 400, "AuthMethod: ACL auth method "
                         + rule.authMethod() + " not found");
             }
-            long created = state.get(NomadTables.ACL_BINDING_RULES, rule.id()).map(AclBindingRule::createIndex)
-                    .orElse(txn.index());
-            state.put(NomadTables.ACL_BINDING_RULES, rule.withIndexes(created, txn.index()));
+            put(txn, NomadTables.ACL_BINDING_RULES, rule, AclBindingRule::createIndex, AclBindingRule::withIndexes);
         }
         return Command.Result.ok(txn.index());
     }
 
     static Command.Result deleteBindingRules(Fsm.Txn txn, Command.AclBindingRuleDelete cmd) {
-        cmd.ids().forEach(id -> txn.state().delete(NomadTables.ACL_BINDING_RULES, id));
+        return delete(txn, NomadTables.ACL_BINDING_RULES, cmd.ids());
+    }
+
+    /** How a row of an ACL table takes its create and modify indexes. */
+    @FunctionalInterface
+    private interface Stamp<T> {
+        T withIndexes(T row, long createIndex, long modifyIndex);
+    }
+
+    /** Writes {@code row}, keeping the create index of the row it replaces. */
+    private static <T> void put(Fsm.Txn txn, TableSpec<T> table, T row, ToLongFunction<T> createIndex,
+                                Stamp<T> stamp) {
+        long created = txn.state().get(table, table.idOf(row)).map(createIndex::applyAsLong).orElse(txn.index());
+        txn.state().put(table, stamp.withIndexes(row, created, txn.index()));
+    }
+
+    private static <T> Command.Result delete(Fsm.Txn txn, TableSpec<T> table, List<String> ids) {
+        ids.forEach(id -> txn.state().delete(table, id));
         return Command.Result.ok(txn.index());
     }
 }
