@@ -47,6 +47,12 @@ public record TlsSettings(boolean http, boolean rpc, Path caFile, Path certFile,
         region = region == null || region.isBlank() ? "global" : region;
     }
 
+    /** The same settings with other files (the only keys a reload changes in place). */
+    public TlsSettings withFiles(Path ca, Path cert, Path key) {
+        return new TlsSettings(http, rpc, ca, cert, key, verifyServerHostname, verifyHttpsClient, rpcUpgradeMode,
+                minVersion, cipherSuites, region);
+    }
+
     /** Whether anything is served or dialled over TLS. */
     public boolean enabled() {
         return http || rpc;

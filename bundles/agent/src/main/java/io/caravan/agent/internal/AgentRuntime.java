@@ -27,6 +27,8 @@ import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
 import io.caravan.agent.internal.config.ConfigException;
 import io.caravan.agent.internal.config.ConfigLoader;
+import io.caravan.tls.TlsException;
+import io.caravan.tls.TlsMaterial;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.BundleException;
 import org.osgi.service.cm.ConfigurationAdmin;
@@ -79,6 +81,8 @@ public final class AgentRuntime implements AgentConfigService, io.caravan.agent.
     private Path devDataDir;
     private DataDir dataDir;
     private int raftPortInUse;     // chosen at start; Raft cannot move while running
+    /** The TLS files in force, read and checked; a reload compares their contents, not only their paths. */
+    private volatile TlsMaterial tls;
     private Signals signals;
 
     @Activate
@@ -103,6 +107,7 @@ public final class AgentRuntime implements AgentConfigService, io.caravan.agent.
             String password = resolved.consolePassword() != null ? resolved.consolePassword()
                     : dataDir.consolePassword();
             checkListenable(resolved);
+            tls = loadTls(resolved);
             settings = resolved;
             applyLogging(resolved);
             int raftPort = resolved.server()
@@ -112,7 +117,8 @@ public final class AgentRuntime implements AgentConfigService, io.caravan.agent.
                 checkListenable("Raft", resolved.rpcAddr(), raftPort);
             }
             raftPortInUse = raftPort;
-            applier.apply(PidTranslator.translate(resolved, running, nodeId, raftPort, version, password));
+            applier.apply(PidTranslator.translate(resolved, running, nodeId, raftPort, version, password,
+                    tls.fingerprint()));
             String credentials = "user \"" + resolved.consoleUser() + "\", " + (resolved.devMode()
                     ? "password \"" + password + "\"" : resolved.consolePassword() != null
                     ? "password from configuration" : "password in " + dataDir.consolePasswordFile());
@@ -124,8 +130,9 @@ public final class AgentRuntime implements AgentConfigService, io.caravan.agent.
                     "INT", () -> stop("interrupt", settings.leaveOnInterrupt()),
                     "TERM", () -> stop("terminated", settings.leaveOnTerminate())));
         } catch (AgentFlags.UsageException | ConfigException | AgentSettings.InvalidConfigException
-                 | IOException e) {
-            System.err.println("==> " + e.getMessage());
+                 | IOException | TlsException e) {
+            System.err.println("==> " + (e instanceof TlsException ? "Error loading TLS configuration: " : "")
+                    + e.getMessage());
             System.err.flush();
             exit(1);
         }
@@ -195,15 +202,18 @@ public final class AgentRuntime implements AgentConfigService, io.caravan.agent.
             AgentSettings effective = resolve(diff.effective(), next.dev(), next.files());
             String password = effective.consolePassword() != null ? effective.consolePassword()
                     : dataDir.consolePassword();
+            TlsMaterial nextTls = loadTls(effective);
+            List<String> replaced = replacedTlsFiles(tls, nextTls, diff);
             applier.apply(PidTranslator.translate(effective, diff.effective(), dataDir.nodeId(), raftPortInUse, version,
-                    password));
+                    password, nextTls.fingerprint()));
             applyLogging(effective);
             settings = effective;
             running = diff.effective();
+            tls = nextTls;
             unsupported = next.unsupported();
             warnUnsupported(unsupported);
-            ReloadReport report = new ReloadReport(diff.changed(), diff.live(), diff.restartRequired(),
-                    (System.nanoTime() - start) / 1e6, unsupported);
+            ReloadReport report = new ReloadReport(union(diff.changed(), replaced), union(diff.live(), replaced),
+                    diff.restartRequired(), (System.nanoTime() - start) / 1e6, unsupported);
             LOG.atInfo().addKeyValue("changed", report.changed()).addKeyValue("applied", report.applied())
                     .addKeyValue("restart_required", report.restartRequired())
                     .addKeyValue("elapsed_ms", String.format("%.1f", report.elapsedMs()))
@@ -211,9 +221,41 @@ public final class AgentRuntime implements AgentConfigService, io.caravan.agent.
             return report;
         } catch (AgentFlags.UsageException | ConfigException | AgentSettings.InvalidConfigException e) {
             throw CaravanException.badRequest(e.getMessage());
+        } catch (TlsException e) {
+            throw CaravanException.badRequest("TLS: " + e.getMessage() + "; the certificates in force stay");
         } catch (IOException e) {
             throw new CaravanException(ErrorCode.INTERNAL, "reload failed: " + e.getMessage());
         }
+    }
+
+    /** The TLS files the settings name, read and checked (empty when TLS is off). */
+    private static TlsMaterial loadTls(AgentSettings s) throws TlsException {
+        return TlsMaterial.load(s.tls());
+    }
+
+    /**
+     * {@code tls.cert_file} and the like whose path stayed but whose contents changed (a certificate rotated in
+     * place, as Vault's agent does): a change the configuration diff cannot see.
+     */
+    static List<String> replacedTlsFiles(TlsMaterial before, TlsMaterial after, ConfigDiff diff) {
+        List<String> out = new java.util.ArrayList<>();
+        after.digests().forEach((file, digest) -> {
+            String key = "tls." + file;
+            if (!diff.changed().contains(key) && before.digests().containsKey(file)
+                    && !digest.equals(before.digests().get(file))) {
+                out.add(key);
+            }
+        });
+        return out;
+    }
+
+    private static List<String> union(List<String> a, List<String> b) {
+        if (b.isEmpty()) {
+            return a;
+        }
+        List<String> out = new java.util.ArrayList<>(a);
+        b.stream().filter(k -> !out.contains(k)).forEach(out::add);
+        return List.copyOf(out);
     }
 
     @Override

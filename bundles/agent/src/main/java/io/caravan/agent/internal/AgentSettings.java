@@ -15,6 +15,8 @@ import io.caravan.agent.internal.config.ConfigView;
 import io.caravan.agent.internal.sockaddr.Interfaces;
 import io.caravan.agent.internal.sockaddr.SockaddrException;
 import io.caravan.agent.internal.sockaddr.SockaddrTemplate;
+import io.caravan.tls.TlsException;
+import io.caravan.tls.TlsSettings;
 
 /**
  * The resolved agent: what the merged configuration means for this process, with Nomad's cross-key rules checked
@@ -31,7 +33,7 @@ record AgentSettings(
         boolean aclEnabled, boolean leaveOnInterrupt, boolean leaveOnTerminate, boolean enableDebug,
         Map<String, String> responseHeaders,
         String consoleUser, String consolePassword, boolean consoleAllowRemote,
-        List<Path> files) {
+        List<Path> files, TlsSettings tls) {
 
     static final class InvalidConfigException extends Exception {
         private static final long serialVersionUID = 1L;
@@ -118,7 +120,28 @@ record AgentSettings(
                 c.list("client.servers"), c.bool("acl.enabled"), c.bool("leave_on_interrupt"),
                 c.bool("leave_on_terminate"), c.bool("enable_debug"), Map.copyOf(c.map("http_api_response_headers")),
                 c.string("ui.console.username", "admin"), c.string("ui.console.password", null),
-                c.bool("ui.console.allow_remote"), List.copyOf(files));
+                c.bool("ui.console.allow_remote"), List.copyOf(files), tls(c));
+    }
+
+    /** The {@code tls} block, paths made absolute (a reload may run from another directory), checked key by key. */
+    private static TlsSettings tls(ConfigView c) throws InvalidConfigException {
+        TlsSettings tls = new TlsSettings(c.bool("tls.http"), c.bool("tls.rpc"), file(c, "tls.ca_file"),
+                file(c, "tls.cert_file"), file(c, "tls.key_file"), c.bool("tls.verify_server_hostname"),
+                c.bool("tls.verify_https_client"), c.bool("tls.rpc_upgrade_mode"),
+                c.string("tls.tls_min_version", "tls12"),
+                java.util.Arrays.stream(c.string("tls.tls_cipher_suites", "").split(",")).map(String::trim)
+                        .filter(x -> !x.isEmpty()).toList(), c.string("region", "global"));
+        try {
+            tls.validate();
+        } catch (TlsException e) {
+            throw new InvalidConfigException(e.getMessage());
+        }
+        return tls;
+    }
+
+    private static Path file(ConfigView c, String key) {
+        String v = c.string(key, "");
+        return v.isBlank() ? null : Paths.get(v).toAbsolutePath().normalize();
     }
 
     /** Nomad's ranges for the server's job priority keys, and a job_max_count that bounds something. */

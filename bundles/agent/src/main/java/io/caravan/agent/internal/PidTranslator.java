@@ -21,6 +21,7 @@ final class PidTranslator {
     static final String SERVER_PID = "io.caravan.server";
     static final String CLIENT_PID = "io.caravan.client";
     static final String REMOTE_ACL_PID = "io.caravan.acl.remote";
+    static final String TLS_PID = "io.caravan.tls";
     static final String FELIX_HTTP_PID = "org.apache.felix.http";
     static final String WEBCONSOLE_PID = "org.apache.felix.webconsole.internal.servlet.OsgiManager";
     static final String FILEINSTALL_FACTORY = "org.apache.felix.fileinstall";
@@ -28,7 +29,7 @@ final class PidTranslator {
     static final int HTTP_THREADS_MAX = 32;
 
     /** Top-level blocks that configure a component of the same name ({@code acl} → {@code io.caravan.acl}). */
-    private static final List<String> OWN_BLOCKS = List.of("acl", "tls", "telemetry", "limits", "rpc", "audit");
+    private static final List<String> OWN_BLOCKS = List.of("acl", "telemetry", "limits", "rpc", "audit");
 
     /** How long a client agent keeps a token it resolved through a server (Nomad's {@code acl.token_ttl}). */
     static final java.time.Duration ACL_TOKEN_TTL = java.time.Duration.ofSeconds(30);
@@ -75,10 +76,16 @@ final class PidTranslator {
         return all;
     }
 
-    /** @param raftPort the port this server's Raft log listens on (see {@link DataDir#raftPort}) */
+    /**
+     * @param raftPort the port this server's Raft log listens on (see {@link DataDir#raftPort})
+     * @param tlsFingerprint the contents of the TLS files ({@code TlsMaterial#fingerprint}), so that a certificate
+     *     replaced at the same path is a configuration change
+     */
     static Map<String, Map<String, Object>> translate(AgentSettings s, ConfigView config, String nodeId, int raftPort,
-                                                      String version, String consolePassword) {
+                                                      String version, String consolePassword, String tlsFingerprint) {
         Map<String, Map<String, Object>> pids = new LinkedHashMap<>();
+        // Always written, TLS off included: the components that listen or dial wait for it.
+        pids.put(TLS_PID, s.tls().properties(tlsFingerprint));
 
         Map<String, Object> agent = new LinkedHashMap<>();
         agent.put("region", s.region());

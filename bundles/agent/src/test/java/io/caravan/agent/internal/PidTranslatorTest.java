@@ -17,7 +17,7 @@ class PidTranslatorTest {
     Path tmp;
 
     private static Map<String, Map<String, Object>> translate(Configs.Both b, String id, String v, String pw) {
-        return PidTranslator.translate(b.settings(), b.config(), id, 4649, v, pw);
+        return PidTranslator.translate(b.settings(), b.config(), id, 4649, v, pw, "");
     }
 
     @Test

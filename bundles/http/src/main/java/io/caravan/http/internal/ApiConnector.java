@@ -1,5 +1,7 @@
 package io.caravan.http.internal;
 
+import io.caravan.tls.ReloadableTls;
+import io.caravan.tls.jetty.TlsConnectors;
 import org.apache.felix.http.jetty.ConnectorFactory;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -27,27 +29,37 @@ final class ApiConnector {
         this.registration = registration;
     }
 
-    /** Opens {@code bindAddr} ({@code host:port}) on the container's server; Felix adds it at once. */
-    static ApiConnector open(BundleContext bundle, String bindAddr) {
+    /**
+     * Opens {@code bindAddr} ({@code host:port}) on the container's server; Felix adds it at once.
+     *
+     * @param tls the agent's TLS when {@code tls.http} is on (HTTPS, with client certificates required by
+     *     {@code verify_https_client}), else null
+     */
+    static ApiConnector open(BundleContext bundle, String bindAddr, ReloadableTls tls) {
         int colon = bindAddr.lastIndexOf(':');
         String host = bindAddr.substring(0, colon).replace("[", "").replace("]", "");
         int port = Integer.parseInt(bindAddr.substring(colon + 1));
-        ConnectorFactory factory = (Server server) -> connector(server, host, port);
+        ConnectorFactory factory = (Server server) -> connector(server, host, port, tls);
         return new ApiConnector(bundle.registerService(ConnectorFactory.class, factory, null));
     }
 
     /** As Felix configures its own connectors by default: 16 KiB headers, a Date header, no Server header. */
-    private static Connector connector(Server server, String host, int port) {
+    private static Connector connector(Server server, String host, int port, ReloadableTls tls) {
         HttpConfiguration http = new HttpConfiguration();
         http.setRequestHeaderSize(HEADER_BYTES);
         http.setResponseHeaderSize(HEADER_BYTES);
         http.setSendDateHeader(true);
         http.setSendServerVersion(false);
         http.setSendXPoweredBy(false);
-        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+        HttpConnectionFactory plain = new HttpConnectionFactory(http);
+        ServerConnector connector = tls == null ? new ServerConnector(server, plain)
+                : new ServerConnector(server, TlsConnectors.factories(tls, plain,
+                        tls.settings().verifyHttpsClient(), false));
         connector.setHost(host);
         connector.setPort(port);
-        LOG.atInfo().addKeyValue("address", host + ":" + port).log("HTTP API listening");
+        LOG.atInfo().addKeyValue("address", host + ":" + port).addKeyValue("tls", tls != null)
+                .addKeyValue("verify_https_client", tls != null && tls.settings().verifyHttpsClient())
+                .log("HTTP API listening");
         return connector;
     }
 

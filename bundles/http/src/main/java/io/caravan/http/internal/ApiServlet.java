@@ -42,6 +42,7 @@ import jakarta.servlet.Servlet;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import io.caravan.tls.AgentTls;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.Constants;
 import org.osgi.service.component.annotations.Activate;
@@ -123,6 +124,9 @@ public final class ApiServlet extends HttpServlet {
     /** The bundle, to open the API's listener once the container has this servlet ({@link ApiConnector}). */
     private final transient BundleContext bundle;
     private transient volatile ApiConnector listener;
+    /** The agent's TLS, known before the port opens (the agent always configures it); null in unit tests. */
+    @Reference
+    private transient volatile AgentTls tls;
 
     @Activate
     public ApiServlet(HttpConfig config, Map<String, Object> properties, BundleContext bundle,
@@ -140,7 +144,8 @@ public final class ApiServlet extends HttpServlet {
     public void init() {
         String bindAddr = settings.bindAddr();
         if (bundle != null && !bindAddr.isBlank()) {
-            listener = ApiConnector.open(bundle, bindAddr);
+            AgentTls agentTls = tls;
+            listener = ApiConnector.open(bundle, bindAddr, agentTls == null ? null : agentTls.http());
         }
     }
 
