@@ -36,6 +36,7 @@ import javax.net.ssl.X509TrustManager;
 public final class ReloadableTls {
     private final TlsSettings settings;
     private final SSLContext context;
+    private final SSLContext selfContext;
     private final AtomicLong generations = new AtomicLong();
     /** The material by generation: the current one and the one before, so a handshake that chose an alias before a
      *  swap still finds its certificate and key together. */
@@ -47,12 +48,28 @@ public final class ReloadableTls {
     public ReloadableTls(TlsSettings settings, TlsMaterial material) {
         this.settings = settings;
         install(material);
+        context = context(new Trust(Peers.BY_SETTINGS));
+        selfContext = context(new Trust(Peers.ANY_ROLE));
+    }
+
+    private SSLContext context(Trust trust) {
         try {
-            context = SSLContext.getInstance("TLS");
-            context.init(new KeyManager[] {new Keys()}, new TrustManager[] {trustManager(false)}, null);
+            SSLContext c = SSLContext.getInstance("TLS");
+            c.init(new KeyManager[] {new Keys()}, new TrustManager[] {trust}, null);
+            return c;
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("the JDK has no TLS", e);
         }
+    }
+
+    /** Which roles a peer may have, beyond a chain to the CA. */
+    private enum Peers {
+        /** any certificate the CA signed */
+        ANY_ROLE,
+        /** a dialled server must name {@code server.<region>.nomad} when {@code verify_server_hostname} is on */
+        BY_SETTINGS,
+        /** every peer, in both directions, must name {@code server.<region>.nomad} */
+        SERVERS_ONLY
     }
 
     public TlsSettings settings() {
@@ -66,6 +83,14 @@ public final class ReloadableTls {
     /** The context every listener and dialler of this agent uses: new handshakes see the latest material. */
     public SSLContext context() {
         return context;
+    }
+
+    /**
+     * For calls this agent makes to its own listener (forwarded API calls): the CA is checked, the role is not, since
+     * a client agent's own certificate names {@code client.<region>.nomad}.
+     */
+    public SSLContext selfContext() {
+        return selfContext;
     }
 
     /** Puts new material in force for every handshake from now on. */
@@ -95,7 +120,7 @@ public final class ReloadableTls {
 
     /** A trust manager for the current CA; {@code serverPeersOnly}: every peer must be a server of the region. */
     public X509ExtendedTrustManager trustManager(boolean serverPeersOnly) {
-        return new Trust(serverPeersOnly);
+        return new Trust(serverPeersOnly ? Peers.SERVERS_ONLY : Peers.BY_SETTINGS);
     }
 
     /** The key manager presenting the current certificate. */
@@ -151,10 +176,10 @@ public final class ReloadableTls {
 
     /** Verifies chains against the CA in force; the JDK's host-name check is not applied (see the class comment). */
     private final class Trust extends X509ExtendedTrustManager {
-        private final boolean serverPeersOnly;
+        private final Peers peers;
 
-        Trust(boolean serverPeersOnly) {
-            this.serverPeersOnly = serverPeersOnly;
+        Trust(Peers peers) {
+            this.peers = peers;
         }
 
         private X509TrustManager authorities() throws CertificateException {
@@ -171,10 +196,11 @@ public final class ReloadableTls {
             } else {
                 authorities().checkClientTrusted(chain, authType);
             }
-            boolean nameRequired = serverPeersOnly || (peerIsServer && settings.verifyServerHostname());
+            boolean nameRequired = peers == Peers.SERVERS_ONLY
+                    || (peers == Peers.BY_SETTINGS && peerIsServer && settings.verifyServerHostname());
             if (nameRequired && !isServer(chain[0])) {
                 throw new CertificateException("the peer's certificate does not name " + settings.serverName()
-                        + (peerIsServer ? " (verify_server_hostname)" : " (only servers may connect)"));
+                        + (peers == Peers.SERVERS_ONLY ? " (only servers may connect)" : " (verify_server_hostname)"));
             }
         }
 

@@ -24,7 +24,7 @@ class PidTranslatorTest {
     void devAgentConfiguresEveryComponent() throws Exception {
         Map<String, Map<String, Object>> pids = translate(Configs.both(tmp, List.of("-dev"),
                 "{\"http_api_response_headers\": {\"Access-Control-Allow-Origin\": \"*\"}}"), "id-1", "0.1.0", "pw");
-        assertEquals(List.of("io.caravan.agent", "io.caravan.http", "org.apache.felix.http",
+        assertEquals(List.of("io.caravan.tls", "io.caravan.agent", "io.caravan.http", "org.apache.felix.http",
                 "org.apache.felix.webconsole.internal.servlet.OsgiManager", "org.apache.felix.fileinstall~plugins",
                 "io.caravan.server", "io.caravan.client", "io.caravan.acl", "io.caravan.driver.raw_exec~raw_exec"),
                 List.copyOf(pids.keySet()));

@@ -20,10 +20,13 @@ import io.caravan.http.HttpForward.Answer;
 import io.caravan.http.HttpForward.Call;
 import io.caravan.rpc.Endpoint;
 import io.caravan.rpc.EndpointProvider;
+import io.caravan.tls.AgentTls;
+import io.caravan.tls.ReloadableTls;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Modified;
+import org.osgi.service.component.annotations.Reference;
 
 /**
  * Serves {@link HttpForward} calls against this agent's own HTTP listener, so the answer (status, {@code X-Nomad-*}
@@ -46,14 +49,24 @@ public final class HttpForwarding implements EndpointProvider {
         t.setDaemon(true);
         return t;
     });
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(executor)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http;
+    /** {@code https} when the listener is TLS (turning it on or off is a restart, as for the listener). */
+    private final String scheme;
 
     @Activate
-    public HttpForwarding(HttpConfig config) {
+    public HttpForwarding(HttpConfig config, @Reference AgentTls tls) {
         this.server = config.server_enabled();
         this.self = config.http_addr();
         this.consoleRoot = config.console_root();
+        HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(executor)
+                .connectTimeout(Duration.ofSeconds(5));
+        ReloadableTls https = tls.http();
+        if (https != null) {
+            // Its own certificate, which verify_https_client asks for; the CA checked, not the role (a client's).
+            builder.sslContext(https.selfContext()).sslParameters(https.parameters());
+        }
+        this.http = builder.build();
+        this.scheme = https == null ? "http://" : "https://";
     }
 
     /** A reload must not drop the component (and its endpoint) for headers or other keys it does not use. */
@@ -99,7 +112,7 @@ public final class HttpForwarding implements EndpointProvider {
             return CompletableFuture.failedFuture(
                     new CaravanException(ErrorCode.PERMISSION_DENIED, "Permission denied"));
         }
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://" + self + call.uri()))
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(scheme + self + call.uri()))
                 .timeout(LONGEST)
                 .method(call.method(), call.body() == null || call.body().length == 0
                         ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(call.body()));

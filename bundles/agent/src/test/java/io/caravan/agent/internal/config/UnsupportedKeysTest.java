@@ -37,9 +37,13 @@ class UnsupportedKeysTest {
 
     @Test
     void theSchemaMarksWhatIsNotActedOnAndLeavesTheRest() {
-        for (String block : List.of("tls", "telemetry", "consul", "vault", "audit", "autopilot")) {
+        for (String block : List.of("telemetry", "consul", "vault", "audit", "autopilot")) {
             assertNotNull(ROOT.key(block).unsupported(), block);
         }
+        Schema.Block tls = (Schema.Block) ROOT.key("tls");
+        assertNull(tls.unsupported());
+        assertNull(tls.key("rpc").unsupported());
+        assertNotNull(tls.key("tls_prefer_server_cipher_suites").unsupported());
         Schema.Block acl = (Schema.Block) ROOT.key("acl");
         assertNull(acl.unsupported());
         assertNull(acl.key("enabled").unsupported());
@@ -93,7 +97,7 @@ class UnsupportedKeysTest {
                 }
                 tls {
                   http = true
-                  rpc  = true
+                  tls_prefer_server_cipher_suites = true
                 }
                 telemetry {
                   prometheus_metrics = true
@@ -102,11 +106,12 @@ class UnsupportedKeysTest {
                 """);
         ConfigLoader.Loaded loaded = ConfigLoader.load(false, List.of(f.toString()), Map.of());
         Map<String, UnsupportedKey> keys = byKey(loaded.unsupported());
-        assertEquals(List.of("server.client_introduction.enforcement", "acl.replication_token", "tls.http",
-                "tls.rpc", "telemetry.prometheus_metrics", "consul"), List.copyOf(keys.keySet()));
+        assertEquals(List.of("server.client_introduction.enforcement", "acl.replication_token",
+                "tls.tls_prefer_server_cipher_suites", "telemetry.prometheus_metrics", "consul"),
+                List.copyOf(keys.keySet()));
         assertEquals(f + ":5:5", keys.get("server.client_introduction.enforcement").position());
         assertEquals(f + ":10:3", keys.get("acl.replication_token").position());
-        assertEquals(f + ":13:3", keys.get("tls.http").position());
+        assertEquals(f + ":14:3", keys.get("tls.tls_prefer_server_cipher_suites").position());
         assertEquals(f + ":19:1", keys.get("consul").position()); // an empty block still means "use Consul"
         assertTrue(keys.get("acl.replication_token").reason().contains("one region"),
                 keys.get("acl.replication_token").reason());
@@ -121,13 +126,15 @@ class UnsupportedKeysTest {
 
     @Test
     void flagsAreReportedAsTheCommandLineAndEachKeyOnceAcrossFiles() throws Exception {
-        Path a = file("a.json", "{\"tls\": {\"http\": true}, \"log_file\": \"/var/log/nomad.log\"}");
-        Path b = file("b.hcl", "tls {\n  http = false\n}\n");
+        Path a = file("a.json", "{\"tls\": {\"tls_prefer_server_cipher_suites\": true}, "
+                + "\"log_file\": \"/var/log/nomad.log\"}");
+        Path b = file("b.hcl", "tls {\n  tls_prefer_server_cipher_suites = false\n}\n");
         ConfigLoader.Loaded loaded = ConfigLoader.load(false, List.of(a.toString(), b.toString()),
                 Map.of("acl", Map.of("policy_ttl", "30s")));
         Map<String, UnsupportedKey> keys = byKey(loaded.unsupported());
-        assertEquals(List.of("tls.http", "log_file", "acl.policy_ttl"), List.copyOf(keys.keySet()));
-        assertEquals(a + ":1:10", keys.get("tls.http").position()); // where it was first set
+        assertEquals(List.of("tls.tls_prefer_server_cipher_suites", "log_file", "acl.policy_ttl"),
+                List.copyOf(keys.keySet()));
+        assertEquals(a + ":1:10", keys.get("tls.tls_prefer_server_cipher_suites").position()); // first set here
         assertEquals("command line", keys.get("acl.policy_ttl").position());
     }
 
