@@ -64,9 +64,9 @@ public final class Client implements ClientAllocs, AutoCloseable {
                 AllocWatcher.MAX_WAIT, LogRotator.CHECK_INTERVAL);
     }
 
-    /** Who the agent is. */
-    public record AgentIdentity(String nodeId, String name, String datacenter, String httpAddr, String version,
-                                Path dataDir) {
+    /** Who the agent is; {@code httpTls}: its HTTP API is HTTPS (Nomad's Node.TLSEnabled). */
+    public record AgentIdentity(String nodeId, String name, String datacenter, String httpAddr, boolean httpTls,
+                                String version, Path dataDir) {
     }
 
     private final ClientSettings settings;
@@ -285,7 +285,7 @@ public final class Client implements ClientAllocs, AutoCloseable {
     /** The node as registered now (status is the one the server last accepted). */
     public Node node() {
         Node built = NodeBuilder.build(new NodeBuilder.Identity(agent.nodeId(), secretId, agent.name(),
-                agent.datacenter(), agent.httpAddr(), agent.version()), settings, facts, driverInfos);
+                agent.datacenter(), agent.httpAddr(), agent.httpTls(), agent.version()), settings, facts, driverInfos);
         return built.withStatus(registration == null ? Node.STATUS_INITIALIZING : registration.status(), "", 0);
     }
 

@@ -11,6 +11,7 @@ import io.caravan.api.endpoint.NodeEndpoint;
 import io.caravan.client.ClientAllocs;
 import io.caravan.plugin.api.driver.TaskDriver;
 import io.caravan.plugin.api.fingerprint.Fingerprinter;
+import io.caravan.tls.AgentTls;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -40,10 +41,12 @@ public final class ClientAgent implements ClientAllocs {
     private final Client client;
 
     @Activate
-    public ClientAgent(Map<String, Object> properties, @Reference(name = "agent") AgentInfo agent) {
+    public ClientAgent(Map<String, Object> properties, @Reference(name = "agent") AgentInfo agent,
+                       @Reference(name = "tls") AgentTls tls) {
         ClientSettings settings = ClientSettings.from(properties, agent.dataDir());
         client = new Client(settings, new Client.AgentIdentity(agent.nodeId(), agent.name(), agent.datacenter(),
-                agent.advertiseHttp(), agent.version(), agent.dataDir()), Clock.systemUTC(), Client.Timing.DEFAULT);
+                agent.advertiseHttp(), tls.settings().http(), agent.version(), agent.dataDir()), Clock.systemUTC(),
+                Client.Timing.DEFAULT);
         client.start();
     }
 

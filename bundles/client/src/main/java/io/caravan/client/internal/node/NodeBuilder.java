@@ -25,14 +25,14 @@ public final class NodeBuilder {
 
     /** Who this node is, from the agent. */
     public record Identity(String nodeId, String secretId, String name, String datacenter, String httpAddr,
-                           String version) {
+                           boolean httpTls, String version) {
     }
 
     private NodeBuilder() {
     }
 
     public static Node build(Identity id, ClientSettings settings, NodeFacts facts, Map<String, DriverInfo> drivers) {
-        return new Node(id.nodeId(), id.secretId(), id.datacenter(), id.name(), "", id.httpAddr(), false,
+        return new Node(id.nodeId(), id.secretId(), id.datacenter(), id.name(), "", id.httpAddr(), id.httpTls(),
                 attributes(id, facts, drivers), resources(settings, facts), reserved(settings), facts.links(),
                 settings.meta(), settings.nodeClass(), settings.nodePool(), null, null,
                 settings.defaultIneligible() ? Node.INELIGIBLE : Node.ELIGIBLE, Node.STATUS_INITIALIZING, "", null, 0,

@@ -78,7 +78,7 @@ public final class Fixtures {
     }
 
     public static Client.AgentIdentity agent(String nodeId, Path dataDir) {
-        return new Client.AgentIdentity(nodeId, "node-1", "dc1", "127.0.0.1:4646", "0.1.0", dataDir);
+        return new Client.AgentIdentity(nodeId, "node-1", "dc1", "127.0.0.1:4646", false, "0.1.0", dataDir);
     }
 
     public static Client.Timing fastTiming() {
