@@ -19,6 +19,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
+import javax.net.ssl.SSLContext;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -39,14 +41,24 @@ final class AgentProcess implements AutoCloseable {
     final String host;
     final int http;
     final int rpc;
+    /** HTTPS with this context when the agent serves its API over TLS, else null (plain HTTP). */
+    private final SSLContext https;
+    private final HttpClient client;
 
     private AgentProcess(Process process, Path log, Path config, String host, int http, int rpc) {
+        this(process, log, config, host, http, rpc, null);
+    }
+
+    private AgentProcess(Process process, Path log, Path config, String host, int http, int rpc, SSLContext https) {
         this.process = process;
         this.log = log;
         this.config = config;
         this.host = host;
         this.http = http;
         this.rpc = rpc;
+        this.https = https;
+        this.client = https == null ? HTTP_1 : HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .sslContext(https).connectTimeout(Duration.ofSeconds(2)).build();
     }
 
     /** {@code caravan agent -dev -config <dir>/agent.json} with free ports and {@code extraJson} keys added. */
@@ -61,6 +73,12 @@ final class AgentProcess implements AutoCloseable {
 
     /** The same, with the HTTP API alone listening on {@code httpHost} ({@code addresses.http}). */
     static AgentProcess startDev(Path dir, String extraJson, String logName, String httpHost) throws Exception {
+        return startDev(dir, extraJson, logName, httpHost, null);
+    }
+
+    /** The same, calling the API over HTTPS with {@code https} (the agent's {@code tls.http} is on). */
+    static AgentProcess startDev(Path dir, String extraJson, String logName, String httpHost, SSLContext https)
+            throws Exception {
         int[] ports = freePorts(3);
         int http = ports[0];
         int rpc = ports[1];
@@ -70,7 +88,7 @@ final class AgentProcess implements AutoCloseable {
                 rpc, ports[2], addresses, extraJson));
         Path log = dir.resolve(logName);
         AgentProcess agent = new AgentProcess(run(log, "agent", "-dev", "-config", config.toString()), log, config,
-                httpHost, http, rpc);
+                httpHost, http, rpc, https);
         agent.awaitHealthy();
         return agent;
     }
@@ -110,10 +128,16 @@ final class AgentProcess implements AutoCloseable {
 
     /** Any {@code caravan} command, its output (both streams) in {@code log}. */
     static Process run(Path log, String... args) throws IOException {
+        return runIn(null, log, args);
+    }
+
+    /** The same, in the working directory {@code dir} (null: this process's). */
+    static Process runIn(Path dir, Path log, String... args) throws IOException {
         List<String> command = new ArrayList<>();
-        command.add(DIST.resolve("bin/caravan").toString());
+        command.add(DIST.resolve("bin/caravan").toAbsolutePath().toString());
         command.addAll(List.of(args));
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        return new ProcessBuilder(command).directory(dir == null ? null : dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start();
     }
 
     /** {@code n} distinct free ports (all held open while choosing, so none is handed out twice). */
@@ -135,11 +159,11 @@ final class AgentProcess implements AutoCloseable {
     }
 
     String address() {
-        return "http://" + host + ":" + http;
+        return (https == null ? "http://" : "https://") + host + ":" + http;
     }
 
     HttpResponse<String> get(String path) throws IOException, InterruptedException {
-        return HTTP.send(HttpRequest.newBuilder(URI.create(address() + path)).timeout(Duration.ofSeconds(5)).build(),
+        return (https == null ? HTTP : client).send(HttpRequest.newBuilder(URI.create(address() + path)).timeout(Duration.ofSeconds(5)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
@@ -157,20 +181,20 @@ final class AgentProcess implements AutoCloseable {
 
     /** A body sent the way {@code curl -d} sends it: form-encoded content type, JSON inside. */
     HttpResponse<String> putForm(String path, String body) throws IOException, InterruptedException {
-        return HTTP.send(HttpRequest.newBuilder(URI.create(address() + path))
+        return (https == null ? HTTP : client).send(HttpRequest.newBuilder(URI.create(address() + path))
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .PUT(HttpRequest.BodyPublishers.ofString(body)).timeout(Duration.ofSeconds(10)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     HttpResponse<String> put(String path) throws IOException, InterruptedException {
-        return HTTP.send(HttpRequest.newBuilder(URI.create(address() + path))
+        return (https == null ? HTTP : client).send(HttpRequest.newBuilder(URI.create(address() + path))
                 .PUT(HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(10)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     HttpResponse<String> delete(String path) throws IOException, InterruptedException {
-        return HTTP.send(HttpRequest.newBuilder(URI.create(address() + path)).DELETE()
+        return (https == null ? HTTP : client).send(HttpRequest.newBuilder(URI.create(address() + path)).DELETE()
                 .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
@@ -184,7 +208,7 @@ final class AgentProcess implements AutoCloseable {
         if (token != null) {
             request.header("X-Nomad-Token", token);
         }
-        return HTTP_1.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     String log() {
