@@ -11,6 +11,7 @@ import java.security.cert.CertificateExpiredException;
 import java.security.cert.CertificateNotYetValidException;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -68,7 +69,8 @@ public final class TlsMaterial {
             throw new TlsException(settings.keyFile(), "the private key does not match the certificate in "
                     + settings.certFile());
         }
-        return new TlsMaterial(List.copyOf(authorities), List.copyOf(chain), key, Map.copyOf(digests));
+        return new TlsMaterial(List.copyOf(authorities), List.copyOf(chain), key,
+                Collections.unmodifiableMap(digests));   // in file order: the fingerprint joins them
     }
 
     /** Signs with the key and verifies with the certificate: true when they are one pair, whatever the algorithm. */
