@@ -18,7 +18,6 @@ import java.util.Map;
 
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLServerSocket;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
 
@@ -113,7 +112,7 @@ class ClientTlsTest {
     void aRefusalSentAsATlsAlertIsNamed() throws Exception {
         // Unlike the JDK's HttpsServer, an SSLServerSocket (as Jetty and Go) tells the client why before closing;
         // over TLS 1.2 the alert comes within the handshake.
-        try (SSLServerSocket server = refusingServer("TLSv1.2", 2)) {
+        try (ServerSocket server = refusingServer("TLSv1.2", 2)) {
             String address = "https://127.0.0.1:" + server.getLocalPort();
 
             Cli.Result none = Cli.inDir(dir, Map.of(), "agent-info", "-address", address, "-ca-cert", "ca.pem");
@@ -129,7 +128,7 @@ class ClientTlsTest {
 
     @Test
     void overTls13TheJdkClientMissesTheAlertSoTheTimeoutCarriesTheHint() throws Exception {
-        try (SSLServerSocket server = refusingServer("TLSv1.3", 1)) {
+        try (ServerSocket server = refusingServer("TLSv1.3", 1)) {
             String address = "https://127.0.0.1:" + server.getLocalPort();
 
             Cli.Result none = Cli.inDir(dir, Map.of(), "agent-info", "-address", address, "-ca-cert", "ca.pem");
@@ -137,28 +136,6 @@ class ClientTlsTest {
             assertEquals(List.of("Error querying agent info: " + address + ": i/o timeout (over TLS this is also how "
                     + "an agent's refusal of the client certificate shows: -client-cert, -client-key)"), none.errLines());
         }
-    }
-
-    /** A TLS server demanding a client certificate from {@link #ca}: it handshakes with {@code connections} clients. */
-    private SSLServerSocket refusingServer(String protocol, int connections) throws Exception {
-        SSLContext context = serverContext(ca.issue(AgentRole.SERVER.spec("global", "nomad", List.of(), List.of(), 30)));
-        SSLServerSocket server = (SSLServerSocket) context.getServerSocketFactory()
-                .createServerSocket(0, 1, InetAddress.getLoopbackAddress());
-        server.setNeedClientAuth(true);
-        server.setEnabledProtocols(new String[] {protocol});
-        Thread accept = new Thread(() -> {
-            for (int i = 0; i < connections; i++) {
-                try (SSLSocket s = (SSLSocket) server.accept()) {
-                    s.startHandshake();
-                    s.getInputStream().read();
-                } catch (IOException e) {
-                    // The refusal under test, or the socket closed by the test.
-                }
-            }
-        });
-        accept.setDaemon(true);
-        accept.start();
-        return server;
     }
 
     @Test
@@ -299,6 +276,40 @@ class ClientTlsTest {
             assertTrue(plain.requests().stream().anyMatch(q -> (q.path() + q.query()).contains("web")),
                     plain.requests().toString());
         }
+    }
+
+    /**
+     * A TLS server demanding a client certificate from {@link #ca}, for {@code connections} clients. After a failed
+     * handshake it keeps the connection open until the client closes it, so the client reads the alert instead of
+     * racing a reset.
+     */
+    private ServerSocket refusingServer(String protocol, int connections) throws Exception {
+        SSLContext context = serverContext(ca.issue(AgentRole.SERVER.spec("global", "nomad", List.of(), List.of(), 30)));
+        ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        Thread accept = new Thread(() -> {
+            for (int i = 0; i < connections; i++) {
+                try (Socket raw = server.accept()) {
+                    SSLSocket tls = (SSLSocket) context.getSocketFactory().createSocket(raw, null, raw.getPort(), false);
+                    tls.setUseClientMode(false);
+                    tls.setNeedClientAuth(true);
+                    tls.setEnabledProtocols(new String[] {protocol});
+                    try {
+                        tls.startHandshake();
+                        tls.getInputStream().read();
+                    } catch (IOException refused) {
+                        raw.setSoTimeout(15_000);
+                        while (raw.getInputStream().read() >= 0) {
+                            // Until the client hangs up.
+                        }
+                    }
+                } catch (IOException e) {
+                    // The socket closed by the test.
+                }
+            }
+        });
+        accept.setDaemon(true);
+        accept.start();
+        return server;
     }
 
     private Cli.Result agentInfo(Map<String, String> env, String... flags) {
