@@ -60,10 +60,12 @@ public final class ConnectionOptions {
     public Connection resolve(Context ctx) {
         String skip = setting(ctx, null, "SKIP_VERIFY");
         // As Nomad: a value that is not a boolean leaves the check on.
-        boolean skipVerify = tlsSkipVerify != null ? tlsSkipVerify : skip != null && Boolean.TRUE.equals(GoBool.parse(skip));
-        ClientTls tls = new ClientTls(file(ctx, setting(ctx, caCert, "CACERT")), file(ctx, setting(ctx, caPath, "CAPATH")),
-                file(ctx, setting(ctx, clientCert, "CLIENT_CERT")), file(ctx, setting(ctx, clientKey, "CLIENT_KEY")),
-                setting(ctx, tlsServerName, "TLS_SERVER_NAME"), skipVerify);
+        boolean skipVerify = tlsSkipVerify != null ? tlsSkipVerify
+                : skip != null && Boolean.TRUE.equals(GoBool.parse(skip));
+        ClientTls tls = new ClientTls(file(ctx, setting(ctx, caCert, "CACERT")),
+                file(ctx, setting(ctx, caPath, "CAPATH")), file(ctx, setting(ctx, clientCert, "CLIENT_CERT")),
+                file(ctx, setting(ctx, clientKey, "CLIENT_KEY")), setting(ctx, tlsServerName, "TLS_SERVER_NAME"),
+                skipVerify);
         return new Connection(setting(ctx, address, "ADDR"), setting(ctx, token, "TOKEN"),
                 setting(ctx, region, "REGION"), tls);
     }
