@@ -37,7 +37,8 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
  * restart (Nomad's rule), so connections survive a reload. With {@code tls.rpc} the port and every dial use the
  * agent's TLS; a reload's new certificates apply to new connections.
  */
-@Component(configurationPid = "io.caravan.agent", configurationPolicy = ConfigurationPolicy.REQUIRE, immediate = true)
+@Component(configurationPid = "io.caravan.agent", configurationPolicy = ConfigurationPolicy.REQUIRE, immediate = true,
+        service = {})
 @Designate(ocd = RpcComponent.Config.class)
 public final class RpcComponent implements Rpc {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RpcComponent.class);
@@ -83,6 +84,7 @@ public final class RpcComponent implements Rpc {
                 return t;
             });
     private ServiceRegistration<NodeEndpoint> remote;
+    private final ServiceRegistration<Rpc> registration;
     private List<String> configuredServers;
 
     @Activate
@@ -113,6 +115,11 @@ public final class RpcComponent implements Rpc {
             engine.close();
             throw e;
         }
+        // Registered by hand, not by DS: the endpoint providers bound while DS creates this component (the server's
+        // AgentReloads, ClusterRoutes, RaftWrites) take Rpc themselves, and asking DS for a service still being
+        // created is a circular reference it logs as an error. That happened whenever this component started after
+        // them, as it does when it waits for the TLS bundle's AgentTls.
+        registration = context.registerService(Rpc.class, this, null);
     }
 
     /** Only a changed {@code client.servers} replaces the list (which servers' replies otherwise keep current). */
@@ -167,6 +174,11 @@ public final class RpcComponent implements Rpc {
 
     @Deactivate
     void deactivate() throws Exception {
+        try {
+            registration.unregister();
+        } catch (IllegalStateException alreadyGone) {
+            // the bundle is stopping
+        }
         discovering.shutdownNow();
         if (remote != null) {
             try {
