@@ -147,14 +147,22 @@ class ConfigCommandTest extends FakeAgentTest {
         assertEquals(bad + ":1:50: \"server.bootstrap_expect\" must be a whole number, not \"three\"\n"
                 + bad + ":2:2: unknown key \"bogus\"\n", no.err());
 
-        Path insecure = tmp.resolve("insecure.hcl");
-        Files.writeString(insecure, "data_dir = \"/var/lib/caravan\"\nserver {\n  enabled = true\n}\ntls {\n"
-                + "  http = true\n}\n");
-        Cli.Result warned = Cli.run(Map.of(), "config", "validate", insecure.toString());
+        Path unsupported = tmp.resolve("unsupported.hcl");
+        Files.writeString(unsupported, "data_dir = \"/var/lib/caravan\"\nserver {\n  enabled = true\n}\ntls {\n"
+                + "  tls_prefer_server_cipher_suites = true\n}\n");
+        Cli.Result warned = Cli.run(Map.of(), "config", "validate", unsupported.toString());
         assertEquals(0, warned.code(), warned.err());
         assertEquals("Configuration is valid!\n", warned.out());
-        assertEquals(insecure + ":6:3: warning: tls.http is not supported yet and has no effect: the HTTP API and RPC "
-                + "are served in plain text\n", warned.err());
+        assertEquals(unsupported + ":6:3: warning: tls.tls_prefer_server_cipher_suites is not supported yet and has "
+                + "no effect: the JDK's cipher-suite order applies\n", warned.err());
+
+        // TLS on without its files is an error, not a plain-text agent.
+        Path noCert = tmp.resolve("nocert.hcl");
+        Files.writeString(noCert, "data_dir = \"/var/lib/caravan\"\nserver {\n  enabled = true\n}\ntls {\n"
+                + "  http = true\n}\n");
+        Cli.Result refused = Cli.run(Map.of(), "config", "validate", noCert.toString());
+        assertEquals(1, refused.code(), refused.out());
+        assertTrue(refused.err().contains("tls: cert_file is required when http = true"), refused.err());
 
         Path clientOnly = tmp.resolve("client.hcl");
         Files.writeString(clientOnly, "client {\n  enabled = true\n}\n");
