@@ -31,8 +31,9 @@ class UnsupportedE2EIT {
     @BeforeAll
     static void start() throws Exception {
         dir = Files.createTempDirectory("caravan-unsupported-");
-        agent = AgentProcess.startDev(dir, ", \"data_dir\": \"" + dir.resolve("data") + "\", \"tls\": {\"http\": "
-                + "true}, \"server\": {\"client_introduction\": {\"enforcement\": \"strict\"}}");
+        agent = AgentProcess.startDev(dir, ", \"data_dir\": \"" + dir.resolve("data") + "\", \"tls\": "
+                + "{\"tls_prefer_server_cipher_suites\": true}, "
+                + "\"server\": {\"client_introduction\": {\"enforcement\": \"strict\"}}");
     }
 
     @AfterAll
@@ -51,18 +52,20 @@ class UnsupportedE2EIT {
 
     @Test
     void unsupportedKeysAreLoggedAndListedBySelfAndTheReload() throws Exception {
-        AgentProcess.await("a WARN for tls.http", Duration.ofSeconds(10),
-                () -> agent.log().contains("configuration key tls.http is not supported yet and has no effect"));
+        AgentProcess.await("a WARN for tls.tls_prefer_server_cipher_suites", Duration.ofSeconds(10),
+                () -> agent.log().contains("configuration key tls.tls_prefer_server_cipher_suites is not supported "
+                        + "yet and has no effect"));
         assertTrue(agent.log().contains("server.client_introduction.enforcement is not supported yet"), agent.log());
-        assertTrue(agent.log().contains("reason=\"the HTTP API and RPC are served in plain text"), agent.log());
+        assertTrue(agent.log().contains("reason=\"the JDK's cipher-suite order applies"), agent.log());
 
         JsonNode self = agent.json("/v1/agent/self").path("config").path("Unsupported");
-        assertEquals(List.of("tls.http", "server.client_introduction.enforcement"), keys(self), self.toString());
+        assertEquals(List.of("tls.tls_prefer_server_cipher_suites", "server.client_introduction.enforcement"),
+                keys(self), self.toString());
         assertTrue(self.path(0).path("Position").asText().startsWith(agent.config + ":1:"), self.toString());
 
         HttpResponse<String> reload = agent.put("/v1/agent/reload");
         assertEquals(200, reload.statusCode(), reload.body());
-        assertEquals(List.of("tls.http", "server.client_introduction.enforcement"),
+        assertEquals(List.of("tls.tls_prefer_server_cipher_suites", "server.client_introduction.enforcement"),
                 keys(AgentProcess.JSON.readTree(reload.body()).path("Unsupported")), reload.body());
     }
 
