@@ -76,7 +76,7 @@ final class Cluster implements AutoCloseable {
      */
     static Cluster start(Path home, int size, boolean tls, IntFunction<String> javaOpts)
             throws IOException, InterruptedException {
-        Path dir = Files.createTempDirectory("caravan-cluster-");
+        Path dir = Files.createTempDirectory("caravan-bench-cluster-");
         List<Server> servers = new ArrayList<>();
         for (int i = 0; i < size; i++) {
             int[] p = StartupBench.freePorts(3);
