@@ -32,8 +32,8 @@ final class Cluster implements AutoCloseable {
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(1)).build();
 
-    /** One server: its ports, files, and (with TLS) the directory holding its certificate and key. */
-    record Server(int index, int http, int rpc, int serf, Path config, Path log, Path certDir) {
+    /** One server: its ports (Raft's set, so a harness can reach it), files, and its certificate's directory. */
+    record Server(int index, int http, int rpc, int serf, int raft, Path config, Path log, Path certDir) {
         String base() {
             return "http://127.0.0.1:" + http;
         }
@@ -79,8 +79,8 @@ final class Cluster implements AutoCloseable {
         Path dir = Files.createTempDirectory("caravan-bench-cluster-");
         List<Server> servers = new ArrayList<>();
         for (int i = 0; i < size; i++) {
-            int[] p = StartupBench.freePorts(3);
-            servers.add(new Server(i, p[0], p[1], p[2], dir.resolve("server" + i + ".json"),
+            int[] p = StartupBench.freePorts(4);
+            servers.add(new Server(i, p[0], p[1], p[2], p[3], dir.resolve("server" + i + ".json"),
                     dir.resolve("server" + i + ".log"), dir.resolve("pki/server" + i)));
         }
         Cluster cluster = new Cluster(home, dir, servers, tls ? dir.resolve("pki/nomad-agent-ca.pem") : null,
@@ -99,11 +99,11 @@ final class Cluster implements AutoCloseable {
                 Files.writeString(s.config(), """
                         {"name": "server%d", "data_dir": "%s", "bind_addr": "127.0.0.1",
                          "advertise": {"http": "127.0.0.1", "rpc": "127.0.0.1", "serf": "127.0.0.1"},
-                         "ports": {"http": %d, "rpc": %d, "serf": %d},
+                         "ports": {"http": %d, "rpc": %d, "serf": %d, "raft": %d},
                          "server": {"enabled": true, "bootstrap_expect": %d,
                                     "server_join": {"retry_join": [%s], "retry_interval": "1s"}}%s}
                         """.formatted(s.index(), dir.resolve("data" + s.index()), s.http(), s.rpc(), s.serf(),
-                        size, join, tlsBlock));
+                        s.raft(), size, join, tlsBlock));
             }
             for (Server s : servers) {
                 cluster.start(s);

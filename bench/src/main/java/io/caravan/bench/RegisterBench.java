@@ -211,6 +211,7 @@ public final class RegisterBench {
             Cluster.Server leader = cluster.leader();
             System.out.println("leader server" + leader.index() + ", registers to server" + follower.index() + " on "
                     + follower.base() + (tls ? ", mTLS on RPC and Raft" : ", plain RPC and Raft"));
+            String probes = tls ? probes(cluster, leader) : "";
             RegisterBench bench = new RegisterBench(http, follower.base(), null, cluster::cpuMs);
             List<Phase> phases = bench.phases(sequential, clients, seconds, warmErrors);
             String after = "- Servers after the run: " + cluster.servers.stream().map(s -> "server" + s.index()
@@ -222,9 +223,18 @@ public final class RegisterBench {
             if (!cluster.alive()) {
                 throw new IllegalStateException("a server died during the run");
             }
-            return section(tls ? ", through a follower, mTLS" : ", through a follower", clusterSetup(tls), after,
+            return section(tls ? ", through a follower, mTLS" : ", through a follower", clusterSetup(tls) + probes,
+                    after,
                     phases, clients, loadBefore, problems, warmErrors, false);
         }
+    }
+
+    /** A TLS handshake with the leader's RPC and Raft ports, as a peer server: what they negotiate. */
+    private static String probes(Cluster cluster, Cluster.Server leader) {
+        String probes = "Handshakes with the leader as a peer server: RPC port " + TlsHandshakeBench.probe(cluster,
+                leader.rpc()) + ", Raft port " + TlsHandshakeBench.probe(cluster, leader.raft()) + ". ";
+        System.out.println(probes);
+        return probes;
     }
 
     private static String clusterSetup(boolean tls) {
@@ -256,8 +266,10 @@ public final class RegisterBench {
         List<Phase[]> seq = new ArrayList<>(); // [plain, mtls] per pair
         List<Phase[]> conc = new ArrayList<>();
         List<String> problems = new ArrayList<>();
+        String probes;
         try (Cluster plain = Cluster.start(home, 3, false, jfrOpts(jfr, "plain"));
              Cluster mtls = Cluster.start(home, 3, true, jfrOpts(jfr, "mtls"))) {
+            probes = probes(mtls, mtls.leader());
             RegisterBench[] benches = {
                 new RegisterBench(http, plain.follower().base(), null, plain::cpuMs),
                 new RegisterBench(http, mtls.follower().base(), null, mtls::cpuMs)};
@@ -295,11 +307,11 @@ public final class RegisterBench {
                 throw new IllegalStateException("a server died during the run");
             }
         }
-        return pairsSection(seq, conc, clients, seconds, sequential, loadBefore, problems, warmErrors);
+        return pairsSection(seq, conc, clients, seconds, sequential, loadBefore, problems, warmErrors, probes);
     }
 
     private static String pairsSection(List<Phase[]> seq, List<Phase[]> conc, int clients, int seconds,
-            int sequential, String loadBefore, List<String> problems, List<String> warmErrors) {
+            int sequential, String loadBefore, List<String> problems, List<String> warmErrors, String probes) {
         StringBuilder s = new StringBuilder();
         s.append("## ").append(ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")))
                 .append(" UTC — register throughput through a follower, mTLS vs plain, alternating pairs")
@@ -309,7 +321,7 @@ public final class RegisterBench {
                 .append(Report.loadAverage()).append('\n');
         s.append("- Two clusters up side by side, one plain, one with mTLS. ").append(clusterSetup(true)
                 .substring(2).replace("**mTLS**:", "The mTLS cluster:")).append("The plain cluster has no `tls` block and no")
-                .append(" `encrypt` key.\n");
+                .append(" `encrypt` key. ").append(probes).append('\n');
         s.append("- Each pair: ").append(sequential).append(" sequential registers by 1 client, then ")
                 .append(clients).append(" concurrent clients (closed loop) for ").append(seconds)
                 .append(" s, on one cluster, then the same on the other; the order is swapped every pair (AB, BA,")

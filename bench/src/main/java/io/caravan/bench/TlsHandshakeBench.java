@@ -210,6 +210,25 @@ public final class TlsHandshakeBench {
         }
     }
 
+    /**
+     * What a handshake with a port negotiates, as a peer server of {@code cluster} (its first server's credentials),
+     * or why it failed: proof that a port really speaks (mutual) TLS.
+     */
+    static String probe(Cluster cluster, int port) {
+        Server peer = cluster.servers.get(0);
+        try {
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(keyManagers(peer.cert(), peer.key()).getKeyManagers(),
+                    trustManagers(cluster.ca).getTrustManagers(), null);
+            try (Socket socket = open(new CountingSocket(), port, context)) {
+                SSLSession session = ((SSLSocket) socket).getSession();
+                return session.getProtocol() + " " + session.getCipherSuite();
+            }
+        } catch (Exception e) {
+            return "no TLS handshake (" + e + ")";
+        }
+    }
+
     private static String statusLine(InputStream in) throws IOException {
         StringBuilder line = new StringBuilder();
         for (int c = in.read(); c != -1 && c != '\n'; c = in.read()) {
