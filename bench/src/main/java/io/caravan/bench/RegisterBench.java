@@ -59,7 +59,8 @@ public final class RegisterBench {
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
     private final HttpClient http;
-    private final String base;
+    /** Where the registers go; a cluster's follower can change between phases. */
+    private String base;
     /** The X-Nomad-Token sent with every register; null with ACLs off. */
     private final String token;
     /** CPU time used so far by the agent, or by all servers of a cluster. */
@@ -266,6 +267,7 @@ public final class RegisterBench {
         List<Phase[]> seq = new ArrayList<>(); // [plain, mtls] per pair
         List<Phase[]> conc = new ArrayList<>();
         List<String> problems = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
         String probes;
         try (Cluster plain = Cluster.start(home, 3, false, jfrOpts(jfr, "plain"));
              Cluster mtls = Cluster.start(home, 3, true, jfrOpts(jfr, "mtls"))) {
@@ -273,6 +275,7 @@ public final class RegisterBench {
             RegisterBench[] benches = {
                 new RegisterBench(http, plain.follower().base(), null, plain::cpuMs),
                 new RegisterBench(http, mtls.follower().base(), null, mtls::cpuMs)};
+            Cluster[] clusters = {plain, mtls};
             String[] names = {"plain", "mTLS"};
             for (int m = 0; m < 2; m++) {
                 // Warm both JITs (servers and harness) before anything counts.
@@ -290,11 +293,17 @@ public final class RegisterBench {
                 for (int k = 0; k < 2; k++) {
                     int m = pair % 2 == 0 ? k : 1 - k;
                     RegisterBench b = benches[m];
+                    // An election under load can make the follower the leader: send to a follower every time.
+                    Cluster.Server leader = clusters[m].leader();
+                    b.base = clusters[m].follower().base();
                     s[m] = b.sequential(names[m] + ", 1 client, sequential", sequential, b::newJob);
                     print(s[m]);
                     c[m] = b.concurrent(names[m] + ", " + clients + " clients, " + seconds + " s", clients, seconds,
                             b::newJob);
                     print(c[m]);
+                    if (clusters[m].leader() != leader) {
+                        notes.add("pair " + (pair + 1) + ", " + names[m] + ": the leader changed during the phases");
+                    }
                 }
                 seq.add(s);
                 conc.add(c);
@@ -307,11 +316,12 @@ public final class RegisterBench {
                 throw new IllegalStateException("a server died during the run");
             }
         }
-        return pairsSection(seq, conc, clients, seconds, sequential, loadBefore, problems, warmErrors, probes);
+        return pairsSection(seq, conc, clients, seconds, sequential, loadBefore, problems, warmErrors, notes, probes);
     }
 
     private static String pairsSection(List<Phase[]> seq, List<Phase[]> conc, int clients, int seconds,
-            int sequential, String loadBefore, List<String> problems, List<String> warmErrors, String probes) {
+            int sequential, String loadBefore, List<String> problems, List<String> warmErrors, List<String> notes,
+            String probes) {
         StringBuilder s = new StringBuilder();
         s.append("## ").append(ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")))
                 .append(" UTC — register throughput through a follower, mTLS vs plain, alternating pairs")
@@ -362,6 +372,9 @@ public final class RegisterBench {
                         ? String.format(Locale.ROOT, "%.1f %% loss", loss * 100)
                         : String.format(Locale.ROOT, "no loss (mTLS %.1f %% faster)", -loss * 100),
                 loss <= TARGET_TLS_LOSS ? "**met**" : "**not met**"));
+        for (String n : notes) {
+            s.append("- Election: ").append(n).append(" (the registers of the next phase went to a follower again)\n");
+        }
         for (String e : warmErrors) {
             s.append("- Warm-up error (not counted above): `").append(e).append("`\n");
         }
