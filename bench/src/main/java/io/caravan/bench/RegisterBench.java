@@ -221,6 +221,9 @@ public final class RegisterBench {
                     + StartupBench.cpuMs(cluster.pid(s)) + " ms since start").collect(Collectors.joining("; "))
                     + "\n";
             List<String> problems = cluster.problems(5);
+            if (cluster.leader() != leader) {
+                after += "- **The leader changed during the run**: some registers may have gone to the leader.\n";
+            }
             if (!cluster.alive()) {
                 throw new IllegalStateException("a server died during the run");
             }
