@@ -28,8 +28,9 @@ public record Endpoint<Q, R>(String name, Class<Q> request, Class<R> response, R
     public enum Callers {
         ANY,
         /**
-         * Only servers: connections that proved they hold the cluster's gossip key when they connected. Without a
-         * gossip key nothing can be proved and every connection counts as a server's, as Nomad without TLS.
+         * Only servers: over TLS ({@code tls.rpc}), connections whose certificate names {@code server.<region>.nomad};
+         * over plain text, connections that proved they hold the cluster's gossip key when they connected. Plain text
+         * without a gossip key proves nothing and every connection counts as a server's, as Nomad without TLS.
          */
         SERVERS
     }

@@ -58,7 +58,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One Raft server of the group, over Ratis' gRPC transport with mutual TLS ({@link RaftTls}), and the
+ * One Raft server of the group, over Ratis' gRPC transport with mutual TLS ({@link RaftTls}: the agent's certificates
+ * under {@code tls.rpc}, else certificates bound to the gossip key), and the
  * {@link Replicator} on top of it. Plain Java: the DS component only decides when it starts and when the service is
  * visible, and tests drive it directly.
  *
@@ -134,7 +135,7 @@ final class RaftNode implements Replicator, AutoCloseable {
     void start() throws IOException {
         RaftProperties properties = properties(settings);
         tuning.accept(properties);
-        if (settings.secret() == null) {
+        if (settings.secret() == null && settings.tls() == null) {
             LOG.warn("The Raft port {} is plaintext: without encrypt (the gossip key) anyone who reaches it can change "
                     + "the Raft group; set encrypt", settings.self().address());
         }
@@ -207,10 +208,14 @@ final class RaftNode implements Replicator, AutoCloseable {
     }
 
     /**
-     * Mutual TLS on every gRPC channel when the settings carry a secret (a fresh key pair per call: per process, as
-     * each server's); none otherwise.
+     * Mutual TLS on every gRPC channel: with the agent's certificate when {@code tls.rpc} is on, else when the
+     * settings carry a secret with a certificate bound to it (a fresh key pair per call: per process, as each
+     * server's); none otherwise.
      */
     static Parameters parameters(RaftSettings settings) {
+        if (settings.tls() != null) {
+            return RaftTls.parameters(settings.tls());
+        }
         return settings.secret() == null ? new Parameters() : RaftTls.generate(settings.secret()).parameters();
     }
 

@@ -15,6 +15,7 @@ import io.caravan.consensus.CommandHandler;
 import io.caravan.consensus.Leadership;
 import io.caravan.consensus.RaftConfiguration;
 import io.caravan.consensus.Replicator;
+import io.caravan.tls.AgentTls;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
@@ -40,6 +41,9 @@ import org.slf4j.LoggerFactory;
  * servers whose Raft already runs; {@code bootstrap_expect = 1} (and dev mode) start alone at once. While leading, it
  * keeps the group in step with membership, one change at a time ({@link RaftMembers#nextConfiguration}): servers that
  * left are removed, servers alive in gossip whose Raft runs (new, or back after leaving) are added.
+ *
+ * <p>The Raft port's mutual TLS uses the agent's certificate when {@code tls.rpc} is on ({@link AgentTls#rpc}; only
+ * servers of the region may connect), else certificates bound to the gossip key ({@link RaftTls}).
  *
  * <p>The {@link Replicator}, with the {@link RaftConfiguration} view of the same server, is registered by hand once the server is ready to write, because DS would register it at
  * activation; it is withdrawn again if the server stops. A changed configuration restarts the component.
@@ -78,11 +82,12 @@ public final class RaftServerComponent {
     private long leadershipTerm = -1;                      // guarded by this
 
     @Activate
-    public RaftServerComponent(ServerPidConfig config, @Reference CommandHandler handler, BundleContext context) {
+    public RaftServerComponent(ServerPidConfig config, @Reference CommandHandler handler, @Reference AgentTls tls,
+                               BundleContext context) {
         this.context = context;
         this.config = config;
         this.handler = handler;
-        this.configured = RaftSettings.fromConfig(config);
+        this.configured = RaftSettings.fromConfig(config, tls.rpc());
         this.starter = new Thread(this::startAndRegister, "caravan-raft-start");
         starter.setDaemon(true);
         starter.start();

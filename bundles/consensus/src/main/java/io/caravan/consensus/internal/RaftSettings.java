@@ -7,14 +7,18 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 
+import io.caravan.tls.ReloadableTls;
+
 /**
  * Everything a {@link RaftNode} needs, validated; built from {@link ServerPidConfig} or directly by tests.
  *
  * @param secret what the Raft port's mutual TLS binds certificates to ({@link PeerCertificate}): the gossip key, or a
  *     random one for a group of one that nobody joins; null for plaintext (a cluster without {@code encrypt})
+ * @param tls the agent's TLS when {@code tls.rpc} is on: the Raft port uses its certificate instead of the secret's
+ *     ({@link RaftTls#parameters(ReloadableTls)}); null otherwise
  */
 record RaftSettings(Peer self, List<Peer> peers, Path dir, long snapshotThreshold, long trailingLogs,
-        Duration leaderWait, byte[] secret) {
+        Duration leaderWait, byte[] secret, ReloadableTls tls) {
 
     static final long DEFAULT_SNAPSHOT_THRESHOLD = 8192;   // Nomad's raft_snapshot_threshold default
     static final long DEFAULT_TRAILING_LOGS = 10240;       // Nomad's raft_trailing_logs default
@@ -31,9 +35,15 @@ record RaftSettings(Peer self, List<Peer> peers, Path dir, long snapshotThreshol
         secret = secret == null ? null : secret.clone();
     }
 
+    /** Without the agent's TLS. */
+    RaftSettings(Peer self, List<Peer> peers, Path dir, long snapshotThreshold, long trailingLogs,
+                 Duration leaderWait, byte[] secret) {
+        this(self, peers, dir, snapshotThreshold, trailingLogs, leaderWait, secret, null);
+    }
+
     /** The same server with another group (this server is added if missing). */
     RaftSettings withPeers(List<Peer> group) {
-        return new RaftSettings(self, group, dir, snapshotThreshold, trailingLogs, leaderWait, secret);
+        return new RaftSettings(self, group, dir, snapshotThreshold, trailingLogs, leaderWait, secret, tls);
     }
 
     /** A secret of the gossip key's size that only this process knows: its Raft port accepts no one. */
@@ -50,6 +60,11 @@ record RaftSettings(Peer self, List<Peer> peers, Path dir, long snapshotThreshol
     }
 
     static RaftSettings fromConfig(ServerPidConfig config) {
+        return fromConfig(config, null);
+    }
+
+    /** @param tls the agent's TLS when {@code tls.rpc} is on, else null */
+    static RaftSettings fromConfig(ServerPidConfig config, ReloadableTls tls) {
         if (config.node_id().isBlank()) {
             throw new IllegalArgumentException("io.caravan.server: node.id is required (the Raft peer id)");
         }
@@ -76,7 +91,7 @@ record RaftSettings(Peer self, List<Peer> peers, Path dir, long snapshotThreshol
         }
         return new RaftSettings(new Peer(config.node_id(), config.raft_addr()), peers, dir,
                 config.raft_snapshot_threshold(), config.raft_trailing_logs(),
-                Duration.ofMillis(config.raft_leader_wait_ms()), secret);
+                Duration.ofMillis(config.raft_leader_wait_ms()), secret, tls);
     }
 
     private static byte[] gossipKey(String base64) {

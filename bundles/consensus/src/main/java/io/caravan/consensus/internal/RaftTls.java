@@ -15,7 +15,10 @@ import java.time.Instant;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLEngine;
+import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509ExtendedTrustManager;
+
+import io.caravan.tls.ReloadableTls;
 
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.grpc.GrpcConfigKeys;
@@ -25,7 +28,8 @@ import org.apache.ratis.thirdparty.io.netty.handler.ssl.SslProvider;
 /**
  * Mutual TLS on the Raft port: this process's key pair (EC P-256, generated at start, only ever in memory) with its
  * {@link PeerCertificate}, and a trust manager that accepts exactly the peers whose certificate is bound to the same
- * secret. Used on every gRPC channel Ratis opens or accepts (server, admin, client).
+ * secret. Used on every gRPC channel Ratis opens or accepts (server, admin, client). With the agent's TLS
+ * ({@code tls.rpc}), {@link #parameters(ReloadableTls)} replaces it.
  */
 final class RaftTls {
     /** Only in memory; a key store needs some password. */
@@ -78,6 +82,19 @@ final class RaftTls {
 
     /** The Ratis parameters that put every gRPC channel (server, admin, client) under mutual TLS. */
     Parameters parameters() {
+        return parameters(keyManager, trustManager);
+    }
+
+    /**
+     * Mutual TLS with the agent's certificate ({@code tls.rpc}) instead: peers must chain to its CA and be servers of
+     * the region ({@code server.<region>.nomad}) in both directions, so a client's certificate opens no Raft channel.
+     * The managers read the certificates in force at each handshake: a reload applies to new channels.
+     */
+    static Parameters parameters(ReloadableTls agent) {
+        return parameters(agent.keyManager(), agent.trustManager(true));
+    }
+
+    private static Parameters parameters(KeyManager keyManager, TrustManager trustManager) {
         // The JDK's TLS, not OpenSSL: the bundle leaves netty's native libraries out (STACK.md §5).
         GrpcTlsConfig tls = GrpcTlsConfig.newBuilder().setKeyManager(keyManager).setTrustManager(trustManager)
                 .setMutualTls(true).setSslProvider(SslProvider.JDK).build();

@@ -59,9 +59,10 @@ import org.osgi.service.cm.ConfigurationAdmin;
 import org.osgi.util.tracker.ServiceTracker;
 
 /**
- * The bundle in Felix: it resolves with Ratis embedded, its component waits for PID {@code io.caravan.server} and a
- * {@link CommandHandler}, starts Ratis off the activation thread, and registers a working {@link Replicator}; the
- * Raft port speaks mutual TLS bound to the gossip key (gRPC's TLS loads inside OSGi).
+ * The bundle in Felix: it resolves with Ratis embedded, its component waits for PID {@code io.caravan.server}, the
+ * agent's TLS service and a {@link CommandHandler}, starts Ratis off the activation thread, and registers a working
+ * {@link Replicator}; with the agent's TLS off, the Raft port speaks mutual TLS bound to the gossip key (gRPC's TLS
+ * loads inside OSGi).
  */
 @RunWith(PaxExam.class)
 @ExamReactorStrategy(PerClass.class)
@@ -77,7 +78,10 @@ public class ConsensusBundleIT {
         List<Option> options = new ArrayList<>();
         // SLF4J comes from the class path through the system bundle, as the launcher does (STACK.md setup C).
         options.add(systemPackages("org.slf4j;version=2.0.20", "org.slf4j.event;version=2.0.20",
-                "org.slf4j.helpers;version=2.0.20", "org.slf4j.spi;version=2.0.20", "sun.misc"));
+                "org.slf4j.helpers;version=2.0.20", "org.slf4j.spi;version=2.0.20", "sun.misc",
+                // io.caravan.tls imports Jetty for its io.caravan.tls.jetty package, which nothing here loads.
+                "org.eclipse.jetty.io;version=12.0.32", "org.eclipse.jetty.server;version=12.0.32",
+                "org.eclipse.jetty.util;version=12.0.32", "org.eclipse.jetty.util.ssl;version=12.0.32"));
         try (Stream<Path> jars = Files.list(Paths.get(System.getProperty("caravan.it.bundles")))) {
             jars.filter(p -> p.toString().endsWith(".jar")).sorted()
                     .forEach(p -> options.add(bundle(p.toUri().toString())));
@@ -110,6 +114,10 @@ public class ConsensusBundleIT {
         new SecureRandom().nextBytes(key);
         props.put("encrypt", Base64.getEncoder().encodeToString(key));   // mutual TLS on the Raft port
         configAdmin.getConfiguration("io.caravan.server", "?").update(props);
+        // The agent's TLS, which the agent always writes: off here (the Raft port's own scheme, bound to the key).
+        Hashtable<String, Object> tls = new Hashtable<>();
+        tls.put("tls.rpc", false);
+        configAdmin.getConfiguration("io.caravan.tls", "?").update(tls);
 
         Thread.sleep(500);
         assertNull("no Replicator without a CommandHandler", context.getServiceReference(Replicator.class));
@@ -134,6 +142,7 @@ public class ConsensusBundleIT {
         }
         assertNull("Replicator withdrawn with the handler", context.getServiceReference(Replicator.class));
         configAdmin.getConfiguration("io.caravan.server", "?").delete();
+        configAdmin.getConfiguration("io.caravan.tls", "?").delete();
     }
 
     /**

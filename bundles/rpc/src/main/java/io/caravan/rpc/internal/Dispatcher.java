@@ -199,7 +199,8 @@ final class Dispatcher {
     /** A connection to the other server could not be made or broke (not an error of the handler there). */
     private static boolean unreachable(Throwable t) {
         return t instanceof SocketException || t instanceof HttpTimeoutException
-                || t instanceof WebSocketHandshakeException || t instanceof ClosedChannelException;
+                || t instanceof WebSocketHandshakeException || t instanceof ClosedChannelException
+                || t instanceof JdkChannel.DialException;
     }
 
     /** A message a user can read, also for exceptions that carry none (a refused connection). */

@@ -1,13 +1,18 @@
 package io.caravan.rpc.internal;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
+import java.net.http.WebSocketHandshakeException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+
+import javax.net.ssl.SSLException;
 
 /**
  * The dialling end of a connection: the JDK's WebSocket client. It allows one send at a time, so sends are chained;
@@ -32,9 +37,11 @@ final class JdkChannel extends Channel implements WebSocket.Listener {
     /**
      * Dials {@code host:port}; a client node names itself so servers can call it back on this connection, and a
      * server proves it is one.
+     *
+     * @param secure over TLS ({@code wss}), with the client's context and parameters
      */
     static CompletableFuture<JdkChannel> open(HttpClient http, Dispatcher dispatcher, String address, String nodeId,
-                                              String serverProof, Duration timeout) {
+                                              String serverProof, Duration timeout, boolean secure) {
         JdkChannel channel = new JdkChannel(dispatcher, address);
         WebSocket.Builder builder = http.newWebSocketBuilder().connectTimeout(timeout);
         if (nodeId != null && !nodeId.isEmpty()) {
@@ -43,10 +50,41 @@ final class JdkChannel extends Channel implements WebSocket.Listener {
         if (serverProof != null) {
             builder.header(SERVER_HEADER, serverProof);
         }
-        return builder.buildAsync(URI.create("ws://" + address + PATH), channel).thenApply(ws -> {
-            channel.socket = ws;
-            return channel;
-        });
+        return builder.buildAsync(URI.create((secure ? "wss://" : "ws://") + address + PATH), channel)
+                .handle((ws, error) -> {
+                    if (error != null) {
+                        throw new CompletionException(explain(address, secure, error));
+                    }
+                    channel.socket = ws;
+                    return channel;
+                });
+    }
+
+    /**
+     * A failed dial as its cause says it: a TLS handshake refused (by either side), or a TLS port dialled in plain
+     * text, which answers 400; anything else (refused, timed out) as it came.
+     */
+    private static Throwable explain(String address, boolean secure, Throwable error) {
+        Throwable root = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        for (Throwable t = root; t != null; t = t.getCause()) {
+            if (t instanceof SSLException) {
+                return new DialException("TLS handshake with " + address + " failed: " + t.getMessage(), root);
+            }
+        }
+        if (!secure && root instanceof WebSocketHandshakeException h && h.getResponse().statusCode() == 400) {
+            return new DialException("RPC handshake with " + address + " failed: it answered 400 to plain text, as a "
+                    + "server with tls.rpc = true does; this agent has tls.rpc off", root);
+        }
+        return root;
+    }
+
+    /** The connection could not be set up although the peer answered: TLS refused, or the wrong protocol. */
+    static final class DialException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        DialException(String message, Throwable cause) {
+            super(message, cause);
+        }
     }
 
     /** Calls coming back on a connection this agent dialled come from the server it chose to dial. */

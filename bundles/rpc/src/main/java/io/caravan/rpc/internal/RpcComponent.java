@@ -14,6 +14,7 @@ import io.caravan.plugin.api.discover.Discoverer;
 import io.caravan.rpc.EndpointProvider;
 import io.caravan.rpc.LeaderLocator;
 import io.caravan.rpc.Rpc;
+import io.caravan.tls.AgentTls;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
@@ -33,7 +34,8 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
  * configured servers and registers the {@link NodeEndpoint} the client runs through ({@link NodeRpc.Remote}).
  * Endpoints come from {@link EndpointProvider} services; a {@link LeaderLocator}, when a server has one, decides
  * forwarding. A reload changes only the client's server list here: mode, addresses, ports and the key take effect at
- * restart (Nomad's rule), so connections survive a reload.
+ * restart (Nomad's rule), so connections survive a reload. With {@code tls.rpc} the port and every dial use the
+ * agent's TLS; a reload's new certificates apply to new connections.
  */
 @Component(configurationPid = "io.caravan.agent", configurationPolicy = ConfigurationPolicy.REQUIRE, immediate = true)
 @Designate(ocd = RpcComponent.Config.class)
@@ -84,10 +86,10 @@ public final class RpcComponent implements Rpc {
     private List<String> configuredServers;
 
     @Activate
-    public RpcComponent(Config config, BundleContext context) throws Exception {
+    public RpcComponent(Config config, BundleContext context, @Reference AgentTls tls) throws Exception {
         engine = new RpcEngine(config.client_enabled() ? config.node_id() : "",
                 Duration.ofMillis(config.leader_wait_ms()), Duration.ofMillis(config.call_timeout_ms()),
-                config.server_enabled() ? ServerProof.of(config.server_encrypt()) : ServerProof.NONE);
+                config.server_enabled() ? ServerProof.of(config.server_encrypt()) : ServerProof.NONE, tls.rpc());
         try {
             if (config.server_enabled()) {
                 engine.listen(config.addresses_rpc(), config.ports_rpc(), Duration.ofMillis(config.call_timeout_ms()));

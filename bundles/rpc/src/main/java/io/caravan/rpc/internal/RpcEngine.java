@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
 import io.caravan.rpc.Rpc;
+import io.caravan.tls.ReloadableTls;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +36,7 @@ final class RpcEngine implements Rpc, AutoCloseable {
 
     private final String nodeId;
     private final ServerProof proof;
+    private final ReloadableTls tls;
     private final Duration callTimeout;
     private final ScheduledExecutorService timer;
     private final ExecutorService io;
@@ -50,15 +52,23 @@ final class RpcEngine implements Rpc, AutoCloseable {
      * @param nodeId this agent's node ID, sent when dialling so servers can call back (empty: not a client node)
      * @param leaderWait how long a call for the leader waits for one to be elected
      * @param callTimeout the longest any call may take (blocking queries included)
-     * @param proof what this agent, a server, shows when it dials, and asks of servers that dial it
+     * @param proof what this agent, a server, shows when it dials, and asks of servers that dial it over plain text
+     * @param tls the agent's TLS when {@code tls.rpc} is on (mutual TLS both ways, see {@link RpcListener}), or null
      */
-    RpcEngine(String nodeId, Duration leaderWait, Duration callTimeout, ServerProof proof) {
+    RpcEngine(String nodeId, Duration leaderWait, Duration callTimeout, ServerProof proof, ReloadableTls tls) {
         this.nodeId = nodeId;
         this.proof = proof;
+        this.tls = tls;
         this.callTimeout = callTimeout;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "caravan-rpc-timer"));
         this.io = Executors.newCachedThreadPool(r -> daemon(r, "caravan-rpc-client"));
-        this.http = HttpClient.newBuilder().executor(io).connectTimeout(CONNECT_TIMEOUT).build();
+        HttpClient.Builder client = HttpClient.newBuilder().executor(io).connectTimeout(CONNECT_TIMEOUT)
+                .version(HttpClient.Version.HTTP_1_1);
+        if (tls != null) {
+            // The reloadable context: a dial after a reload presents the new certificate.
+            client.sslContext(tls.context()).sslParameters(tls.parameters());
+        }
+        this.http = client.build();
         this.dispatcher = new Dispatcher(timer, leaderWait);
         dispatcher.setForwarder((address, method, hops, body) -> send(address, method, hops, body));
         timer.scheduleWithFixedDelay(this::keepAlive, PING_INTERVAL.toMillis(), PING_INTERVAL.toMillis(),
@@ -86,10 +96,12 @@ final class RpcEngine implements Rpc, AutoCloseable {
 
     /** Starts serving on {@code host:port} (0: any free port). */
     void listen(String host, int port, Duration idleTimeout) throws Exception {
-        RpcListener l = new RpcListener(host, port, dispatcher, idleTimeout, proof, this::opened);
+        RpcListener l = new RpcListener(host, port, dispatcher, idleTimeout, proof, tls, this::opened);
         l.start();
         listener = l;
-        LOG.info("RPC listening on {}:{}", host, l.port());
+        LOG.atInfo().addKeyValue("address", host + ":" + l.port()).addKeyValue("tls", tls != null)
+                .addKeyValue("rpc_upgrade_mode", tls != null && tls.settings().rpcUpgradeMode())
+                .log("RPC listening");
     }
 
     int port() {
@@ -219,11 +231,14 @@ final class RpcEngine implements Rpc, AutoCloseable {
             if (existing != null && (!existing.isDone() || usable(existing))) {
                 return existing;
             }
-            return JdkChannel.open(http, dispatcher, a, nodeId, proof.value(), CONNECT_TIMEOUT);
+            return JdkChannel.open(http, dispatcher, a, nodeId, proof.value(), CONNECT_TIMEOUT, tls != null);
         });
         f.whenComplete((c, error) -> {
             if (error != null) {
                 dialled.remove(address, f);
+                if (unwrap(error) instanceof JdkChannel.DialException refused) {
+                    LOG.warn("RPC connection not made: {}", refused.getMessage());   // a TLS or protocol mismatch: the operator's to fix
+                }
             } else {
                 c.whenClosed().thenRun(() -> dialled.remove(address, f));
             }

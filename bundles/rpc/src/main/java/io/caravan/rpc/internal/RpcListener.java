@@ -1,8 +1,12 @@
 package io.caravan.rpc.internal;
 
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.function.Consumer;
 
+import io.caravan.tls.ReloadableTls;
+import io.caravan.tls.jetty.TlsConnectors;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -15,6 +19,11 @@ import org.eclipse.jetty.websocket.core.server.WebSocketUpgradeHandler;
 /**
  * A server's RPC port: a Jetty server of its own (not the HTTP API's) that upgrades {@code /v1/rpc} to a WebSocket,
  * one {@link JettyChannel} per connection. Its thread pool is small: handlers do not block.
+ *
+ * <p>With the agent's TLS it is Nomad's RPC port under {@code tls.rpc}: TLS with a client certificate signed by the
+ * CA required at the handshake (plain text refused, or also served in {@code rpc_upgrade_mode}). Who is a server
+ * ({@link io.caravan.rpc.Endpoint.Callers#SERVERS}) is then the certificate's role, {@code server.<region>.nomad};
+ * over plain text it is the gossip-key proof ({@link ServerProof}).
  */
 final class RpcListener implements AutoCloseable {
     static final long MAX_MESSAGE_BYTES = 256L * 1024 * 1024;
@@ -23,13 +32,15 @@ final class RpcListener implements AutoCloseable {
     private final Server server;
     private final ServerConnector connector;
 
+    /** @param tls the agent's TLS, or null for plain text */
     RpcListener(String host, int port, Dispatcher dispatcher, Duration idleTimeout, ServerProof proof,
-                Consumer<JettyChannel> opened) {
+                ReloadableTls tls, Consumer<JettyChannel> opened) {
         QueuedThreadPool pool = new QueuedThreadPool(MAX_THREADS, 2);
         pool.setName("caravan-rpc");
         pool.setDaemon(true);
         server = new Server(pool);
-        connector = new ServerConnector(server);
+        connector = tls == null ? new ServerConnector(server) : new ServerConnector(server,
+                TlsConnectors.factories(tls, new HttpConnectionFactory(), true, tls.settings().rpcUpgradeMode()));
         connector.setHost(host);
         connector.setPort(port);
         connector.setReuseAddress(true);
@@ -37,7 +48,13 @@ final class RpcListener implements AutoCloseable {
         WebSocketUpgradeHandler upgrade = new WebSocketUpgradeHandler(new WebSocketComponents());
         upgrade.addMapping(JdkChannel.PATH, WebSocketNegotiator.from((request, response, callback) -> {
             String nodeId = request.getHeaders().get(JdkChannel.NODE_HEADER);
-            boolean fromServer = proof.accepts(request.getHeaders().get(JdkChannel.SERVER_HEADER));
+            boolean fromServer;
+            if (TlsConnectors.secure(request)) {
+                X509Certificate peer = TlsConnectors.peer(request);
+                fromServer = peer != null && tls.isServer(peer);
+            } else {
+                fromServer = proof.accepts(request.getHeaders().get(JdkChannel.SERVER_HEADER));
+            }
             JettyChannel channel = new JettyChannel(dispatcher,
                     Request.getRemoteAddr(request) + ":" + Request.getRemotePort(request), nodeId, fromServer);
             opened.accept(channel);

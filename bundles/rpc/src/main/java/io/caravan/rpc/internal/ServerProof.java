@@ -11,7 +11,8 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * How a server shows another that it is one: an HMAC of a fixed label under the cluster's gossip key, sent when it
  * connects. Only agents holding the key (servers) can make it. Without a key every connection counts as a server's.
- * Until the TLS work gives connections certificates with roles, this is what keeps clients off server-only endpoints.
+ * It keeps clients off server-only endpoints on plain-text connections; over TLS the certificate's role does
+ * ({@link RpcListener}).
  */
 final class ServerProof {
     static final ServerProof NONE = new ServerProof(null);

@@ -50,7 +50,7 @@ class RpcEngineTest {
     }
 
     private RpcEngine engine(String nodeId, ServerProof proof) {
-        RpcEngine e = new RpcEngine(nodeId, Duration.ofSeconds(2), Duration.ofSeconds(20), proof);
+        RpcEngine e = new RpcEngine(nodeId, Duration.ofSeconds(2), Duration.ofSeconds(20), proof, null);
         engines.add(e);
         return e;
     }

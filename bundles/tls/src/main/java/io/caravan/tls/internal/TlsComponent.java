@@ -50,12 +50,13 @@ public final class TlsComponent implements AgentTls {
             return;   // turning TLS on is a restart (the agent reports it so)
         }
         // Every key but the three files is restart-scoped (the agent keeps their running values).
+        // The files are read again whatever the properties say: an edit in Config Admin carries no fingerprint.
         TlsSettings next = TlsSettings.of(properties);
-        if (fingerprint.equals(properties.get(TlsSettings.FINGERPRINT))) {
-            return;
-        }
         try {
             TlsMaterial material = TlsMaterial.load(settings.withFiles(next.caFile(), next.certFile(), next.keyFile()));
+            if (material.fingerprint().equals(fingerprint)) {
+                return;
+            }
             identity.reload(material);
             fingerprint = material.fingerprint();
             LOG.atInfo().addKeyValue("serial", material.chain().get(0).getSerialNumber().toString(16))

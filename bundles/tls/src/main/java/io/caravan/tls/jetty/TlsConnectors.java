@@ -85,19 +85,34 @@ public final class TlsConnectors {
 
         @Override
         public Connection newConnection(Connector connector, EndPoint endPoint) {
-            return configure(new AbstractConnection(endPoint, connector.getExecutor()) {
-                @Override
-                public void onOpen() {
-                    super.onOpen();
-                    getEndPoint().write(Callback.from(getEndPoint()::close, failure -> getEndPoint().close()),
-                            ByteBuffer.wrap(PLAIN_REFUSAL));
-                }
+            return configure(new Refusal(endPoint, connector), connector, endPoint);
+        }
+    }
 
-                @Override
-                public void onFillable() {
-                    // nothing more is read: the answer is written and the connection closes
-                }
-            }, connector, endPoint);
+    /**
+     * An {@link Connection.UpgradeTo}: the detector hands over the bytes it read while detecting, and refuses to
+     * switch to a connection that cannot take them (the client then saw the connection close with no answer).
+     */
+    private static final class Refusal extends AbstractConnection implements Connection.UpgradeTo {
+        Refusal(EndPoint endPoint, Connector connector) {
+            super(endPoint, connector.getExecutor());
+        }
+
+        @Override
+        public void onUpgradeTo(ByteBuffer buffer) {
+            // the request's first bytes: not read, the answer is the same whatever they say
+        }
+
+        @Override
+        public void onOpen() {
+            super.onOpen();
+            getEndPoint().write(Callback.from(getEndPoint()::close, failure -> getEndPoint().close()),
+                    ByteBuffer.wrap(PLAIN_REFUSAL));
+        }
+
+        @Override
+        public void onFillable() {
+            // nothing more is read: the answer is written and the connection closes
         }
     }
 }

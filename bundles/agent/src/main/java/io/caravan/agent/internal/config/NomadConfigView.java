@@ -24,24 +24,40 @@ public final class NomadConfigView {
             "vault", "Vaults",
             "plugin", "Plugins");
 
+    /** Renames inside one block: Nomad's TLSConfig says EnableHTTP where the file says http. */
+    private static final Map<String, Map<String, String>> RENAMED_IN = Map.of("tls", Map.of(
+            "http", "EnableHTTP",
+            "rpc", "EnableRPC",
+            "ca_file", "CAFile",
+            "rpc_upgrade_mode", "RPCUpgradeMode",
+            "verify_https_client", "VerifyHTTPSClient",
+            "tls_min_version", "TLSMinVersion",
+            "tls_cipher_suites", "TLSCipherSuites",
+            "tls_prefer_server_cipher_suites", "TLSPreferServerCipherSuites"));
+
     static final String REDACTED = "<redacted>";
 
     private NomadConfigView() {
     }
 
     public static Map<String, Object> render(Map<String, Object> config, Schema.Block schema) {
+        return render(config, schema, Map.of());
+    }
+
+    private static Map<String, Object> render(Map<String, Object> config, Schema.Block schema,
+                                              Map<String, String> renamed) {
         Map<String, Object> out = new LinkedHashMap<>();
         config.forEach((name, value) -> {
             Schema.Key key = schema.key(name);
-            out.put(goName(name), key instanceof Schema.Attr attr && attr.has("secret") ? REDACTED
-                    : key == null ? value : value(value, key));
+            out.put(renamed.getOrDefault(name, goName(name)), key instanceof Schema.Attr attr && attr.has("secret")
+                    ? REDACTED : key == null ? value : value(name, value, key));
         });
         return out;
     }
 
-    private static Object value(Object value, Schema.Key key) {
+    private static Object value(String name, Object value, Schema.Key key) {
         if (key instanceof Schema.Block block) {
-            return render(Decoder.asMap(value), block);
+            return render(Decoder.asMap(value), block, RENAMED_IN.getOrDefault(name, Map.of()));
         }
         if (key instanceof Schema.Labelled labelled && labelled.body() != null) {
             Map<String, Object> out = new LinkedHashMap<>();
