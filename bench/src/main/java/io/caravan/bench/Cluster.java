@@ -1,5 +1,6 @@
 package io.caravan.bench;
 
+import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -12,6 +13,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import java.util.stream.Collectors;
@@ -165,6 +168,30 @@ final class Cluster implements AutoCloseable {
     /** User + system CPU time of all servers so far. */
     long cpuMs() {
         return servers.stream().mapToLong(s -> StartupBench.cpuMs(pid(s))).sum();
+    }
+
+    /**
+     * CPU time so far of the servers' live threads, summed by thread name with digits and ids folded (Linux keeps 15
+     * characters of a name; threads that ended are not in it), from /proc/PID/task/TID/stat: where the CPU went,
+     * including what a JFR sample cannot see (JIT compilers, GC, native code).
+     */
+    Map<String, Long> threadCpuMs() {
+        Map<String, Long> out = new TreeMap<>();
+        for (Server s : servers) {
+            File[] tasks = new File("/proc/" + pid(s) + "/task").listFiles();
+            for (File task : tasks == null ? new File[0] : tasks) {
+                try {
+                    String name = Files.readString(task.toPath().resolve("comm")).trim()
+                            .replaceAll("[0-9a-f]{8}-[0-9a-f-]*|[0-9a-f]{8,}|\\d+", "#");
+                    String stat = Files.readString(task.toPath().resolve("stat"));
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    out.merge(name, (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10, Long::sum);
+                } catch (IOException | RuntimeException ended) {
+                    // the thread ended meanwhile
+                }
+            }
+        }
+        return out;
     }
 
     Server byRpc(String rpc) {

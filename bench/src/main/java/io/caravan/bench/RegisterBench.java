@@ -16,6 +16,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -99,6 +103,7 @@ public final class RegisterBench {
         boolean follower = false;
         boolean tls = false;
         int pairs = 0;
+        int warmupSeconds = 30;
         Path jfr = null;
         Path root = Paths.get("").toAbsolutePath();
         Path home = root.resolve("distribution/assembly/target/caravan");
@@ -114,6 +119,7 @@ public final class RegisterBench {
                 case "--follower" -> follower = true;
                 case "--tls" -> tls = true;
                 case "--pairs" -> pairs = Integer.parseInt(args[++i]);
+                case "--warmup-seconds" -> warmupSeconds = Integer.parseInt(args[++i]);
                 case "--jfr" -> jfr = Files.createDirectories(Path.of(args[++i]).toAbsolutePath());
                 case "--home" -> home = Path.of(args[++i]).toAbsolutePath();
                 default -> usage("unknown argument " + args[i]);
@@ -135,7 +141,7 @@ public final class RegisterBench {
         String section;
         try {
             if (pairs > 0) {
-                section = pairs(home, http, pairs, Math.min(sequential, 500), clients, seconds, jfr);
+                section = pairs(home, http, pairs, Math.min(sequential, 500), clients, seconds, warmupSeconds, jfr);
             } else if (follower) {
                 section = follower(home, http, tls, sequential, clients, seconds, jfr);
             } else {
@@ -155,7 +161,7 @@ public final class RegisterBench {
     private static void usage(String problem) {
         System.err.println(problem);
         System.err.println("usage: RegisterBench [--sequential n] [--clients n] [--seconds s] [--acl] [--no-results]"
-                + " [--follower [--tls | --pairs n] [--jfr dir]] [--home dir]");
+                + " [--follower [--tls | --pairs n [--warmup-seconds s]] [--jfr dir]] [--home dir]");
         System.exit(2);
     }
 
@@ -264,13 +270,14 @@ public final class RegisterBench {
      * machine's speed favours neither. The ratio is taken pair by pair and its median reported.
      */
     private static String pairs(Path home, HttpClient http, int pairs, int sequential, int clients, int seconds,
-            Path jfr) throws IOException, InterruptedException {
+            int warmupSeconds, Path jfr) throws IOException, InterruptedException {
         String loadBefore = Report.loadAverage();
         List<String> warmErrors = new ArrayList<>();
         List<Phase[]> seq = new ArrayList<>(); // [plain, mtls] per pair
         List<Phase[]> conc = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         List<String> notes = new ArrayList<>();
+        List<Map<String, Long>> threadCpu = new ArrayList<>(); // per cluster: CPU by thread during the pairs
         String probes;
         try (Cluster plain = Cluster.start(home, 3, false, jfrOpts(jfr, "plain"));
              Cluster mtls = Cluster.start(home, 3, true, jfrOpts(jfr, "mtls"))) {
@@ -281,15 +288,17 @@ public final class RegisterBench {
             Cluster[] clusters = {plain, mtls};
             String[] names = {"plain", "mTLS"};
             for (int m = 0; m < 2; m++) {
-                // Warm both JITs (servers and harness) before anything counts.
+                // Warm both JITs (servers and harness) before anything counts: in a short run the servers' JIT
+                // compilers take more CPU than the registers themselves, and mTLS has more code to compile.
                 Phase w = benches[m].sequential("warm-up " + names[m], 200, benches[m]::newJob);
                 print(w);
                 Phase wc = benches[m].concurrent("warm-up " + names[m] + ", " + clients + " clients", clients,
-                        Math.min(seconds, 5), benches[m]::newJob);
+                        warmupSeconds, benches[m]::newJob);
                 print(wc);
                 warmErrors.addAll(w.firstErrors());
                 warmErrors.addAll(wc.firstErrors());
             }
+            List<Map<String, Long>> before = List.of(plain.threadCpuMs(), mtls.threadCpuMs());
             for (int pair = 0; pair < pairs; pair++) {
                 Phase[] s = new Phase[2];
                 Phase[] c = new Phase[2];
@@ -313,17 +322,24 @@ public final class RegisterBench {
                 System.out.printf(Locale.ROOT, "pair %d: %d clients mTLS/plain = %.3f, 1 client = %.3f%n", pair + 1,
                         clients, c[1].rate() / c[0].rate(), s[1].rate() / s[0].rate());
             }
+            for (int m = 0; m < 2; m++) {
+                Map<String, Long> delta = new TreeMap<>(clusters[m].threadCpuMs());
+                before.get(m).forEach((thread, ms) -> delta.merge(thread, -ms, Long::sum));
+                threadCpu.add(delta);
+            }
             problems.addAll(plain.problems(5).stream().map(l -> "plain " + l).toList());
             problems.addAll(mtls.problems(5).stream().map(l -> "mTLS " + l).toList());
             if (!plain.alive() || !mtls.alive()) {
                 throw new IllegalStateException("a server died during the run");
             }
         }
-        return pairsSection(seq, conc, clients, seconds, sequential, loadBefore, problems, warmErrors, notes, probes);
+        return pairsSection(seq, conc, clients, seconds, sequential, warmupSeconds, loadBefore, problems, warmErrors,
+                notes, probes)
+                + threadCpuSection(threadCpu, seq, conc);
     }
 
     private static String pairsSection(List<Phase[]> seq, List<Phase[]> conc, int clients, int seconds,
-            int sequential, String loadBefore, List<String> problems, List<String> warmErrors, List<String> notes,
+            int sequential, int warmupSeconds, String loadBefore, List<String> problems, List<String> warmErrors, List<String> notes,
             String probes) {
         StringBuilder s = new StringBuilder();
         s.append("## ").append(ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")))
@@ -338,7 +354,8 @@ public final class RegisterBench {
         s.append("- Each pair: ").append(sequential).append(" sequential registers by 1 client, then ")
                 .append(clients).append(" concurrent clients (closed loop) for ").append(seconds)
                 .append(" s, on one cluster, then the same on the other; the order is swapped every pair (AB, BA,")
-                .append(" …). Both clusters were warmed up first (200 sequential registers and 5 s of ").append(clients)
+                .append(" …). Both clusters were warmed up first (200 sequential registers and ").append(warmupSeconds)
+                .append(" s of ").append(clients)
                 .append(" clients each). The ratio is taken pair by pair (the alternation is done inside the")
                 .append(" harness).\n");
         s.append("- Harness JVM flags: ").append(DevAgent.harnessFlags()).append("\n\n");
@@ -392,6 +409,54 @@ public final class RegisterBench {
         }
         appendProblems(s, problems);
         return s.append('\n').toString();
+    }
+
+    /** The servers' CPU during the pairs by thread, per register, plain against mTLS: where the difference goes. */
+    private static String threadCpuSection(List<Map<String, Long>> threadCpu, List<Phase[]> seq, List<Phase[]> conc) {
+        long[] registers = new long[2];
+        for (int m = 0; m < 2; m++) {
+            for (int i = 0; i < seq.size(); i++) {
+                registers[m] += seq.get(i)[m].latNs().length + conc.get(i)[m].latNs().length;
+            }
+        }
+        Set<String> threads = new TreeSet<>(threadCpu.get(0).keySet());
+        threads.addAll(threadCpu.get(1).keySet());
+        double[] total = new double[2];
+        double[] jit = new double[2];
+        List<double[]> rows = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (String t : threads) {
+            double[] r = new double[2];
+            for (int m = 0; m < 2; m++) {
+                r[m] = (double) threadCpu.get(m).getOrDefault(t, 0L) / Math.max(1, registers[m]);
+                total[m] += r[m];
+                jit[m] += t.contains("Compiler") ? r[m] : 0;
+            }
+            names.add(t);
+            rows.add(r);
+        }
+        StringBuilder s = new StringBuilder("Where the servers' CPU went during the pairs (all three servers of each")
+                .append(" cluster, by thread name from `/proc/<pid>/task`, digits and ids folded into `#`; ms per")
+                .append(" register; threads with under 0.05 ms in both left out):\n\n")
+                .append("| thread | plain | mTLS | mTLS − plain |\n|---|---:|---:|---:|\n");
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < rows.size(); i++) {
+            order.add(i);
+        }
+        order.sort((a, b) -> Double.compare(Math.abs(rows.get(b)[1] - rows.get(b)[0]),
+                Math.abs(rows.get(a)[1] - rows.get(a)[0])));
+        for (int i : order) {
+            double[] r = rows.get(i);
+            if (Math.max(r[0], r[1]) >= 0.05) {
+                s.append(String.format(Locale.ROOT, "| `%s` | %.2f | %.2f | %+.2f |%n", names.get(i), r[0], r[1],
+                        r[1] - r[0]));
+            }
+        }
+        s.append(String.format(Locale.ROOT, "| **all threads** (%d and %d registers) | %.2f | %.2f | %+.2f |%n",
+                registers[0], registers[1], total[0], total[1], total[1] - total[0]));
+        s.append(String.format(Locale.ROOT, "| **all but the JIT compilers** | %.2f | %.2f | %+.2f |%n%n",
+                total[0] - jit[0], total[1] - jit[1], total[1] - jit[1] - total[0] + jit[0]));
+        return s.toString();
     }
 
     private static double cpuPerRegister(Phase p) {
