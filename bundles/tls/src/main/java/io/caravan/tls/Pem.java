@@ -21,6 +21,7 @@ import org.bouncycastle.openssl.PEMKeyPair;
 import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
+import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
 
 /**
  * PEM files as Nomad, Consul, Vault and openssl write them: certificates, and private keys in SEC1
@@ -91,11 +92,16 @@ public final class Pem {
         return out;
     }
 
-    /** One object in PEM: a certificate as {@code CERTIFICATE}, an EC key as {@code EC PRIVATE KEY} (as Nomad). */
+    /**
+     * One object in PEM: a certificate as {@code CERTIFICATE}, a JDK private key as PKCS#8 {@code PRIVATE KEY} (a JDK
+     * EC key written as SEC1 would lose its curve; {@link Credential#keyPem} writes Nomad's SEC1 form), BouncyCastle's
+     * ASN.1 objects as their own type.
+     */
     public static String encode(Object certificateOrKey) {
         StringWriter out = new StringWriter();
         try (JcaPEMWriter writer = new JcaPEMWriter(out)) {
-            writer.writeObject(certificateOrKey);
+            writer.writeObject(certificateOrKey instanceof PrivateKey key ? new JcaPKCS8Generator(key, null).generate()
+                    : certificateOrKey);
         } catch (IOException e) {
             throw new IllegalStateException("PEM encoding failed", e);   // a StringWriter does not fail
         }

@@ -10,6 +10,9 @@
  *       in force at each handshake, so a reload swaps certificates for new connections without touching open
  *       ones.</li>
  *   <li>{@link io.caravan.tls.Pem}: reading and writing PEM certificates and keys (SEC1, PKCS#1 and PKCS#8).</li>
+ *   <li>{@link io.caravan.tls.CertificateAuthority}, {@link io.caravan.tls.AgentRole}, {@link io.caravan.tls.Credential},
+ *       {@link io.caravan.tls.CertificateInfo}: Nomad's {@code tls ca create}, {@code tls cert create} and
+ *       {@code tls cert info}, for the CLI.</li>
  * </ul>
  */
 @Version("1.0.0")

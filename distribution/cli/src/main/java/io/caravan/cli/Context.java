@@ -4,25 +4,38 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Reader;
+import java.nio.file.Path;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.util.Map;
 
 /**
- * What the process hands to every command: its output streams, its environment and its input (for the few
- * confirmation prompts). Commands never read {@code System.getenv()}, {@code System.in} or {@code System.out}
- * themselves, so tests can run them in-process.
+ * What the process hands to every command: its output streams, its environment, its input (for the few
+ * confirmation prompts) and its working directory (where {@code tls ca create} and the like write their files).
+ * Commands never read {@code System.getenv()}, {@code System.in} or {@code System.out} themselves, so tests can run
+ * them in-process.
  */
-public record Context(PrintWriter out, PrintWriter err, Map<String, String> env, BufferedReader in) {
+public record Context(PrintWriter out, PrintWriter err, Map<String, String> env, BufferedReader in, Path dir) {
 
     public Context {
         env = Map.copyOf(env);
         in = in == null ? new BufferedReader(Reader.nullReader()) : in;
+        dir = dir == null ? Path.of("") : dir;
+    }
+
+    /** A context in the process's working directory. */
+    public Context(PrintWriter out, PrintWriter err, Map<String, String> env, BufferedReader in) {
+        this(out, err, env, in, null);
     }
 
     /** A context without input: prompts read end-of-input. */
     public Context(PrintWriter out, PrintWriter err, Map<String, String> env) {
         this(out, err, env, null);
+    }
+
+    /** A file name as the user gave it, relative to the working directory. */
+    public Path file(String name) {
+        return dir.resolve(name);
     }
 
     /** Prints {@code question} and reads one line of answer, stripped; {@code null} at end of input. */

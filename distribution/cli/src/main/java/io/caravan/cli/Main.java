@@ -5,6 +5,7 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -85,6 +86,10 @@ import io.caravan.cli.command.ServerForceLeaveCommand;
 import io.caravan.cli.command.ServerJoinCommand;
 import io.caravan.cli.command.ServerMembersCommand;
 import io.caravan.cli.command.StatusCommand;
+import io.caravan.cli.command.TlsCaCreateCommand;
+import io.caravan.cli.command.TlsCertCreateCommand;
+import io.caravan.cli.command.TlsCommand;
+import io.caravan.cli.command.TlsInfoCommand;
 import io.caravan.cli.command.VersionCommand;
 import io.caravan.launcher.Launcher;
 import picocli.CommandLine;
@@ -116,9 +121,15 @@ public final class Main {
     /** As above, with the input that prompts read ({@code null}: none, every prompt reads "no"). */
     static int run(BufferedReader in, PrintStream out, PrintStream err, Map<String, String> env,
             Function<List<String>, Integer> agentLauncher, String... args) {
+        return run(null, in, out, err, env, agentLauncher, args);
+    }
+
+    /** As above, in the working directory {@code dir} ({@code null}: the process's). */
+    static int run(Path dir, BufferedReader in, PrintStream out, PrintStream err, Map<String, String> env,
+            Function<List<String>, Integer> agentLauncher, String... args) {
         PrintWriter o = new PrintWriter(out, true);
         PrintWriter e = new PrintWriter(err, true);
-        Context ctx = new Context(o, e, env, in);
+        Context ctx = new Context(o, e, env, in, dir);
         AgentCommand agent = new AgentCommand(ctx, agentLauncher);
         try {
             // The agent parses Nomad's agent flags itself (-dev, -config=x, -bind 0.0.0.0, --): hand them over
@@ -210,6 +221,13 @@ public final class Main {
                                 .addSubcommand(new SchedulerSetConfigCommand(ctx))))
                 .addSubcommand(new LoginCommand(ctx))
                 .addSubcommand(new StatusCommand(ctx))
+                .addSubcommand(new CommandLine(new TlsCommand())
+                        .addSubcommand(new CommandLine(new TlsCommand.Ca())
+                                .addSubcommand(new TlsCaCreateCommand(ctx))
+                                .addSubcommand(new TlsInfoCommand.Ca(ctx)))
+                        .addSubcommand(new CommandLine(new TlsCommand.Cert())
+                                .addSubcommand(new TlsCertCreateCommand(ctx))
+                                .addSubcommand(new TlsInfoCommand.Cert(ctx))))
                 .addSubcommand(new VersionCommand(ctx));
         // Setters after addSubcommand so that they reach every subcommand.
         cli.setOut(ctx.out());

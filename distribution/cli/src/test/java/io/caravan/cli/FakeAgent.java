@@ -17,10 +17,18 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLPeerUnverifiedException;
+
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsExchange;
+import com.sun.net.httpserver.HttpsParameters;
+import com.sun.net.httpserver.HttpsServer;
 
-/** A real HTTP server on a free loopback port that answers canned bodies and records every request. */
+/** A real HTTP (or HTTPS) server on a free loopback port that answers canned bodies and records every request. */
 final class FakeAgent implements AutoCloseable {
 
     record Request(String method, String path, String query, String token, String body) {}
@@ -37,8 +45,33 @@ final class FakeAgent implements AutoCloseable {
     private final AtomicLong index = new AtomicLong(100);
     private volatile boolean frozenIndex;
 
+    /** Subjects of the client certificates presented, one per request over HTTPS (none: "-"). */
+    private final List<String> clientSubjects = new CopyOnWriteArrayList<>();
+
     FakeAgent() throws IOException {
         server = HttpServer.create(new InetSocketAddress(loopback(), 0), 0);
+        server.createContext("/", this::handle);
+        server.start();
+    }
+
+    /**
+     * Over HTTPS with {@code tls}; {@code needClientAuth}: refuses clients without a certificate it trusts;
+     * {@code protocols}: only these (none given: the JDK's).
+     */
+    FakeAgent(SSLContext tls, boolean needClientAuth, String... protocols) throws IOException {
+        HttpsServer https = HttpsServer.create(new InetSocketAddress(loopback(), 0), 0);
+        https.setHttpsConfigurator(new HttpsConfigurator(tls) {
+            @Override
+            public void configure(HttpsParameters params) {
+                SSLParameters p = tls.getDefaultSSLParameters();
+                p.setNeedClientAuth(needClientAuth);
+                if (protocols.length > 0) {
+                    p.setProtocols(protocols);
+                }
+                params.setSSLParameters(p);
+            }
+        });
+        server = https;
         server.createContext("/", this::handle);
         server.start();
     }
@@ -71,7 +104,11 @@ final class FakeAgent implements AutoCloseable {
     }
 
     String address() {
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        return (server instanceof HttpsServer ? "https" : "http") + "://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    List<String> clientSubjects() {
+        return List.copyOf(clientSubjects);
     }
 
     List<Request> requests() {
@@ -94,6 +131,13 @@ final class FakeAgent implements AutoCloseable {
 
     private void handle(HttpExchange exchange) throws IOException {
         URI uri = exchange.getRequestURI();
+        if (exchange instanceof HttpsExchange secure) {
+            try {
+                clientSubjects.add(secure.getSSLSession().getPeerPrincipal().getName());
+            } catch (SSLPeerUnverifiedException e) {
+                clientSubjects.add("-");
+            }
+        }
         String requestBody = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         requests.add(new Request(exchange.getRequestMethod(), uri.getPath(), uri.getRawQuery(),
                 exchange.getRequestHeaders().getFirst("X-Nomad-Token"), requestBody));

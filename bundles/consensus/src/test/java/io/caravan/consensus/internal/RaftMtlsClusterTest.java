@@ -2,10 +2,7 @@ package io.caravan.consensus.internal;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -16,12 +13,9 @@ import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import javax.net.ssl.SSLContext;
@@ -36,7 +30,6 @@ import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
-import org.apache.ratis.protocol.exceptions.ReconfigurationTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -57,54 +50,30 @@ import org.junit.jupiter.api.io.TempDir;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class RaftMtlsClusterTest {
-    private static final Duration WAIT = Duration.ofSeconds(30);
-
     @TempDir
     static Path root;
 
-    private final List<Peer> peers = new ArrayList<>();
-    private final List<RaftNode> nodes = new ArrayList<>();
-    private final List<CountingHandler> handlers = new ArrayList<>();
-    private final AtomicLong values = new AtomicLong();
+    private ThreeServers servers;
 
     @BeforeAll
     void startCluster() throws Exception {
-        for (int i = 1; i <= 3; i++) {
-            peers.add(new Peer("t" + i, "127.0.0.1:" + TestNodes.freePort()));
-        }
-        for (Peer self : peers) {
-            CountingHandler handler = new CountingHandler(false);
-            handlers.add(handler);
-            nodes.add(new RaftNode(settings(self, peers, TestNodes.SECRET), handler, System::currentTimeMillis));
-        }
-        for (RaftNode n : nodes) {
-            n.start();
-        }
+        servers = new ThreeServers("t", (self, group) -> settings(self, group, TestNodes.SECRET));
     }
 
     @AfterAll
     void stopCluster() {
-        nodes.forEach(RaftNode::close);
+        servers.close();
     }
 
     @BeforeEach
     void allReady() throws Exception {
-        for (RaftNode n : nodes) {
-            assertTrue(n.awaitReady(WAIT), "not ready within " + WAIT);
-        }
+        servers.awaitReady();
     }
 
     @Test
     @Order(1)
     void theGroupFormsAndReplicatesOverMutualTls() throws Exception {
-        RaftNode leader = leader();
-        for (int i = 0; i < 10; i++) {
-            leader.submit(CountingHandler.command(values.incrementAndGet())).toCompletableFuture()
-                    .get(10, TimeUnit.SECONDS);
-        }
-        TestNodes.await(WAIT, () -> handlers.stream().allMatch(h -> h.count == 10),
-                "every server applied the 10 commands");
-        assertEquals(1, handlers.stream().map(h -> h.checksum).distinct().count(), "the same entries everywhere");
+        servers.replicate(10);
     }
 
     @Test
@@ -127,7 +96,7 @@ class RaftMtlsClusterTest {
                 return new X509Certificate[0];
             }
         }}, null);
-        Peer target = peers.get(0);
+        Peer target = servers.peers.get(0);
         try (Socket tcp = new Socket()) {
             tcp.connect(new InetSocketAddress(target.host(), target.port()), 5000);
             tcp.setSoTimeout(5000);
@@ -154,10 +123,11 @@ class RaftMtlsClusterTest {
     @Test
     @Order(3)
     void aRatisClientWithoutTheKeyGetsNothingThrough() throws Exception {
-        RaftNode leader = leader();
+        RaftNode leader = servers.leader();
         long applied = leader.lastAppliedIndex();
         List<Peer> before = leader.configuration();
-        String followerId = peers.stream().map(Peer::id).filter(id -> !id.equals(leader.leaderId().orElseThrow()))
+        String followerId = servers.peers.stream().map(Peer::id)
+                .filter(id -> !id.equals(leader.leaderId().orElseThrow()))
                 .findFirst().orElseThrow();
         Map<String, Parameters> clients = Map.of(
                 "plaintext", new Parameters(),
@@ -166,7 +136,7 @@ class RaftMtlsClusterTest {
                 "an impostor", RaftTls.generate(RaftSettings.randomSecret(), TestNodes.SECRET, Instant.now())
                         .parameters());
         for (Map.Entry<String, Parameters> c : clients.entrySet()) {
-            try (RaftClient client = TestNodes.client(peers, c.getValue())) {
+            try (RaftClient client = TestNodes.client(servers.peers, c.getValue())) {
                 assertThrows(IOException.class, () -> client.io().send(Message.valueOf("x")),
                         c.getKey() + ": write");
                 List<RaftPeer> two = group().getPeers().stream().limit(2).toList();
@@ -180,39 +150,16 @@ class RaftMtlsClusterTest {
                         .info(RaftNode.GROUP_ID), c.getKey() + ": group info");
             }
         }
-        for (RaftNode n : nodes) {
+        for (RaftNode n : servers.nodes) {
             assertEquals(before, n.configuration(), "the group's peers are unchanged");
         }
-        assertEquals(applied, leader().lastAppliedIndex(), "nothing was appended");
+        assertEquals(applied, servers.leader().lastAppliedIndex(), "nothing was appended");
     }
 
     @Test
     @Order(4)
     void aServerWithAnotherKeyCannotJoin() throws Exception {
-        Peer self = new Peer("t4", "127.0.0.1:" + TestNodes.freePort());
-        List<Peer> four = new ArrayList<>(peers);
-        four.add(self);
-        CountingHandler handler = new CountingHandler(false);
-        try (RaftNode stranger = new RaftNode(settings(self, four, RaftSettings.randomSecret()), handler,
-                System::currentTimeMillis)) {
-            stranger.start();
-            RaftNode leader = leader();
-            ExecutionException refused = assertThrows(ExecutionException.class,
-                    () -> leader.setPeers(four).toCompletableFuture().get(120, TimeUnit.SECONDS));
-            // The leader never got an append through to it, so it never caught up.
-            assertInstanceOf(ReconfigurationTimeoutException.class, refused.getCause().getCause(), refused.toString());
-            for (RaftNode n : nodes) {
-                assertEquals(peers, n.configuration(), "the group stays at three");
-            }
-            assertFalse(stranger.leaderId().isPresent(), "the stranger found no leader");
-            assertEquals(0, stranger.lastAppliedIndex(), "the stranger got no entry");
-            assertEquals(0, handler.count);
-            // The three still serve.
-            leader().submit(CountingHandler.command(values.incrementAndGet())).toCompletableFuture()
-                    .get(10, TimeUnit.SECONDS);
-            TestNodes.await(WAIT, () -> handlers.stream().allMatch(h -> h.count == values.get()),
-                    "the three applied the write");
-        }
+        servers.cannotJoin("t4", (self, four) -> settings(self, four, RaftSettings.randomSecret()));
     }
 
     // --- helpers ---
@@ -223,7 +170,7 @@ class RaftMtlsClusterTest {
     }
 
     private RaftGroup group() {
-        return RaftGroup.valueOf(RaftNode.GROUP_ID, peers.stream()
+        return RaftGroup.valueOf(RaftNode.GROUP_ID, servers.peers.stream()
                 .map(p -> RaftPeer.newBuilder().setId(p.id()).setAddress(p.address()).build()).toList());
     }
 
@@ -231,11 +178,6 @@ class RaftMtlsClusterTest {
         SSLParameters p = socket.getSSLParameters();
         p.setApplicationProtocols(new String[] {"h2"});
         return p;
-    }
-
-    private RaftNode leader() throws InterruptedException {
-        TestNodes.await(WAIT, () -> nodes.stream().filter(RaftNode::isLeader).count() == 1, "exactly one leader");
-        return nodes.stream().filter(RaftNode::isLeader).findFirst().orElseThrow();
     }
 
 }

@@ -3,54 +3,28 @@ package io.caravan.tls.testing;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
-import java.security.PrivateKey;
-import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
-import java.security.spec.ECGenParameterSpec;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Date;
 import java.util.List;
 
-import javax.security.auth.x500.X500Principal;
-
-import io.caravan.tls.Pem;
+import io.caravan.tls.CaSubject;
+import io.caravan.tls.CertificateAuthority;
+import io.caravan.tls.CertificateSpec;
+import io.caravan.tls.Credential;
 import io.caravan.tls.TlsSettings;
-import org.bouncycastle.asn1.x509.BasicConstraints;
-import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
-import org.bouncycastle.asn1.x509.Extension;
-import org.bouncycastle.asn1.x509.GeneralName;
-import org.bouncycastle.asn1.x509.GeneralNames;
-import org.bouncycastle.asn1.x509.KeyPurposeId;
-import org.bouncycastle.asn1.x509.KeyUsage;
-import org.bouncycastle.cert.X509v3CertificateBuilder;
-import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
-import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
-import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
-import org.bouncycastle.operator.OperatorCreationException;
-import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
-import org.bouncycastle.util.io.pem.PemGenerationException;
-import org.bouncycastle.util.io.pem.PemObject;
 
 /**
- * A throwaway CA for tests (a test-jar other modules depend on): leaf certificates with the role names Nomad's carry
- * ({@code server.global.nomad}, {@code client.global.nomad}, plus {@code localhost} and {@code 127.0.0.1}), written
- * as PEM files in a directory. ECDSA P-256 throughout, valid from an hour ago for a day. Not the {@code caravan tls}
- * tooling: just enough to give listeners and diallers real certificates.
+ * A throwaway CA for tests (a test-jar other modules depend on), made with {@link CertificateAuthority} as
+ * {@code caravan tls} makes one: leaf certificates with the role names Nomad's carry ({@code server.global.nomad},
+ * {@code client.global.nomad}, plus {@code localhost} and {@code 127.0.0.1}), written as PEM files in a directory,
+ * valid for a day.
  */
 public final class TestPki {
-    private static final SecureRandom RANDOM = new SecureRandom();
-
     private final Path dir;
     private final String name;
-    private final KeyPair keys;
-    private final X509Certificate certificate;
+    private final CertificateAuthority ca;
     private final Path caFile;
 
     /** One issued certificate and its key, as files. */
@@ -60,28 +34,25 @@ public final class TestPki {
         }
     }
 
-    private TestPki(Path dir, String name, KeyPair keys, X509Certificate certificate, Path caFile) {
+    private TestPki(Path dir, String name, CertificateAuthority ca, Path caFile) {
         this.dir = dir;
         this.name = name;
-        this.keys = keys;
-        this.certificate = certificate;
+        this.ca = ca;
         this.caFile = caFile;
     }
 
     /** A new CA named {@code name}, its certificate written to {@code dir/<name>-ca.pem}. */
     public static TestPki create(Path dir, String name) {
-        KeyPair keys = ecKeys();
-        X500Principal subject = new X500Principal("CN=Caravan test CA " + name);
-        X509v3CertificateBuilder b = builder(subject, subject, keys);
+        CaSubject subject = new CaSubject("Caravan test CA " + name, "", "", "", "", "", "", "");
+        CertificateAuthority ca = CertificateAuthority.create(subject, 1, List.of());
+        Path caFile = dir.resolve(name + "-ca.pem");
         try {
-            b.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
-            b.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign
-                    | KeyUsage.digitalSignature));
+            Files.createDirectories(dir);
+            Files.writeString(caFile, ca.credential().certificatePem());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        X509Certificate ca = sign(b, keys);
-        return new TestPki(dir, name, keys, ca, write(dir.resolve(name + "-ca.pem"), ca));
+        return new TestPki(dir, name, ca, caFile);
     }
 
     public Path caFile() {
@@ -89,7 +60,7 @@ public final class TestPki {
     }
 
     public X509Certificate certificate() {
-        return certificate;
+        return ca.certificate();
     }
 
     /** {@code <region>-server-nomad.pem}: {@code server.<region>.nomad}, {@code localhost}, {@code 127.0.0.1}. */
@@ -107,30 +78,19 @@ public final class TestPki {
      * {@code <stem>.pem} and {@code <stem>-key.pem} (a new serial each time: a second call replaces the files).
      */
     public Leaf leaf(String stem, String... dnsNames) {
-        KeyPair leafKeys = ecKeys();
-        X509v3CertificateBuilder b = builder(certificate.getSubjectX500Principal(),
-                new X500Principal("CN=" + (dnsNames.length > 0 ? dnsNames[0] : stem)), leafKeys);
-        List<GeneralName> names = new ArrayList<>();
-        for (String dns : dnsNames) {
-            names.add(new GeneralName(GeneralName.dNSName, dns));
-        }
-        names.add(new GeneralName(GeneralName.iPAddress, "127.0.0.1"));
+        Credential issued = ca.issue(new CertificateSpec(dnsNames.length > 0 ? dnsNames[0] : stem, List.of(dnsNames),
+                List.of(InetAddress.getLoopbackAddress()),
+                List.of(CertificateSpec.Purpose.SERVER_AUTH, CertificateSpec.Purpose.CLIENT_AUTH), 1));
+        Path cert = dir.resolve(stem + ".pem");
+        Path key = dir.resolve(stem + "-key.pem");
         try {
-            b.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
-            b.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature
-                    | KeyUsage.keyEncipherment));
-            b.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(new KeyPurposeId[] {
-                    KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth}));
-            b.addExtension(Extension.subjectAlternativeName, false,
-                    new GeneralNames(names.toArray(GeneralName[]::new)));
+            Files.deleteIfExists(cert);
+            Files.deleteIfExists(key);
+            issued.write(cert, key);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        X509Certificate cert = sign(b, keys);
-        Path certFile = write(dir.resolve(stem + ".pem"), cert);
-        // PKCS#8: Pem.encode writes a JDK EC key as SEC1 without its curve, which Pem.privateKey cannot read back.
-        Path keyFile = write(dir.resolve(stem + "-key.pem"), pkcs8(leafKeys.getPrivate()));
-        return new Leaf(certFile, keyFile, cert);
+        return new Leaf(cert, key, issued.certificate());
     }
 
     /**
@@ -144,48 +104,5 @@ public final class TestPki {
     @Override
     public String toString() {
         return "TestPki " + name;
-    }
-
-    private static X509v3CertificateBuilder builder(X500Principal issuer, X500Principal subject, KeyPair subjectKeys) {
-        Instant now = Instant.now();
-        return new JcaX509v3CertificateBuilder(issuer, new BigInteger(64, RANDOM).add(BigInteger.ONE),
-                Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(Duration.ofDays(1))), subject,
-                subjectKeys.getPublic());
-    }
-
-    private static X509Certificate sign(X509v3CertificateBuilder builder, KeyPair issuerKeys) {
-        try {
-            return new JcaX509CertificateConverter().getCertificate(builder.build(
-                    new JcaContentSignerBuilder("SHA256withECDSA").build(issuerKeys.getPrivate())));
-        } catch (OperatorCreationException | GeneralSecurityException e) {
-            throw new IllegalStateException("cannot sign a test certificate", e);
-        }
-    }
-
-    private static KeyPair ecKeys() {
-        try {
-            KeyPairGenerator g = KeyPairGenerator.getInstance("EC");
-            g.initialize(new ECGenParameterSpec("secp256r1"));
-            return g.generateKeyPair();
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static PemObject pkcs8(PrivateKey key) {
-        try {
-            return new JcaPKCS8Generator(key, null).generate();
-        } catch (PemGenerationException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static Path write(Path file, Object certificateOrKey) {
-        try {
-            Files.createDirectories(file.getParent());
-            return Files.writeString(file, Pem.encode(certificateOrKey));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -29,7 +29,7 @@ public final class AclTokenUpdateCommand extends HttpCommand {
 
     // Only when given: Nomad's CLI resets an unflagged token to non-global, which its server then refuses.
     @Option(names = {"-global", "--global"}, arity = "0..1", fallbackValue = "true",
-            converter = SchedulerSetConfigCommand.GoBool.class, paramLabel = "<bool>",
+            converter = GoBool.class, paramLabel = "<bool>",
             description = "Replicate the token to all regions.")
     Boolean global;
 

@@ -5,7 +5,6 @@ import java.util.concurrent.Callable;
 import io.caravan.cli.Context;
 import io.caravan.cli.http.ApiClient;
 import io.caravan.cli.http.ApiException;
-import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -36,10 +35,7 @@ public abstract class HttpCommand implements Callable<Integer> {
         try {
             return run(new ApiClient(connection.resolve(ctx)));
         } catch (UsageException e) {
-            ctx.err().println(e.getMessage());
-            ctx.err().println("For additional help try '" + spec.qualifiedName() + " -h'");
-            int declared = spec.exitCodeOnInvalidInput();
-            return declared == CommandLine.ExitCode.USAGE ? 1 : declared;
+            return e.report(ctx.err(), spec);
         } catch (ApiException e) {
             ctx.err().println(errorPrefix() + ": " + e.getMessage());
             return errorExitCode();

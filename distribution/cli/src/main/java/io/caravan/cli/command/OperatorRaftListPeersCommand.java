@@ -23,7 +23,7 @@ public final class OperatorRaftListPeersCommand extends HttpCommand {
     static final String PATH = "/v1/operator/raft/configuration";
 
     @Option(names = {"-stale", "--stale"}, arity = "0..1", fallbackValue = "true",
-            converter = SchedulerSetConfigCommand.GoBool.class, paramLabel = "<bool>",
+            converter = GoBool.class, paramLabel = "<bool>",
             description = "Let any server answer, not only the leader (for a cluster without a leader).")
     boolean stale;
 

@@ -8,7 +8,6 @@ import io.caravan.cli.Context;
 import io.caravan.cli.http.ApiClient;
 import io.caravan.cli.http.ApiException;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 
 /**
@@ -121,18 +120,6 @@ public final class SchedulerSetConfigCommand extends HttpCommand {
     private static void merge(ObjectNode target, String field, Boolean value) {
         if (value != null) {
             target.put(field, value);
-        }
-    }
-
-    /** Go's {@code strconv.ParseBool}: 1, t, T, TRUE, true, True and their false counterparts. */
-    static final class GoBool implements ITypeConverter<Boolean> {
-        @Override
-        public Boolean convert(String value) {
-            return switch (value) {
-                case "1", "t", "T", "TRUE", "true", "True" -> true;
-                case "0", "f", "F", "FALSE", "false", "False" -> false;
-                default -> throw new IllegalArgumentException("parse error: invalid boolean \"" + value + "\"");
-            };
         }
     }
 }

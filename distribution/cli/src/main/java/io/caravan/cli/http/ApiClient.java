@@ -1,5 +1,6 @@
 package io.caravan.cli.http;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -11,6 +12,8 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
+import java.security.cert.CertPathBuilderException;
+import java.security.cert.CertPathValidatorException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,10 +21,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
 
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.caravan.api.json.NomadJson;
 import io.caravan.cli.format.GoDuration;
+import io.caravan.tls.TlsException;
 
 /**
  * The one HTTP client of the CLI: base address, {@code X-Nomad-Token}, {@code ?region=}, and the mapping of
@@ -39,14 +46,23 @@ public final class ApiClient {
     private final Connection connection;
     private final HttpClient http;
 
-    public ApiClient(Connection connection) {
+    /** @throws ApiException an {@code https://} address whose TLS files cannot be used (the message names the file) */
+    public ApiClient(Connection connection) throws ApiException {
         this.connection = connection;
         // HTTP/1.1: the agent speaks it, and the JDK's h2c upgrade attempt would only add a round of headers.
-        this.http = HttpClient.newBuilder()
+        HttpClient.Builder builder = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(CONNECT_TIMEOUT)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
+                .followRedirects(HttpClient.Redirect.NEVER);
+        if (connection.https()) {
+            try {
+                SSLContext context = connection.tls().context();
+                builder.sslContext(context).sslParameters(connection.tls().parameters(context.getDefaultSSLParameters()));
+            } catch (TlsException e) {
+                throw new ApiException(e.getMessage());
+            }
+        }
+        this.http = builder.build();
     }
 
     public JsonNode get(String path) throws ApiException {
@@ -124,7 +140,7 @@ public final class ApiClient {
                 }
             }
         } catch (IOException e) {
-            throw new ApiException(connection.address() + ": " + describe(e));
+            throw unreachable(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ApiException("interrupted");
@@ -166,11 +182,10 @@ public final class ApiClient {
         try {
             response = http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } catch (HttpTimeoutException e) {
-            throw new ApiException(connection.address() + ": "
-                    + (e instanceof HttpConnectTimeoutException ? describe(e)
-                            : "no response within " + GoDuration.format(timeout)));
+            throw e instanceof HttpConnectTimeoutException ? unreachable(e)
+                    : new ApiException(connection.address() + ": no response within " + GoDuration.format(timeout));
         } catch (IOException e) {
-            throw new ApiException(connection.address() + ": " + describe(e));
+            throw unreachable(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ApiException("interrupted");
@@ -240,8 +255,30 @@ public final class ApiClient {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 
+    /** The address and what went wrong talking to it. */
+    private ApiException unreachable(IOException e) {
+        // An agent that refuses the client's certificate may hang up without a TLS alert: over TLS 1.3 the client
+        // then sees the end of the stream after its request, over TLS 1.2 a broken handshake.
+        boolean hungUp = causedBy(e, EOFException.class)
+                || mentions(e, "EOF reached", "Broken pipe", "Connection reset", "Remote host terminated");
+        if (connection.https() && hungUp && !mentions(e, "Received fatal alert")) {
+            return new ApiException(connection.address() + ": TLS: the agent closed the connection; it may require "
+                    + "a client certificate signed by its CA (-client-cert, -client-key)");
+        }
+        // JDK 17's HttpClient does not report a TLS 1.3 alert that refuses the client's certificate: the request
+        // waits for the connect timeout instead.
+        if (connection.https() && causedBy(e, HttpConnectTimeoutException.class)) {
+            return new ApiException(connection.address() + ": i/o timeout (over TLS this is also how an agent's "
+                    + "refusal of the client certificate shows: -client-cert, -client-key)");
+        }
+        return new ApiException(connection.address() + ": " + describe(e));
+    }
+
     /** Go-like lower-case reason; the JDK often leaves the message null on the outer exception. */
     static String describe(Throwable e) {
+        if (causedBy(e, SSLException.class)) {
+            return "TLS handshake failed: " + tlsProblem(e);
+        }
         if (causedBy(e, HttpConnectTimeoutException.class)) {
             return "i/o timeout";
         }
@@ -253,6 +290,34 @@ public final class ApiClient {
             return message == null ? "connection refused" : message.toLowerCase(Locale.ROOT);
         }
         return message == null ? e.getClass().getSimpleName() : message;
+    }
+
+    /** The usual TLS mistakes in words, with the flag that fixes them; the JDK's own message otherwise. */
+    private static String tlsProblem(Throwable e) {
+        if (causedBy(e, CertPathBuilderException.class) || causedBy(e, CertPathValidatorException.class)) {
+            return "the agent's certificate is not signed by a CA this command trusts (-ca-cert, -ca-path)";
+        }
+        if (mentions(e, "certificate_required", "bad_certificate")) {
+            return "the agent refused the client certificate: none was given, or it is not from the agent's CA "
+                    + "(-client-cert, -client-key)";
+        }
+        if (mentions(e, "nrecognized SSL message")) {   // "Unrecognized SSL message, plaintext connection?"
+            return "the agent does not speak TLS at this address (use http://)";
+        }
+        String message = deepestMessage(e);
+        return message == null ? e.getClass().getSimpleName() : message;
+    }
+
+    /** Whether a message in the chain contains one of {@code texts}. */
+    private static boolean mentions(Throwable e, String... texts) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            for (String text : texts) {
+                if (t.getMessage() != null && t.getMessage().contains(text)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
