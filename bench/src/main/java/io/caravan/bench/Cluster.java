@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -246,25 +245,13 @@ final class Cluster implements AutoCloseable {
     List<String> problems(int max) {
         List<String> out = new ArrayList<>();
         for (Server s : servers) {
-            try (Stream<String> lines = Files.lines(s.log(), StandardCharsets.UTF_8)) {
-                lines.filter(l -> l.contains("[WARN]") || l.contains("[ERROR]") || l.contains("Exception")
-                        || l.contains(" WARN ") || l.contains(" ERROR ")).limit(max)
-                        .forEach(l -> out.add("server" + s.index() + ": " + l));
-            } catch (IOException | java.io.UncheckedIOException e) {
-                out.add("server" + s.index() + ": (could not read the log: " + e.getMessage() + ")");
-            }
+            DevAgent.problems(s.log(), max).forEach(l -> out.add("server" + s.index() + ": " + l));
         }
         return out;
     }
 
     String tail(Server s, int n) {
-        try {
-            List<String> lines = Files.readAllLines(s.log(), StandardCharsets.UTF_8);
-            return "\n--- last lines of server" + s.index() + "'s log ---\n"
-                    + String.join("\n", lines.subList(Math.max(0, lines.size() - n), lines.size()));
-        } catch (IOException e) {
-            return " (no log: " + e.getMessage() + ")";
-        }
+        return DevAgent.tail(s.log(), n);
     }
 
     /** SIGTERM to every server it started, up to 20 s for their shutdown, then SIGKILL; then the temp dir goes. */
@@ -284,11 +271,7 @@ final class Cluster implements AutoCloseable {
                 }
             }
         } finally {
-            try (Stream<Path> paths = Files.walk(dir)) {
-                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            } catch (IOException e) {
-                System.err.println("warning: could not delete " + dir + ": " + e.getMessage());
-            }
+            DevAgent.deleteTree(dir);
         }
     }
 }
