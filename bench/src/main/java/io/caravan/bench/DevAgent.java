@@ -152,6 +152,11 @@ final class DevAgent implements AutoCloseable {
 
     /** Lines of the agent log at WARN or ERROR, or mentioning an exception (at most {@code max}), and their count. */
     List<String> problems(int max) {
+        return problems(log, max);
+    }
+
+    /** The WARN/ERROR/exception lines of an agent's log (at most {@code max}). */
+    static List<String> problems(Path log, int max) {
         try (Stream<String> lines = Files.lines(log, StandardCharsets.UTF_8)) {
             return lines.filter(l -> l.contains("[WARN]") || l.contains("[ERROR]") || l.contains("Exception")
                     || l.contains(" WARN ") || l.contains(" ERROR ")).limit(max).toList();
@@ -161,9 +166,14 @@ final class DevAgent implements AutoCloseable {
     }
 
     String tail(int n) {
+        return tail(log, n);
+    }
+
+    /** The last {@code n} lines of an agent's log, for an error message. */
+    static String tail(Path log, int n) {
         try {
             List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-            return "\n--- last lines of the agent log ---\n"
+            return "\n--- last lines of " + log.getFileName() + " ---\n"
                     + String.join("\n", lines.subList(Math.max(0, lines.size() - n), lines.size()));
         } catch (IOException e) {
             return " (no agent log: " + e.getMessage() + ")";
@@ -181,11 +191,15 @@ final class DevAgent implements AutoCloseable {
                 process.waitFor(10, TimeUnit.SECONDS);
             }
         } finally {
-            try (Stream<Path> paths = Files.walk(dir)) {
-                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            } catch (IOException e) {
-                System.err.println("warning: could not delete " + dir + ": " + e.getMessage());
-            }
+            deleteTree(dir);
+        }
+    }
+
+    static void deleteTree(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            System.err.println("warning: could not delete " + dir + ": " + e.getMessage());
         }
     }
 }
