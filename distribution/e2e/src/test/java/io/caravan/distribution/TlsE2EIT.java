@@ -227,6 +227,8 @@ class TlsE2EIT {
         Curl wrongCa = curl("--cacert", ca.toString(), "--cert", otherCli.resolve("global-cli-nomad.pem").toString(),
                 "--key", otherCli.resolve("global-cli-nomad-key.pem").toString(), url);
         assertNotEquals(0, wrongCa.exit(), "another CA's certificate: refused " + wrongCa.output());
+        AgentProcess.await("the refused handshakes are logged", Duration.ofSeconds(10),
+                () -> agent.log().contains("TLS handshake refused"));
 
         // A reload with a key that does not match the certificate is a 400 naming the file; the old one stays.
         BigInteger serving = serverSerial(https, agent.http);

@@ -8,6 +8,7 @@ import io.caravan.tls.ReloadableTls;
 import org.eclipse.jetty.io.AbstractConnection;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.ssl.SslHandshakeListener;
 import org.eclipse.jetty.server.AbstractConnectionFactory;
 import org.eclipse.jetty.server.ConnectionFactory;
 import org.eclipse.jetty.server.Connector;
@@ -19,6 +20,8 @@ import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The connection factories of a port served over TLS with the agent's {@link ReloadableTls}: the context is the
@@ -28,9 +31,25 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
  * plain text is allowed ({@code rpc_upgrade_mode}), is served in plain text.
  */
 public final class TlsConnectors {
+    private static final Logger LOG = LoggerFactory.getLogger(TlsConnectors.class);
     static final byte[] PLAIN_REFUSAL = ("HTTP/1.0 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
             + "Connection: close\r\n\r\nClient sent an HTTP request to an HTTPS server.\n")
             .getBytes(StandardCharsets.US_ASCII);
+
+    /**
+     * A refused handshake (no client certificate, another CA, a protocol below {@code tls_min_version}) is a WARN
+     * naming the peer, as Nomad logs it: Jetty keeps it at DEBUG, where an operator would not see a misconfigured
+     * client or an intruder.
+     */
+    private static final SslHandshakeListener REFUSALS_LOGGED = new SslHandshakeListener() {
+        @Override
+        public void handshakeFailed(Event event, Throwable failure) {
+            EndPoint endPoint = event.getEndPoint();
+            LOG.atWarn().addKeyValue("peer", endPoint == null ? "?" : endPoint.getRemoteSocketAddress())
+                    .addKeyValue("local", endPoint == null ? "?" : endPoint.getLocalSocketAddress())
+                    .addKeyValue("error", failure.getMessage()).log("TLS handshake refused");
+        }
+    };
 
     private TlsConnectors() {
     }
@@ -56,8 +75,9 @@ public final class TlsConnectors {
         }
         ssl.setEndpointIdentificationAlgorithm(null);
         ssl.setRenegotiationAllowed(false);
-        DetectorConnectionFactory detector = new DetectorConnectionFactory(
-                new SslConnectionFactory(ssl, http.getProtocol()));
+        SslConnectionFactory tlsFactory = new SslConnectionFactory(ssl, http.getProtocol());
+        tlsFactory.addBean(REFUSALS_LOGGED);
+        DetectorConnectionFactory detector = new DetectorConnectionFactory(tlsFactory);
         // What follows the detector in the list serves a connection that is not TLS.
         return allowPlain ? new ConnectionFactory[] {detector, http}
                 : new ConnectionFactory[] {detector, new PlainRefusal(), http};
