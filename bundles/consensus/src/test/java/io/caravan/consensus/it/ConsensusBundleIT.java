@@ -80,7 +80,8 @@ public class ConsensusBundleIT {
         options.add(systemPackages("org.slf4j;version=2.0.20", "org.slf4j.event;version=2.0.20",
                 "org.slf4j.helpers;version=2.0.20", "org.slf4j.spi;version=2.0.20", "sun.misc",
                 // io.caravan.tls imports Jetty for its io.caravan.tls.jetty package, which nothing here loads.
-                "org.eclipse.jetty.io;version=12.0.32", "org.eclipse.jetty.server;version=12.0.32",
+                "org.eclipse.jetty.io;version=12.0.32", "org.eclipse.jetty.io.ssl;version=12.0.32",
+                "org.eclipse.jetty.server;version=12.0.32",
                 "org.eclipse.jetty.util;version=12.0.32", "org.eclipse.jetty.util.ssl;version=12.0.32"));
         try (Stream<Path> jars = Files.list(Paths.get(System.getProperty("caravan.it.bundles")))) {
             jars.filter(p -> p.toString().endsWith(".jar")).sorted()
