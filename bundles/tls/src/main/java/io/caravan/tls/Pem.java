@@ -34,8 +34,13 @@ public final class Pem {
 
     /** Every certificate in the file, in order (a chain: the leaf first). */
     public static List<X509Certificate> certificates(Path file) throws TlsException {
+        return certificates(file, read(file));
+    }
+
+    /** The certificates in {@code content}, read from {@code file} (named in errors). */
+    static List<X509Certificate> certificates(Path file, byte[] content) throws TlsException {
         List<X509Certificate> out = new ArrayList<>();
-        for (Object o : objects(file)) {
+        for (Object o : objects(file, content)) {
             if (o instanceof X509CertificateHolder holder) {
                 try {
                     out.add(new JcaX509CertificateConverter().getCertificate(holder));
@@ -52,8 +57,13 @@ public final class Pem {
 
     /** The first private key in the file. */
     public static PrivateKey privateKey(Path file) throws TlsException {
+        return privateKey(file, read(file));
+    }
+
+    /** The first private key in {@code content}, read from {@code file} (named in errors). */
+    static PrivateKey privateKey(Path file, byte[] content) throws TlsException {
         JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
-        for (Object o : objects(file)) {
+        for (Object o : objects(file, content)) {
             try {
                 if (o instanceof PEMKeyPair pair) {
                     return converter.getPrivateKey(pair.getPrivateKeyInfo());
@@ -68,16 +78,19 @@ public final class Pem {
         throw new TlsException(file, "no PEM private key (-----BEGIN ... PRIVATE KEY-----) found");
     }
 
-    private static List<Object> objects(Path file) throws TlsException {
-        String text;
+    /** A PEM file's bytes; a missing or unreadable file is a {@link TlsException} naming it. */
+    static byte[] read(Path file) throws TlsException {
         try {
-            text = Files.readString(file, StandardCharsets.US_ASCII);
+            return Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
             throw new TlsException(file, "no such file");
         } catch (IOException e) {
             throw new TlsException(file, "cannot be read: " + e.getMessage(), e);
         }
-        return parse(file, new StringReader(text));
+    }
+
+    private static List<Object> objects(Path file, byte[] content) throws TlsException {
+        return parse(file, new StringReader(new String(content, StandardCharsets.US_ASCII)));
     }
 
     private static List<Object> parse(Path file, Reader reader) throws TlsException {

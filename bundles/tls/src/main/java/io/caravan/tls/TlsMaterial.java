@@ -1,8 +1,6 @@
 package io.caravan.tls;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.PrivateKey;
@@ -10,8 +8,11 @@ import java.security.Signature;
 import java.security.cert.CertificateExpiredException;
 import java.security.cert.CertificateNotYetValidException;
 import java.security.cert.X509Certificate;
+import java.security.spec.MGF1ParameterSpec;
+import java.security.spec.PSSParameterSpec;
 import java.time.Instant;
 import java.util.Collections;
+import java.util.Date;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,17 +49,21 @@ public final class TlsMaterial {
         }
         Map<String, String> digests = new LinkedHashMap<>();
         List<X509Certificate> authorities = List.of();
+        // Each file read once: what is parsed is what is fingerprinted, even while a rotation rewrites the files.
         if (settings.caFile() != null) {
-            authorities = Pem.certificates(settings.caFile());
-            digests.put("ca_file", digest(settings.caFile()));
+            byte[] ca = Pem.read(settings.caFile());
+            authorities = Pem.certificates(settings.caFile(), ca);
+            digests.put("ca_file", sha256(ca));
         }
-        List<X509Certificate> chain = Pem.certificates(settings.certFile());
-        digests.put("cert_file", digest(settings.certFile()));
-        PrivateKey key = Pem.privateKey(settings.keyFile());
-        digests.put("key_file", digest(settings.keyFile()));
+        byte[] cert = Pem.read(settings.certFile());
+        List<X509Certificate> chain = Pem.certificates(settings.certFile(), cert);
+        digests.put("cert_file", sha256(cert));
+        byte[] keyPem = Pem.read(settings.keyFile());
+        PrivateKey key = Pem.privateKey(settings.keyFile(), keyPem);
+        digests.put("key_file", sha256(keyPem));
         X509Certificate leaf = chain.get(0);
         try {
-            leaf.checkValidity(java.util.Date.from(now));
+            leaf.checkValidity(Date.from(now));
         } catch (CertificateExpiredException e) {
             throw new TlsException(settings.certFile(), "the certificate expired on " + leaf.getNotAfter().toInstant());
         } catch (CertificateNotYetValidException e) {
@@ -75,40 +80,38 @@ public final class TlsMaterial {
 
     /** Signs with the key and verifies with the certificate: true when they are one pair, whatever the algorithm. */
     static boolean matches(PrivateKey key, X509Certificate certificate) {
-        String algorithm = switch (key.getAlgorithm()) {
-            case "EC" -> "SHA256withECDSA";
-            case "RSA" -> "SHA256withRSA";
-            case "RSASSA-PSS" -> "RSASSA-PSS";
-            default -> key.getAlgorithm();   // Ed25519, Ed448, EdDSA sign without a separate digest
-        };
         try {
-            byte[] probe = "caravan key check".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-            Signature signer = Signature.getInstance(algorithm);
-            if (algorithm.equals("RSASSA-PSS")) {
-                signer.setParameter(new java.security.spec.PSSParameterSpec("SHA-256", "MGF1",
-                        java.security.spec.MGF1ParameterSpec.SHA256, 32, 1));
-            }
+            byte[] probe = "caravan key check".getBytes(StandardCharsets.US_ASCII);
+            Signature signer = signature(key.getAlgorithm());
             signer.initSign(key);
             signer.update(probe);
-            byte[] signature = signer.sign();
-            Signature verifier = Signature.getInstance(algorithm);
-            if (algorithm.equals("RSASSA-PSS")) {
-                verifier.setParameter(new java.security.spec.PSSParameterSpec("SHA-256", "MGF1",
-                        java.security.spec.MGF1ParameterSpec.SHA256, 32, 1));
-            }
+            byte[] signed = signer.sign();
+            Signature verifier = signature(key.getAlgorithm());
             verifier.initVerify(certificate.getPublicKey());
             verifier.update(probe);
-            return verifier.verify(signature);
+            return verifier.verify(signed);
         } catch (GeneralSecurityException e) {
             return false;   // a key of another algorithm than the certificate's
         }
     }
 
-    private static String digest(Path file) throws TlsException {
+    private static Signature signature(String keyAlgorithm) throws GeneralSecurityException {
+        return switch (keyAlgorithm) {
+            case "EC" -> Signature.getInstance("SHA256withECDSA");
+            case "RSA" -> Signature.getInstance("SHA256withRSA");
+            case "RSASSA-PSS" -> {
+                Signature pss = Signature.getInstance("RSASSA-PSS");
+                pss.setParameter(new PSSParameterSpec("SHA-256", "MGF1",
+                        MGF1ParameterSpec.SHA256, 32, 1));
+                yield pss;
+            }
+            default -> Signature.getInstance(keyAlgorithm);   // Ed25519, Ed448, EdDSA sign without a separate digest
+        };
+    }
+
+    private static String sha256(byte[] content) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
-        } catch (IOException e) {
-            throw new TlsException(file, "cannot be read: " + e.getMessage(), e);
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }

@@ -168,9 +168,11 @@ public record TlsSettings(boolean http, boolean rpc, Path caFile, Path certFile,
         if (v instanceof java.util.Collection<?> c) {
             return c.stream().map(Object::toString).toList();
         }
-        if (v instanceof String s && !s.isBlank()) {   // Nomad writes one comma-separated string
-            return Arrays.stream(s.split(",")).map(String::trim).filter(x -> !x.isEmpty()).toList();
-        }
-        return List.of();
+        return v instanceof String s ? suites(s) : List.of();
+    }
+
+    /** Nomad's {@code tls_cipher_suites}: one comma-separated string. */
+    public static List<String> suites(String commaSeparated) {
+        return Arrays.stream(commaSeparated.split(",")).map(String::trim).filter(x -> !x.isEmpty()).toList();
     }
 }

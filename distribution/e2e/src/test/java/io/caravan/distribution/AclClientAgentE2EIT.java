@@ -28,12 +28,7 @@ class AclClientAgentE2EIT {
         try {
             List<ServerFiles.Ports> ports = ServerFiles.ports(2);
             ServerFiles.Ports sp = ports.get(0);
-            Files.writeString(dir.resolve("server.hcl"), ServerFiles.agentConfig(dir, "server1", sp) + """
-                    server {
-                      enabled          = true
-                      bootstrap_expect = 1
-                    }
-                    """ + ACL);
+            Files.writeString(dir.resolve("server.hcl"), ServerFiles.soloServerConfig(dir, "server1", sp) + ACL);
             AgentProcess server = AgentProcess.start(dir.resolve("server.hcl"), dir.resolve("server.log"), sp.http(),
                     sp.rpc());
             agents.add(server);

@@ -33,12 +33,7 @@ class ReloadForwardE2EIT {
         String acl = "acl {\n  enabled = true\n}\n";
         try {
             Ports sp = ports.get(0);
-            Files.writeString(dir.resolve("server.hcl"), ServerFiles.agentConfig(dir, "server1", sp) + """
-                    server {
-                      enabled          = true
-                      bootstrap_expect = 1
-                    }
-                    """ + acl);
+            Files.writeString(dir.resolve("server.hcl"), ServerFiles.soloServerConfig(dir, "server1", sp) + acl);
             AgentProcess server = AgentProcess.start(dir.resolve("server.hcl"), dir.resolve("server.log"), sp.http(),
                     sp.rpc());
             agents.add(server);

@@ -65,6 +65,16 @@ final class ServerFiles {
                 """.formatted(known);
     }
 
+    /** A server that is a cluster of its own ({@code bootstrap_expect = 1}), for tests that add clients to it. */
+    static String soloServerConfig(Path dir, String name, Ports own) {
+        return agentConfig(dir, name, own) + """
+                server {
+                  enabled          = true
+                  bootstrap_expect = 1
+                }
+                """;
+    }
+
     /** Server {@code i} of a group that bootstraps once all of {@code all} see each other; no key: no encrypt. */
     static String serverConfig(Path dir, int i, Ports own, List<Ports> all, String key) {
         String join = all.stream().map(p -> "\"127.0.0.1:" + p.serf() + "\"").collect(Collectors.joining(", "));

@@ -129,8 +129,7 @@ record AgentSettings(
                 file(c, "tls.cert_file"), file(c, "tls.key_file"), c.bool("tls.verify_server_hostname"),
                 c.bool("tls.verify_https_client"), c.bool("tls.rpc_upgrade_mode"),
                 c.string("tls.tls_min_version", "tls12"),
-                java.util.Arrays.stream(c.string("tls.tls_cipher_suites", "").split(",")).map(String::trim)
-                        .filter(x -> !x.isEmpty()).toList(), c.string("region", "global"));
+                TlsSettings.suites(c.string("tls.tls_cipher_suites", "")), c.string("region", "global"));
         try {
             tls.validate();
         } catch (TlsException e) {
