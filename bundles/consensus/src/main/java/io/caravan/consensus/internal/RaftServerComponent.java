@@ -88,6 +88,11 @@ public final class RaftServerComponent {
         this.config = config;
         this.handler = handler;
         this.configured = RaftSettings.fromConfig(config, tls.rpc());
+        if (tls.rpc() != null && tls.settings().rpcUpgradeMode()) {
+            // Nomad's Raft shares the RPC port and so the upgrade mode; ours has a port of its own, TLS only.
+            LOG.warn("tls.rpc_upgrade_mode applies to the RPC port only: the Raft port {} accepts TLS from servers "
+                    + "alone, so this server replicates only with servers that have tls.rpc on", config.raft_addr());
+        }
         this.starter = new Thread(this::startAndRegister, "caravan-raft-start");
         starter.setDaemon(true);
         starter.start();

@@ -15,7 +15,6 @@ import java.time.Instant;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLEngine;
-import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509ExtendedTrustManager;
 
 import io.caravan.tls.ReloadableTls;
@@ -82,22 +81,29 @@ final class RaftTls {
 
     /** The Ratis parameters that put every gRPC channel (server, admin, client) under mutual TLS. */
     Parameters parameters() {
-        return parameters(keyManager, trustManager);
+        return parameters(GrpcTlsConfig.newBuilder().setKeyManager(keyManager).setTrustManager(trustManager));
     }
 
     /**
      * Mutual TLS with the agent's certificate ({@code tls.rpc}) instead: peers must chain to its CA and be servers of
      * the region ({@code server.<region>.nomad}) in both directions, so a client's certificate opens no Raft channel.
      * The managers read the certificates in force at each handshake: a reload applies to new channels.
+     * {@code tls_min_version} and {@code tls_cipher_suites} apply here as on the RPC and HTTP ports.
      */
     static Parameters parameters(ReloadableTls agent) {
-        return parameters(agent.keyManager(), agent.trustManager(true));
+        GrpcTlsConfig.Builder tls = GrpcTlsConfig.newBuilder().setKeyManager(agent.keyManager())
+                .setTrustManager(agent.trustManager(true));
+        tls.setProtocols(agent.settings().protocols());
+        String[] suites = agent.settings().jdkCipherSuites();
+        if (suites != null) {
+            tls.setCipherSuites(suites);
+        }
+        return parameters(tls);
     }
 
-    private static Parameters parameters(KeyManager keyManager, TrustManager trustManager) {
+    private static Parameters parameters(GrpcTlsConfig.Builder builder) {
         // The JDK's TLS, not OpenSSL: the bundle leaves netty's native libraries out (STACK.md §5).
-        GrpcTlsConfig tls = GrpcTlsConfig.newBuilder().setKeyManager(keyManager).setTrustManager(trustManager)
-                .setMutualTls(true).setSslProvider(SslProvider.JDK).build();
+        GrpcTlsConfig tls = builder.setMutualTls(true).setSslProvider(SslProvider.JDK).build();
         Parameters p = new Parameters();
         GrpcConfigKeys.TLS.setConf(p, tls);
         GrpcConfigKeys.Server.setTlsConf(p, tls);
