@@ -1,5 +1,6 @@
 package io.caravan.consensus.internal;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,6 +15,8 @@ import io.caravan.tls.TlsMaterial;
 import io.caravan.tls.TlsSettings;
 import io.caravan.tls.testing.TestPki;
 import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.grpc.GrpcTlsConfig;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -85,6 +88,19 @@ class RaftAgentTlsClusterTest {
     @Order(3)
     void aServerWhoseCertificateNamesOnlyAClientCannotJoin() throws Exception {
         servers.cannotJoin("s4", (self, four) -> settings(self, four, tls(pki.leaf("s4", "client.global.nomad"))));
+    }
+
+    @Test
+    @Order(4)
+    void theRaftPortTakesTheMinimumVersionAndSuitesOfTheTlsBlock() throws Exception {
+        TestPki.Leaf leaf = pki.leaf("s5", "server.global.nomad");
+        TlsSettings strict = new TlsSettings(false, true, pki.caFile(), leaf.cert(), leaf.key(), false, false, false,
+                "tls13", List.of("TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256"), "global");
+        GrpcTlsConfig grpc = GrpcConfigKeys.TLS.conf(
+                RaftTls.parameters(new ReloadableTls(strict, TlsMaterial.load(strict))));
+        assertEquals(List.of("TLSv1.3"), grpc.getProtocols());
+        assertTrue(grpc.getCipherSuites().contains("TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256")
+                && grpc.getCipherSuites().contains("TLS_AES_128_GCM_SHA256"), grpc.getCipherSuites().toString());
     }
 
     // --- helpers ---
