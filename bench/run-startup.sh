@@ -7,12 +7,13 @@ root="$(dirname "$bench")"
 java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 
 if [ ! -x "$root/distribution/assembly/target/caravan/bin/caravan" ]; then
-  echo "Building the distribution (mvn install -DskipTests)..." >&2
-  (cd "$root" && mvn -B -q install -DskipTests)
+  echo "Building the distribution..." >&2
+  (cd "$root" && mvn -B -q -Dmaven.test.skip=true package -pl distribution/assembly -am)
 fi
 main="$bench/target/classes/io/caravan/bench/StartupBench.class"
 if [ ! -f "$main" ] || [ -n "$(find "$bench/src/main/java" -name '*.java' -newer "$main")" ]; then
-  mvn -B -q -f "$bench/pom.xml" compile
+  # Through the reactor: the bench depends on Caravan's modules, which a checkout built by ./caravan never installs.
+  (cd "$root" && mvn -B -q compile -pl bench -am)
 fi
 
 cd "$root"
