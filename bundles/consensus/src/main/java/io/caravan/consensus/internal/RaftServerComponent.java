@@ -58,6 +58,7 @@ public final class RaftServerComponent {
     private static final Duration RECONCILE_EVERY = Duration.ofSeconds(1);
     private static final Duration WAIT_LOG_EVERY = Duration.ofSeconds(10);
     private static final long STOP_WAIT_MS = 10_000;
+    private static final Duration TRANSPORT_STOP_WAIT = Duration.ofSeconds(3);
     /** How long changes may be refused as "in progress" before the leader steps down to clear it. */
     private static final Duration STUCK_AFTER = Duration.ofMinutes(2);
     /** Longer than Ratis' staging timeout, so that a change that cannot finish fails there rather than here. */
@@ -399,5 +400,25 @@ public final class RaftServerComponent {
             n.close();   // the starter sees it within a poll; interrupting it could break Ratis' file channels
         }
         starter.join(STOP_WAIT_MS);
+        awaitTransportThreads();
+    }
+
+    /**
+     * gRPC shuts its shared event loops down a second after the last Raft channel closes, on threads that still load
+     * classes from this bundle as they end. Waiting for them (bounded) keeps the bundle's class loader valid until
+     * they are gone; otherwise every agent shutdown logged a {@code NoClassDefFoundError} with a stack trace.
+     */
+    private static void awaitTransportThreads() throws InterruptedException {
+        long deadline = System.nanoTime() + TRANSPORT_STOP_WAIT.toNanos();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (left <= 0) {
+                LOG.debug("gRPC transport threads still running after {}", TRANSPORT_STOP_WAIT);
+                return;
+            }
+            if (t.getName().startsWith("grpc-")) {
+                t.join(left);
+            }
+        }
     }
 }
