@@ -3,11 +3,13 @@ package io.caravan.client.internal.alloc;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import io.caravan.api.model.AllocDeploymentStatus;
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Job;
+import io.caravan.api.model.Service;
 import io.caravan.api.model.Task;
 import io.caravan.api.model.TaskGroup;
 import io.caravan.api.model.TaskLifecycle;
@@ -37,13 +39,15 @@ final class AllocHealth {
     private final Duration minHealthyTime;
     private final Instant deadline;
     private final Map<String, TaskLifecycle> lifecycles;
+    private final boolean checksIgnored;
 
     private AllocHealth(String deploymentId, Duration minHealthyTime, Instant deadline,
-                        Map<String, TaskLifecycle> lifecycles) {
+                        Map<String, TaskLifecycle> lifecycles, boolean checksIgnored) {
         this.deploymentId = deploymentId;
         this.minHealthyTime = minHealthyTime;
         this.deadline = deadline;
         this.lifecycles = lifecycles;
+        this.checksIgnored = checksIgnored;
     }
 
     /**
@@ -72,12 +76,27 @@ final class AllocHealth {
         Duration healthyDeadline = strategy == null || strategy.healthyDeadline() == null
                 || strategy.healthyDeadline().isZero() ? DEFAULT_HEALTHY_DEADLINE : strategy.healthyDeadline();
         Map<String, TaskLifecycle> lifecycles = new LinkedHashMap<>();
+        boolean checks = hasChecks(group.services());
         for (Task task : group.tasks()) {
             if (task.lifecycle() != null) {
                 lifecycles.put(task.name(), task.lifecycle());
             }
+            checks |= hasChecks(task.services());
         }
-        return new AllocHealth(alloc.deploymentId(), min, now.plus(healthyDeadline), lifecycles);
+        return new AllocHealth(alloc.deploymentId(), min, now.plus(healthyDeadline), lifecycles,
+                checks && UpdateStrategy.HEALTH_CHECKS.equals(check));
+    }
+
+    private static boolean hasChecks(List<Service> services) {
+        return services != null && services.stream().anyMatch(s -> s.checks() != null && !s.checks().isEmpty());
+    }
+
+    /**
+     * {@code health_check = "checks"} on a group that declares service checks: Caravan does not run checks yet, so
+     * health comes from task states alone and the caller says so.
+     */
+    boolean checksIgnored() {
+        return checksIgnored;
     }
 
     /**

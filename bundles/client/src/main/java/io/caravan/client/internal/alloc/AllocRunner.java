@@ -428,6 +428,11 @@ public final class AllocRunner {
             health = AllocHealth.start(current, now);
             healthRecheck = null;
             decidedHealth = null;
+            if (health != null && health.checksIgnored()) {
+                LOG.atWarn().addKeyValue("alloc_id", allocId).addKeyValue("deployment_id", health.deploymentId())
+                        .log("health_check = \"checks\": service checks are not run by this client yet; "
+                                + "deployment health comes from task states only");
+            }
         }
         if (health == null) {
             return;

@@ -185,4 +185,14 @@ class AllocHealthTest {
         assertEquals(42, s.modifyIndex());
         assertFalse(AllocHealth.decided(alloc("d1", null, task("a", null, false)), false, T0).canary());
     }
+
+    @Test
+    void declaredServiceChecksUnderChecksAreFlaggedAsNotRun() {
+        Map<String, Object> t = task("web", null, false);
+        t.put("Services", List.of(Map.of("Name", "web", "Checks", List.of(Map.of("Name", "alive", "Type", "tcp")))));
+        assertTrue(tracker(alloc("d1", update("checks", null, null), t)).checksIgnored());
+        assertFalse(tracker(alloc("d1", update("task_states", null, null), t)).checksIgnored(),
+                "task_states asks for task states only");
+        assertFalse(tracker(alloc("d1", update("checks", null, null), task("web", null, false))).checksIgnored());
+    }
 }
