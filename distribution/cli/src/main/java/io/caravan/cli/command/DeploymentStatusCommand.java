@@ -1,5 +1,7 @@
 package io.caravan.cli.command;
 
+import java.time.Instant;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.caravan.cli.Context;
 import io.caravan.cli.format.Json;
@@ -57,7 +59,7 @@ public final class DeploymentStatusCommand extends HttpCommand {
         }
         if (monitor) {
             String deploymentId = Json.text(d.get("ID"));
-            ctx.out().println(Nomad.time(java.time.Instant.now(), ctx.zone()) + ": Monitoring deployment "
+            ctx.out().println(Nomad.time(Instant.now(), ctx.zone()) + ": Monitoring deployment "
                     + Nomad.quote(Nomad.id(deploymentId, verbose)));
             new DeploymentMonitor(ctx, api, verbose, DeploymentMonitor.stdoutIsTerminal(), "")
                     .monitor(deploymentId);

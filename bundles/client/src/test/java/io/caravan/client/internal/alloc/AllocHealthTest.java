@@ -15,6 +15,7 @@ import java.util.Map;
 import io.caravan.api.model.AllocDeploymentStatus;
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.TaskState;
+import io.caravan.api.model.UpdateStrategy;
 import io.caravan.client.internal.testing.Fixtures;
 import org.junit.jupiter.api.Test;
 
@@ -148,7 +149,7 @@ class AllocHealthTest {
     @Test
     void theJobLevelUpdateBlockAppliesUnderTheGroups() {
         Allocation a = alloc("d1", null, task("a", null, false));
-        a = a.toBuilder().job(a.job().toBuilder().update(new io.caravan.api.model.UpdateStrategy(null, 1, "manual",
+        a = a.toBuilder().job(a.job().toBuilder().update(new UpdateStrategy(null, 1, "manual",
                 null, null, null, null, null, null)).build()).build();
         assertNull(AllocHealth.start(a, T0), "health_check = manual inherited from the job");
     }
