@@ -157,15 +157,19 @@ public final class AllocRunner {
 
     /** A newer version of the allocation from the servers. */
     public void update(Allocation updated) {
-        Allocation previous = alloc;
-        // Keep our client-side fields; everything else is the server's.
-        Allocation merged = updated.withClientStatus(previous.clientStatus(), previous.clientDescription());
-        AllocDeploymentStatus ours = decidedHealth;
-        if (ours != null && Objects.equals(previous.deploymentId(), updated.deploymentId())
-                && (updated.deploymentStatus() == null || updated.deploymentStatus().healthy() == null)) {
-            merged = merged.toBuilder().deploymentStatus(ours).build(); // the server has not merged it yet
+        Allocation previous;
+        // Under the lock the health decision is written with, so neither overwrites the other.
+        synchronized (this) {
+            previous = alloc;
+            // Keep our client-side fields; everything else is the server's.
+            Allocation merged = updated.withClientStatus(previous.clientStatus(), previous.clientDescription());
+            AllocDeploymentStatus ours = decidedHealth;
+            if (ours != null && Objects.equals(previous.deploymentId(), updated.deploymentId())
+                    && (updated.deploymentStatus() == null || updated.deploymentStatus().healthy() == null)) {
+                merged = merged.toBuilder().deploymentStatus(ours).build(); // the server has not merged it yet
+            }
+            alloc = merged;
         }
-        alloc = merged;
         if (!Objects.equals(previous.deploymentId(), updated.deploymentId())) {
             taskChanged(); // an in-place update into a new deployment: its health is tracked afresh
         }
@@ -447,8 +451,10 @@ public final class AllocRunner {
             LOG.atInfo().addKeyValue("alloc_id", allocId).addKeyValue("deployment_id", health.deploymentId())
                     .addKeyValue("healthy", verdict.healthy()).log("allocation health decided");
             health = null;
-            decidedHealth = status;
-            alloc = current.toBuilder().deploymentStatus(status).build();
+            synchronized (this) {
+                decidedHealth = status;
+                alloc = alloc.toBuilder().deploymentStatus(status).build();
+            }
         } else if (verdict.recheckAt() != null && !verdict.recheckAt().equals(healthRecheck)) {
             healthRecheck = verdict.recheckAt();
             // A millisecond late rather than early: the verdict compares against the clock, not the timer.
@@ -471,8 +477,11 @@ public final class AllocRunner {
         }
         sentStatus = status.status();
         sentStates = states;
-        alloc = alloc.withClientStatus(status.status(), status.description());
-        services.updates().accept(ClientStatus.update(alloc, status, states));
+        Allocation current;
+        synchronized (this) {
+            current = alloc = alloc.withClientStatus(status.status(), status.description());
+        }
+        services.updates().accept(ClientStatus.update(current, status, states));
     }
 
     /** From the task states; an allocation whose job has no such group cannot run at all. */
