@@ -51,11 +51,23 @@ import io.caravan.cli.command.AllocLogsCommand;
 import io.caravan.cli.command.AllocFsCommand;
 import io.caravan.cli.command.AllocRestartCommand;
 import io.caravan.cli.command.AllocSignalCommand;
+import io.caravan.cli.command.DeploymentCommand;
+import io.caravan.cli.command.DeploymentFailCommand;
+import io.caravan.cli.command.DeploymentListCommand;
+import io.caravan.cli.command.DeploymentPauseCommand;
+import io.caravan.cli.command.DeploymentPromoteCommand;
+import io.caravan.cli.command.DeploymentResumeCommand;
+import io.caravan.cli.command.DeploymentStatusCommand;
+import io.caravan.cli.command.DeploymentUnblockCommand;
 import io.caravan.cli.command.EvalCommand;
 import io.caravan.cli.command.EvalListCommand;
 import io.caravan.cli.command.EvalStatusCommand;
 import io.caravan.cli.command.JobCommand;
+import io.caravan.cli.command.JobAllocsCommand;
+import io.caravan.cli.command.JobDeploymentsCommand;
 import io.caravan.cli.command.JobHistoryCommand;
+import io.caravan.cli.command.JobPromoteCommand;
+import io.caravan.cli.command.JobRevertCommand;
 import io.caravan.cli.command.JobInspectCommand;
 import io.caravan.cli.command.JobPlanCommand;
 import io.caravan.cli.command.JobRunCommand;
@@ -194,7 +206,19 @@ public final class Main {
                         .addSubcommand(new JobStatusCommand(ctx))
                         .addSubcommand(new JobInspectCommand(ctx))
                         .addSubcommand(new JobHistoryCommand(ctx))
-                        .addSubcommand(new JobStopCommand(ctx)))
+                        .addSubcommand(new JobStopCommand(ctx))
+                        .addSubcommand(new JobPromoteCommand(ctx))
+                        .addSubcommand(new JobRevertCommand(ctx))
+                        .addSubcommand(new JobDeploymentsCommand(ctx))
+                        .addSubcommand(new JobAllocsCommand(ctx)))
+                .addSubcommand(new CommandLine(new DeploymentCommand())
+                        .addSubcommand(new DeploymentListCommand(ctx))
+                        .addSubcommand(new DeploymentStatusCommand(ctx))
+                        .addSubcommand(new DeploymentPromoteCommand(ctx))
+                        .addSubcommand(new DeploymentFailCommand(ctx))
+                        .addSubcommand(new DeploymentPauseCommand(ctx))
+                        .addSubcommand(new DeploymentResumeCommand(ctx))
+                        .addSubcommand(new DeploymentUnblockCommand(ctx)))
                 .addSubcommand(new CommandLine(new EvalCommand())
                         .addSubcommand(new EvalListCommand(ctx))
                         .addSubcommand(new EvalStatusCommand(ctx)))

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import io.caravan.api.model.AllocDeploymentStatus;
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Node;
 import io.caravan.api.model.TaskState;
@@ -227,5 +228,36 @@ class ClientEndToEndTest {
         assertEquals("SIGUSR1", state.events().get(state.events().size() - 1).details().get("signal"));
         server.stopAlloc(alloc.id());
         await(WAIT, "complete", () -> server.reportedStatuses(alloc.id()).contains(Allocation.CLIENT_COMPLETE));
+    }
+
+    @Test
+    void anAllocationOfADeploymentReportsItsHealthOnceThroughUpdateAlloc() {
+        await(WAIT, "ready", () -> server.statusUpdates.contains(Node.STATUS_READY));
+        Map<String, Object> update = Map.of("HealthCheck", "task_states",
+                "MinHealthyTime", Duration.ofMillis(300).toNanos(), "HealthyDeadline", Duration.ofSeconds(20).toNanos());
+        Allocation alloc = Fixtures.alloc("node-1", "web", "service", Map.of("Update", update),
+                Fixtures.shTask("web", "sleep 60")).toBuilder().deploymentId("dep-1")
+                .deploymentStatus(new AllocDeploymentStatus(null, null, true, 3)).build();
+        server.place(alloc);
+
+        await(WAIT, "health reported", () -> !healthReports(alloc.id()).isEmpty());
+        AllocDeploymentStatus reported = healthReports(alloc.id()).get(0);
+        assertEquals(Boolean.TRUE, reported.healthy());
+        assertTrue(reported.canary());
+        Allocation carrying = server.allocUpdates.stream().flatMap(List::stream)
+                .filter(a -> a.id().equals(alloc.id()) && a.deploymentStatus() != null
+                        && a.deploymentStatus().healthy() != null).findFirst().orElseThrow();
+        assertEquals("dep-1", carrying.deploymentId());
+        assertEquals(Allocation.CLIENT_RUNNING, carrying.clientStatus());
+
+        server.stopAlloc(alloc.id());
+        await(WAIT, "complete", () -> server.reportedStatuses(alloc.id()).contains(Allocation.CLIENT_COMPLETE));
+        assertEquals(1, healthReports(alloc.id()).stream().map(AllocDeploymentStatus::timestamp).distinct().count(),
+                "decided once, whatever else is reported afterwards");
+    }
+
+    private List<AllocDeploymentStatus> healthReports(String allocId) {
+        return server.allocUpdates.stream().flatMap(List::stream).filter(a -> a.id().equals(allocId))
+                .map(Allocation::deploymentStatus).filter(s -> s != null && s.healthy() != null).toList();
     }
 }

@@ -23,8 +23,12 @@ import io.caravan.cli.http.ApiException;
  * <p>Reads are blocking queries on the evaluation, paced and bounded by {@link Watch}: Nomad's monitor waits
  * forever, but an evaluation that no scheduler ever picks up should not hang a script.
  *
- * <p>Exit codes: 0 when the evaluation finished and placed everything; 2 when it finished with placement
- * failures or with status {@code failed}; 1 when it could not be read or the watch timed out.
+ * <p>When the last evaluation of the chain belongs to a deployment, the deployment is followed next
+ * ({@link DeploymentMonitor}), as Nomad's monitor does.
+ *
+ * <p>Exit codes: 0 when the evaluation finished and placed everything (and its deployment, if any, succeeded);
+ * 2 when it finished with placement failures or with status {@code failed} and had no deployment; 1 when it could
+ * not be read, the watch timed out, or the deployment did not succeed.
  */
 final class EvalMonitor {
     private static final List<String> TERMINAL = List.of("complete", "failed", "canceled", "cancelled");
@@ -33,6 +37,8 @@ final class EvalMonitor {
     private final ApiClient api;
     private final boolean fullIds;
     private final Watch watch;
+    /** The deployment of the evaluation followed last (Nomad keeps it in the per-evaluation state). */
+    private String deployment = "";
 
     /** A monitor for one watch: its time bound starts now. */
     EvalMonitor(Context ctx, ApiClient api, boolean fullIds) {
@@ -45,13 +51,22 @@ final class EvalMonitor {
     /** Watches {@code evalId} (and the evaluations it chains to) until it ends; returns the exit code. */
     int monitor(String evalId) {
         String id = evalId;
+        Outcome outcome;
         while (true) {
-            Outcome outcome = follow(id);
+            outcome = follow(id);
             if (outcome.next == null) {
-                return outcome.code;
+                break;
             }
             id = outcome.next;
         }
+        if (deployment.isEmpty() || outcome.code == 1) {
+            return outcome.code;
+        }
+        info("Monitoring deployment " + Nomad.quote(id(deployment)));
+        String status = new DeploymentMonitor(ctx, api, fullIds, DeploymentMonitor.stdoutIsTerminal(), "    ")
+                .monitor(deployment);
+        // A successful deployment outweighs placement failures, as in Nomad.
+        return DeploymentMonitor.SUCCESSFUL.equals(status) ? 0 : 1;
     }
 
     private record Outcome(int code, String next) {}
@@ -96,6 +111,7 @@ final class EvalMonitor {
             EvalState now = state(eval, allocs);
             report(seen, now);
             seen = now;
+            deployment = now.deployment();
 
             String status = Json.text(eval.get("Status"));
             if (TERMINAL.contains(status)) {

@@ -80,6 +80,7 @@ public final class JobStatusCommand extends HttpCommand {
         groups.print(ctx.out());
 
         evaluations(api.get(path + "/evaluations"));
+        latestDeployment(latestDeploymentOf(api, path));
 
         JsonNode allocs = api.get(path + "/allocations", Map.of());
         ctx.out().println();
@@ -131,6 +132,28 @@ public final class JobStatusCommand extends HttpCommand {
             ctx.out().println("Placement failures truncated. To see remainder run:");
             ctx.out().println("caravan eval status " + Json.text(latestFailed.get("ID")));
         }
+    }
+
+    /** The job's latest deployment; none from an agent that predates deployments (404 on the route). */
+    private static JsonNode latestDeploymentOf(ApiClient api, String jobPath) throws ApiException {
+        try {
+            return api.get(jobPath + "/deployment");
+        } catch (ApiException e) {
+            if (e.getMessage().startsWith("Unexpected response code: 404")) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    /** Nomad's "Latest Deployment": ID, status, description and the "Deployed" groups; nothing without one. */
+    private void latestDeployment(JsonNode deployment) {
+        if (!Json.present(deployment)) {
+            return;
+        }
+        ctx.out().println();
+        ctx.out().println("Latest Deployment");
+        Deployments.details(deployment, verbose, false, ctx.zone()).forEach(ctx.out()::println);
     }
 
     private static String n(JsonNode group, String field) {

@@ -6,10 +6,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
+import io.caravan.api.model.AllocDeploymentStatus;
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Task;
 import io.caravan.api.model.TaskEvent;
@@ -66,6 +68,13 @@ public final class AllocRunner {
     private boolean destroyed;
     private String sentStatus;
     private Map<String, TaskState> sentStates = Map.of();
+    private AllocDeploymentStatus sentHealth;
+    // Deployment health (scheduler thread): the deployment last considered, its tracker until it decides, and the
+    // decision, kept over server updates that do not carry it yet.
+    private String healthDeployment;
+    private AllocHealth health;
+    private Instant healthRecheck;
+    private volatile AllocDeploymentStatus decidedHealth;
 
     public AllocRunner(RunnerServices services, Allocation alloc, PersistedAlloc restored,
                        Consumer<AllocRunner> onDestroyed) {
@@ -89,6 +98,8 @@ public final class AllocRunner {
             }
         }
         // A restored runner reports once at start: the last update before the restart may not have been delivered.
+        AllocDeploymentStatus known = alloc.deploymentStatus();
+        decidedHealth = known != null && known.healthy() != null ? known : null;
     }
 
     /** Nomad's task hook order, reduced to what Caravan has: task dir, logs, dispatch payload, env, artifacts. */
@@ -146,9 +157,22 @@ public final class AllocRunner {
 
     /** A newer version of the allocation from the servers. */
     public void update(Allocation updated) {
-        Allocation previous = alloc;
-        // Keep our client-side fields; everything else is the server's.
-        alloc = updated.withClientStatus(previous.clientStatus(), previous.clientDescription());
+        Allocation previous;
+        // Under the lock the health decision is written with, so neither overwrites the other.
+        synchronized (this) {
+            previous = alloc;
+            // Keep our client-side fields; everything else is the server's.
+            Allocation merged = updated.withClientStatus(previous.clientStatus(), previous.clientDescription());
+            AllocDeploymentStatus ours = decidedHealth;
+            if (ours != null && Objects.equals(previous.deploymentId(), updated.deploymentId())
+                    && (updated.deploymentStatus() == null || updated.deploymentStatus().healthy() == null)) {
+                merged = merged.toBuilder().deploymentStatus(ours).build(); // the server has not merged it yet
+            }
+            alloc = merged;
+        }
+        if (!Objects.equals(previous.deploymentId(), updated.deploymentId())) {
+            taskChanged(); // an in-place update into a new deployment: its health is tracked afresh
+        }
         if (updated.terminal() && (Allocation.DESIRED_STOP.equals(updated.desiredStatus())
                 || Allocation.DESIRED_EVICT.equals(updated.desiredStatus()))) {
             stop();
@@ -305,6 +329,7 @@ public final class AllocRunner {
             openGates(states, stop);
         }
         states = states();
+        trackHealth(states, stop);
         persist(states);
         report(states);
         finishIfDone(states);
@@ -395,20 +420,68 @@ public final class AllocRunner {
         stateWriter.save(new PersistedAlloc(ClientStateStore.VERSION, current, saved));
     }
 
-    /** Sends the client's view to the servers when the status or a task state changed. */
-    private void report(Map<String, TaskState> states) {
-        ClientStatus status = clientStatus(states);
-        if (status.status().equals(sentStatus) && states.equals(sentStates)) {
+    /**
+     * Deployment health, decided once per deployment (see {@link AllocHealth}); a stop the servers asked for before
+     * a decision abandons it, as Nomad's health hook does when the allocation is killed.
+     */
+    private void trackHealth(Map<String, TaskState> states, boolean stop) {
+        Instant now = services.clock().instant();
+        Allocation current = alloc;
+        if (!Objects.equals(healthDeployment, current.deploymentId())) {
+            healthDeployment = current.deploymentId();
+            health = AllocHealth.start(current, now);
+            healthRecheck = null;
+            decidedHealth = null;
+            if (health != null && health.checksIgnored()) {
+                LOG.atWarn().addKeyValue("alloc_id", allocId).addKeyValue("deployment_id", health.deploymentId())
+                        .log("health_check = \"checks\": service checks are not run by this client yet; "
+                                + "deployment health comes from task states only");
+            }
+        }
+        if (health == null) {
             return;
         }
+        if (stop) {
+            health = null;
+            return;
+        }
+        AllocHealth.Verdict verdict = health.evaluate(states, clientStatus(states).status(), now);
+        if (verdict.decided()) {
+            AllocDeploymentStatus status = AllocHealth.decided(current, verdict.healthy(), now);
+            LOG.atInfo().addKeyValue("alloc_id", allocId).addKeyValue("deployment_id", health.deploymentId())
+                    .addKeyValue("healthy", verdict.healthy()).log("allocation health decided");
+            health = null;
+            synchronized (this) {
+                decidedHealth = status;
+                alloc = alloc.toBuilder().deploymentStatus(status).build();
+            }
+        } else if (verdict.recheckAt() != null && !verdict.recheckAt().equals(healthRecheck)) {
+            healthRecheck = verdict.recheckAt();
+            // A millisecond late rather than early: the verdict compares against the clock, not the timer.
+            long delay = Math.max(0, Duration.between(now, verdict.recheckAt()).toMillis()) + 1;
+            services.scheduler().schedule(this::taskChanged, delay, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Sends the client's view to the servers when the status, a task state or the deployment health changed. */
+    private void report(Map<String, TaskState> states) {
+        ClientStatus status = clientStatus(states);
+        AllocDeploymentStatus healthNow = decidedHealth;
+        if (status.status().equals(sentStatus) && states.equals(sentStates) && Objects.equals(healthNow, sentHealth)) {
+            return;
+        }
+        sentHealth = healthNow;
         if (!status.status().equals(sentStatus)) {
             LOG.atInfo().addKeyValue("alloc_id", allocId).addKeyValue("client_status", status.status())
                     .log("allocation status changed");
         }
         sentStatus = status.status();
         sentStates = states;
-        alloc = alloc.withClientStatus(status.status(), status.description());
-        services.updates().accept(ClientStatus.update(alloc, status, states));
+        Allocation current;
+        synchronized (this) {
+            current = alloc = alloc.withClientStatus(status.status(), status.description());
+        }
+        services.updates().accept(ClientStatus.update(current, status, states));
     }
 
     /** From the task states; an allocation whose job has no such group cannot run at all. */

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
+import io.caravan.api.model.AllocDeploymentStatus;
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.TaskEvent;
 import io.caravan.api.model.TaskState;
@@ -297,5 +299,78 @@ class AllocRunnerTest {
         assertTrue(hookFailed.displayMessage().startsWith("dispatch_payload: dispatch payload file escapes"),
                 hookFailed.displayMessage());
         assertTrue(driver.started.isEmpty());
+    }
+
+    // ------------------------------------------------------------------------------- deployment health
+
+    private static Allocation inDeployment(String check, Duration min, Duration deadline, boolean canary,
+                                           Map<String, Object> task) {
+        Map<String, Object> update = Map.of("HealthCheck", check, "MinHealthyTime", min.toNanos(),
+                "HealthyDeadline", deadline.toNanos());
+        return Fixtures.alloc("n1", "web", "service", Map.of("Update", update), task).toBuilder()
+                .deploymentId("d-1").deploymentStatus(new AllocDeploymentStatus(null, null, canary, 7)).build();
+    }
+
+    private List<AllocDeploymentStatus> healthUpdates() {
+        return updates.stream().map(Allocation::deploymentStatus).filter(s -> s != null && s.healthy() != null)
+                .toList();
+    }
+
+    @Test
+    void aRunningTaskBecomesHealthyAfterMinHealthyTimeAndIsReportedOnce() {
+        Duration min = Duration.ofMillis(400);
+        AllocRunner runner = run(inDeployment("task_states", min, Duration.ofSeconds(20), true,
+                Fixtures.shTask("web", "sleep 30")));
+        await(WAIT, "healthy", () -> !healthUpdates().isEmpty());
+        AllocDeploymentStatus status = healthUpdates().get(0);
+        assertEquals(Boolean.TRUE, status.healthy());
+        assertTrue(status.canary(), "the server's canary flag is kept");
+        Instant started = runner.states().get("web").startedAt();
+        assertFalse(status.timestamp().isBefore(started.plus(min)), status + " vs start " + started);
+        Allocation sent = updates.stream().filter(u -> u.deploymentStatus() != null
+                && u.deploymentStatus().healthy() != null).findFirst().orElseThrow();
+        assertEquals("d-1", sent.deploymentId());
+        assertEquals(Allocation.CLIENT_RUNNING, sent.clientStatus());
+
+        // A server update that has not merged the health yet does not make the client forget or decide again.
+        runner.update(runner.alloc().toBuilder().deploymentStatus(new AllocDeploymentStatus(null, null, true, 8))
+                .build());
+        assertEquals(Boolean.TRUE, runner.alloc().deploymentStatus().healthy());
+        runner.restart("web");
+        await(WAIT, "restarted", () -> runner.states().get("web").restarts() == 1
+                && TaskState.STATE_RUNNING.equals(runner.states().get("web").state()));
+        await(WAIT, "reported", () -> updates.get(updates.size() - 1).taskStates().get("web").restarts() == 1);
+        assertEquals(1, healthUpdates().stream().map(AllocDeploymentStatus::timestamp).distinct().count());
+        runner.stop();
+    }
+
+    @Test
+    void aTaskThatFailsMakesTheAllocationUnhealthy() {
+        Map<String, Object> task = Fixtures.shTask("web", "exit 2");
+        task.put("RestartPolicy", Fixtures.restart(0, Duration.ofMillis(10), Duration.ofMinutes(5), "fail"));
+        run(inDeployment("checks", Duration.ofSeconds(10), Duration.ofSeconds(20), false, task));
+        await(WAIT, "unhealthy", () -> !healthUpdates().isEmpty());
+        assertEquals(Boolean.FALSE, healthUpdates().get(0).healthy());
+        assertFalse(healthUpdates().get(0).canary());
+    }
+
+    @Test
+    void theHealthyDeadlinePassingFirstIsUnhealthy() {
+        AllocRunner runner = run(inDeployment("task_states", Duration.ofSeconds(30), Duration.ofMillis(500), false,
+                Fixtures.shTask("web", "sleep 30")));
+        await(WAIT, "unhealthy", () -> !healthUpdates().isEmpty());
+        assertEquals(Boolean.FALSE, healthUpdates().get(0).healthy());
+        assertEquals(TaskState.STATE_RUNNING, runner.states().get("web").state(), "the task keeps running");
+        runner.stop();
+    }
+
+    @Test
+    void manualHealthIsNeverSetByTheClient() throws Exception {
+        AllocRunner runner = run(inDeployment("manual", Duration.ofMillis(50), Duration.ofMillis(300), false,
+                Fixtures.shTask("web", "sleep 30")));
+        await(WAIT, "running", () -> Allocation.CLIENT_RUNNING.equals(lastStatus()));
+        Thread.sleep(600); // past both min_healthy_time and healthy_deadline
+        assertTrue(healthUpdates().isEmpty(), healthUpdates().toString());
+        runner.stop();
     }
 }
