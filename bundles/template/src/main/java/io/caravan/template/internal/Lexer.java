@@ -67,7 +67,7 @@ final class Lexer {
         if (end < 0) throw error(start, "unclosed comment");
         pos = end + 2;
         boolean trimAfter = false;
-        if (in.startsWith(" -" + right, pos)) {
+        if (pos < in.length() && isSpace(in.charAt(pos)) && in.startsWith("-" + right, pos + 1)) {
             trimAfter = true;
             pos += 2;
         }

@@ -14,6 +14,11 @@ public record Tree(String name, String parseName, String source, Node.ListNode r
         return true;
     }
 
+    /** The body printed back as Go's parse package prints it (text quoted when asked). */
+    public String printed(boolean quoteText) {
+        return root.print(quoteText);
+    }
+
     /** {@code NAME:LINE:COL} for an offset in the source, Go's way (column counted from 0). */
     String location(int pos) {
         int[] lc = lineColumn(source, pos);
