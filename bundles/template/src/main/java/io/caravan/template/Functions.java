@@ -44,6 +44,23 @@ public final class Functions {
         return out;
     }
 
+    /**
+     * A copy in which each of {@code names} that has no function yet parses but fails when called: for checking a
+     * template's syntax where its data sources do not exist (the server checks the client's {@code nomadVar},
+     * {@code nomadService}, ... templates at job registration).
+     */
+    public Functions declaring(String... names) {
+        Functions out = this;
+        for (String n : names) {
+            if (!byName.containsKey(n)) {
+                out = out.with(n, args -> {
+                    throw new IllegalStateException(n + " is not available where this template was checked");
+                });
+            }
+        }
+        return out;
+    }
+
     public Optional<TemplateFunction> get(String name) { return Optional.ofNullable(byName.get(name)); }
 
     public Set<String> names() { return byName.keySet(); }

@@ -119,4 +119,17 @@ class ConsulFunctionsTest {
         assertEquals("template: t:1:3: executing \"t\" at <nomadVar \"x\">: error calling nomadVar: no variable at x",
                 e.getMessage());
     }
+
+    @Test
+    void aServerChecksSyntaxWithDeclaredClientFunctions() throws TemplateException {
+        TemplateOptions serverSide = TemplateOptions.defaults().withFunctions(FNS.declaring("nomadVar", "nomadService"));
+        Template ok = Template.parse("t", "{{ range nomadService \"db\" }}{{ .Address }}{{ end }}", serverSide);
+        assertThrows(TemplateException.class, () -> ok.execute(null));
+        TemplateException e = assertThrows(TemplateException.class,
+                () -> Template.parse("t", "{{ range nomadService \"db\" }}\n{{ .Address }", serverSide));
+        assertEquals("template: t:2:12: unrecognized character in action: U+007D '}'", e.getMessage());
+        assertEquals("env", FNS.declaring("env").get("env").map(f -> "env").orElseThrow());
+        assertEquals("/home/app", Template.parse("t", "{{env \"HOME\"}}",
+                TemplateOptions.defaults().withFunctions(FNS.declaring("env"))).execute(null));
+    }
 }

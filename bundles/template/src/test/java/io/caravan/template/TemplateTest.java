@@ -101,6 +101,28 @@ class TemplateTest {
     }
 
     @Test
+    void defaultDepthFitsAThreadsDefaultStack() throws Exception {
+        Functions fns = ConsulFunctions.create(Map.of(), java.time.Clock.systemUTC());
+        String text = "{{define \"r\"}}{{if gt . 0}}{{with $x := .}}{{range loop 1}}{{template \"r\" (subtract 1 $x)}}"
+                + "{{end}}{{end}}{{end}}{{end}}{{template \"r\" .}}";
+        Template t = Template.parse("t", text, TemplateOptions.defaults().withFunctions(fns));
+        String[] results = new String[2];
+        Thread th = new Thread(() -> {
+            for (int i = 0; i < 2; i++) {
+                try {
+                    results[i] = "ok:" + t.execute(i == 0 ? 99L : 100L);
+                } catch (TemplateException e) {
+                    results[i] = e.getMessage();
+                }
+            }
+        });
+        th.start();
+        th.join(30_000);
+        assertEquals("ok:", results[0]);
+        assertTrue(results[1].contains("exceeded maximum template depth (100)"), results[1]);
+    }
+
+    @Test
     void hostileNestingIsAParseError() {
         String deep = "{{" + "(".repeat(5000) + "1" + ")".repeat(5000) + "}}";
         TemplateException e = assertThrows(TemplateException.class, () -> Template.parse("t", deep));

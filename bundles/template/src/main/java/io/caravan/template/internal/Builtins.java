@@ -124,7 +124,7 @@ public final class Builtins {
         List<Object> list = Values.asList(item);
         if (item instanceof String s) {
             if (a.size() > 3) throw new TemplateError("cannot 3-index slice a string");
-            len = s.length();
+            len = s.getBytes(StandardCharsets.UTF_8).length;
         } else if (list != null) {
             len = list.size();
         } else {
@@ -140,7 +140,11 @@ public final class Builtins {
         }
         if (a.size() == 4 && idx[1] > idx[2]) throw new TemplateError("invalid slice index: " + idx[1] + " > " + idx[2]);
         if (idx[0] > idx[1]) throw new TemplateError("invalid slice index: " + idx[0] + " > " + idx[1]);
-        if (item instanceof String s) return s.substring(idx[0], idx[1]);
+        if (item instanceof String s) {
+            // Go slices strings by byte, as index and len count them
+            byte[] b = s.getBytes(StandardCharsets.UTF_8);
+            return new String(b, idx[0], idx[1] - idx[0], StandardCharsets.UTF_8);
+        }
         return List.copyOf(list.subList(idx[0], idx[1]));
     }
 
