@@ -220,7 +220,7 @@ public final class Executor {
     private void walkTemplate(Object dot, TemplateNode t) {
         at = t;
         Tree target = trees.get(t.name());
-        if (target == null) throw fail("no such template " + GoFmt.quote(t.name()));
+        if (target == null) throw fail("template " + GoFmt.quote(t.name()) + " not defined");
         if (depth >= options.maxDepth()) {
             throw fail("exceeded maximum template depth (" + options.maxDepth() + ")");
         }

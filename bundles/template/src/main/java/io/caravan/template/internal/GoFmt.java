@@ -335,6 +335,7 @@ public final class GoFmt {
     private static String formatString(String str, int verb, Spec s) {
         switch (verb) {
             case 'v': case 's':
+                if (verb == 'v' && s.sharp) return pad(quote(str), s);
                 if (s.prec >= 0 && str.codePointCount(0, str.length()) > s.prec) {
                     str = str.substring(0, str.offsetByCodePoints(0, s.prec));
                 }
