@@ -34,6 +34,9 @@ import org.junit.jupiter.api.Test;
  */
 class GoConformanceTest {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** multi_test.go's shared definitions. */
+    private static final String MULTI_TEXT_1 = "\n\t{{define \"x\"}}TEXT{{end}}\n\t{{define \"dotV\"}}{{.V}}{{end}}\n";
+    private static final String MULTI_TEXT_2 = "\n\t{{define \"dot\"}}{{.}}{{end}}\n\t{{define \"nested\"}}{{template \"dot\" .}}{{end}}\n";
 
     @Test
     void execTables() throws IOException {
@@ -53,8 +56,9 @@ class GoConformanceTest {
             String got;
             String error = null;
             try {
-                got = Template.parse(name, input, TemplateOptions.defaults().withFunctions(GoTestData.functions()))
-                        .execute(GoTestData.data(row.get("data").asText()));
+                Template t = Template.parse(name, input, TemplateOptions.defaults().withFunctions(GoTestData.functions()));
+                if (row.has("defs")) t = t.with("multiText1", MULTI_TEXT_1).with("multiText2", MULTI_TEXT_2);
+                got = t.execute(GoTestData.data(row.get("data").asText()));
             } catch (TemplateException | RuntimeException e) {
                 got = null;
                 error = e.getMessage();
@@ -100,6 +104,46 @@ class GoConformanceTest {
             }
         }
         report("parse", run, failures, List.of());
+    }
+
+    /** multi_test.go's multiParseTests: which templates a text defines, and their bodies. */
+    @Test
+    void multiParseTable() throws TemplateException {
+        assertEquals(java.util.Set.of("root"), Template.parse("root", "").templateNames());
+        Template one = Template.parse("root", "{{define \"foo\"}} FOO {{end}}");
+        assertEquals(List.of("root", "foo"), List.copyOf(one.templateNames()));
+        assertEquals(" FOO ", one.execute("foo", null));
+        Template two = Template.parse("root", "{{define \"foo\"}} FOO {{end}}{{define \"bar\"}} BAR {{end}}");
+        assertEquals(" FOO | BAR ", two.execute("foo", null) + "|" + two.execute("bar", null));
+        org.junit.jupiter.api.Assertions.assertThrows(TemplateException.class,
+                () -> Template.parse("root", "{{define \"foo\"}} FOO "));
+        org.junit.jupiter.api.Assertions.assertThrows(TemplateException.class,
+                () -> Template.parse("root", "{{define \"foo}} FOO "));
+    }
+
+    /**
+     * multi_test.go's TestClone, TestEmptyTemplate and TestIssue19294: later definitions replace earlier ones, unless
+     * empty. TestEmptyTemplate's case {"{{.}}", ""} is left out: Go executes the fresh Template object the empty text
+     * was parsed into (so ""), while templates here are looked up by name (so the kept "{{.}}").
+     */
+    @Test
+    void redefinitionRules() throws TemplateException {
+        Template root = Template.parse("root", "{{define \"a\"}}{{template \"b\"}}{{template \"c\"}}{{end}}")
+                .with("t2", "{{define \"b\"}}b{{end}}");
+        Template clone = root.with("t4", "{{define \"c\"}}clone{{end}}");
+        root = root.with("t3", "{{define \"c\"}}root{{end}}");
+        assertEquals("broot", root.execute("a", 0L));
+        assertEquals("bclone", clone.execute("a", 0L));
+        String[][] cases = {{"x", "y", "y"}, {"", "", ""}, {"{{.}}", "{{.}}", "twice"},
+            {"{{/* a comment */}}", "{{/* a comment */}}", ""}};
+        for (String[] c : cases) {
+            Template t = Template.parse("m", c[0]).with("m", c[1]);
+            assertEquals(c[2], t.execute("twice"), c[0] + " then " + c[1]);
+        }
+        Template styled = Template.parse("title.xhtml", "{{template \"xhtml\" .}}")
+                .with("stylesheet", "{{define \"stylesheet\"}}stylesheet{{end}}")
+                .with("xhtml", "{{block \"stylesheet\" .}}{{end}}");
+        assertEquals("stylesheet", styled.execute(0L));
     }
 
     private static void report(String what, int run, List<String> failures, List<String> skipped) {
