@@ -300,7 +300,16 @@ class GoConformanceTest {
                 case "mapS": return Map.of("S", new Stringer("foozle"));
                 case "causeMap": return Map.of("cause", "neglect");
                 case "sliceOfNil": return Arrays.asList((Object) null);
-                case "cmp": return Map.of("Uthree", 3L, "Ufour", 4L, "NegOne", -1L, "Three", 3L);
+                case "cmp": {
+                    Map<String, Object> m = new LinkedHashMap<>(Map.of("Uthree", 3L, "Ufour", 4L, "NegOne", -1L, "Three", 3L));
+                    m.put("V1", new Anon(0, ""));
+                    m.put("V2", new Anon(0, ""));
+                    m.put("Iface1", new Stringer(""));
+                    m.put("NilIface", null);
+                    m.put("Map", null);
+                    m.put("NonNilMap", Map.of());
+                    return m;
+                }
                 case "iface": {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("PlusOne", (TemplateFunction) a -> a.expect(1).integer(0) + 1);

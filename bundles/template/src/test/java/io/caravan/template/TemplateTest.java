@@ -42,6 +42,31 @@ class TemplateTest {
         assertTrue(e.getMessage().endsWith("can't evaluate field X in type int"), e.getMessage());
     }
 
+    /** exec_test.go's TestExecutePanicDuringCall and TestFunctionCheckDuringCall, as far as Java data goes. */
+    @Test
+    void failingCallsAreReportedAtTheirNode() throws TemplateException {
+        Functions fns = Functions.builtins().with("doPanic", a -> {
+            throw new IllegalStateException("custom panic string");
+        });
+        TemplateOptions opts = TemplateOptions.defaults().withFunctions(fns);
+        Map<String, Object> data = Map.of("PanicFunc", (TemplateFunction) a -> {
+            throw new IllegalStateException("test panic");
+        }, "True", true, "BinaryFunc", (TemplateFunction) a -> a.expect(2).string(0) + a.string(1));
+        String[][] cases = {
+            {"{{doPanic}}", "template: t:1:2: executing \"t\" at <doPanic>: error calling doPanic: custom panic string"},
+            {"{{call doPanic}}", "template: t:1:7: executing \"t\" at <doPanic>: error calling doPanic: custom panic string"},
+            {"{{call .PanicFunc}}", "template: t:1:2: executing \"t\" at <call .PanicFunc>: error calling call: test panic"},
+            {"{{call}}", "wrong number of args for call: want at least 1 got 0"},
+            {"{{call .True}}", "error calling call: non-function .True of type bool"},
+            {"{{call (len \"test\")}}", "error calling call: non-function len \"test\" of type int"},
+            {"{{call .BinaryFunc 1}}", "error calling call: wrong number of args for .BinaryFunc: want 2 got 1"},
+        };
+        for (String[] c : cases) {
+            TemplateException e = assertThrows(TemplateException.class, () -> Template.parse("t", c[0], opts).execute(data));
+            assertTrue(e.getMessage().endsWith(c[1]), c[0] + " -> " + e.getMessage());
+        }
+    }
+
     @Test
     void customDelimiters() throws TemplateException {
         String[][] pairs = {{"{{", "}}"}, {"<<", ">>"}, {"|", "|"}, {"(日)", "(本)"}};

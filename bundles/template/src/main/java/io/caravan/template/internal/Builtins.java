@@ -12,6 +12,8 @@ public final class Builtins {
     /** Marker instances the executor recognises to short-circuit. */
     static final TemplateFunction AND = args -> { throw new IllegalStateException("and is evaluated lazily"); };
     static final TemplateFunction OR = args -> { throw new IllegalStateException("or is evaluated lazily"); };
+    /** {@code call} names its argument's node in errors, so the executor runs it. */
+    static final TemplateFunction CALL = Builtins::call;
 
     private Builtins() {}
 
@@ -41,7 +43,7 @@ public final class Builtins {
         m.put("le", a -> compare(a.expect(2)) <= 0);
         m.put("gt", a -> compare(a.expect(2)) > 0);
         m.put("ge", a -> compare(a.expect(2)) >= 0);
-        m.put("call", Builtins::call);
+        m.put("call", CALL);
         return m;
     }
 
@@ -218,13 +220,14 @@ public final class Builtins {
         if (a.size() < 2) throw new TemplateError("missing argument for comparison");
         Object x = a.get(0);
         Kind kx = kind(x);
-        if (kx == Kind.LIST || kx == Kind.MAP) {
-            throw new TemplateError("non-comparable type " + GoFmt.toText(x) + ": " + Values.typeName(x));
-        }
         for (int k = 1; k < a.size(); k++) {
             Object y = a.get(k);
             Kind ky = kind(y);
-            if (ky == Kind.LIST || ky == Kind.MAP) {
+            // lists and maps compare only with nil, as in Go
+            if ((kx == Kind.LIST || kx == Kind.MAP) && ky != Kind.NIL) {
+                throw new TemplateError("non-comparable type " + GoFmt.toText(x) + ": " + Values.typeName(x));
+            }
+            if ((ky == Kind.LIST || ky == Kind.MAP) && kx != Kind.NIL) {
                 throw new TemplateError("non-comparable type " + GoFmt.toText(y) + ": " + Values.typeName(y));
             }
             boolean same;

@@ -421,6 +421,24 @@ public final class Executor {
         return v == Values.NO_VALUE ? null : v;
     }
 
+    /** The builtin {@code call}: errors name the node that gave the function, as Go's do. */
+    private Object call(List<Node> args, List<Object> values) {
+        if (values.isEmpty()) throw fail("wrong number of args for call: want at least 1 got 0");
+        String what = args.size() > 1 ? args.get(1).print(false) : "pipeline value";
+        Object f = values.get(0);
+        if (f == null) throw fail("error calling call: call of nil");
+        if (!(f instanceof TemplateFunction fn)) {
+            throw fail("error calling call: non-function " + what + " of type " + Values.typeName(f));
+        }
+        try {
+            return Values.normalize(fn.call(new Args(what, values.subList(1, values.size()))));
+        } catch (Failure | Break | Continue e) {
+            throw e;
+        } catch (Exception e) {
+            throw fail("error calling call: " + e.getMessage());
+        }
+    }
+
     private Object evalFunction(Object dot, IdentifierNode id, Node cmd, List<Node> args, Object fin) {
         at = id;
         TemplateFunction fn = options.functions().get(id.name()).orElse(null);
@@ -439,6 +457,7 @@ public final class Executor {
         for (int i = 1; i < args.size(); i++) values.add(unwrap(evalArg(dot, args.get(i))));
         if (fin != MISSING) values.add(unwrap(fin));
         at = cmd;
+        if (fn == Builtins.CALL) return call(args, values);
         try {
             return Values.normalize(fn.call(new Args(id.name(), values)));
         } catch (Failure | Break | Continue e) {
