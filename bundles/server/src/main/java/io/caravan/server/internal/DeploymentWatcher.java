@@ -198,8 +198,7 @@ final class DeploymentWatcher implements AutoCloseable {
             return Optional.of(new Command.DeploymentStatusChange(d.id(), Deployment.STATUS_SUCCESSFUL,
                     DeploymentApply.DESCRIPTION_SUCCESSFUL, null, null, nowNanos));
         }
-        String description = !needsPromotion ? DeploymentApply.DESCRIPTION_RUNNING
-                : autoPromote ? RUNNING_AUTO_PROMOTION : DeploymentApply.DESCRIPTION_NEEDS_PROMOTION;
+        String description = runningDescription(d);
         if (!description.equals(d.statusDescription())) {
             return Optional.of(new Command.DeploymentStatusChange(d.id(), Deployment.STATUS_RUNNING, description,
                     progressed ? eval(job, d, ids, nowNanos) : null, null, nowNanos));
@@ -208,6 +207,20 @@ final class DeploymentWatcher implements AutoCloseable {
             return Optional.of(new Command.EvalUpsert(List.of(eval(job, d, ids, nowNanos))));
         }
         return Optional.empty();
+    }
+
+    /** A running deployment's description: whether it waits for a promotion, manual or automatic. */
+    static String runningDescription(Deployment d) {
+        boolean needsPromotion = false;
+        boolean autoPromote = true;
+        for (DeploymentState g : d.taskGroups().values()) {
+            if (g.desiredCanaries() > 0 && !g.promoted()) {
+                needsPromotion = true;
+                autoPromote &= g.autoPromote();
+            }
+        }
+        return !needsPromotion ? DeploymentApply.DESCRIPTION_RUNNING
+                : autoPromote ? RUNNING_AUTO_PROMOTION : DeploymentApply.DESCRIPTION_NEEDS_PROMOTION;
     }
 
     /** Nomad: a group waiting for promotion is on time once its canaries are healthy; otherwise all must be. */
@@ -229,7 +242,12 @@ final class DeploymentWatcher implements AutoCloseable {
      */
     private static Command fail(StateSnapshot s, Deployment d, Job job, String why, boolean autoRevert, long nowNanos,
                                 Supplier<String> ids) {
-        Evaluation eval = eval(job, d, ids, nowNanos);
+        return fail(s, d, job, why, autoRevert, eval(job, d, ids, nowNanos), nowNanos);
+    }
+
+    /** The failure of {@code d} for {@code why}, reverting as {@link #decide} does (also an operator's fail). */
+    static Command.DeploymentStatusChange fail(StateSnapshot s, Deployment d, Job job, String why, boolean autoRevert,
+                                               Evaluation eval, long nowNanos) {
         if (!autoRevert) {
             return new Command.DeploymentStatusChange(d.id(), Deployment.STATUS_FAILED, why, eval, null, nowNanos);
         }
