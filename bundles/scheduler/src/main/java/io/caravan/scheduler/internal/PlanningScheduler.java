@@ -217,7 +217,11 @@ abstract class PlanningScheduler implements Scheduler {
             ClassEligibility eligibility = attempt.eligibility;
             updated.classEligibility(eligibility.escaped() ? Map.of() : eligibility.classes(), eligibility.escaped());
         }
-        planner.updateEval(updated.build());
+        Evaluation outcome = updated.build();
+        if (attempt.deploymentId != null && (outcome.deploymentId() == null || outcome.deploymentId().isEmpty())) {
+            outcome = outcome.toBuilder().deploymentId(attempt.deploymentId).build(); // Nomad names the deployment
+        }
+        planner.updateEval(outcome);
     }
 
     /** The allocation as the plan stores a stop: desired stop, the reason, and the client status if the server sets one. */

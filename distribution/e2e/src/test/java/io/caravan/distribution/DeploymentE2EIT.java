@@ -1,0 +1,170 @@
+package io.caravan.distribution;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A canary deployment on one dev agent, as Nomad's "blue/green and canary" tutorial runs it: a service of three with
+ * {@code update { canary = 1, max_parallel = 1, health_check = "manual" }}; a new version places one canary beside
+ * the old three and waits; the canary is marked healthy and promoted; the rest roll one at a time as each new
+ * allocation is marked healthy; the deployment ends successful with three allocations of the new version, which is
+ * stable. Health is set by the operator API ({@link #markHealthy}); with {@code health_check = "task_states"} the
+ * client would report it instead, and only that helper would go.
+ */
+class DeploymentE2EIT {
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static AgentProcess agent;
+    private static Path dir;
+
+    @BeforeAll
+    static void start() throws Exception {
+        dir = Files.createTempDirectory("caravan-deployment-");
+        agent = AgentProcess.startDev(dir, ", \"data_dir\": \"" + dir.resolve("data") + "\"");
+        AgentProcess.await("the dev agent's client node is ready", WAIT,
+                () -> agent.json("/v1/nodes").findValues("Status").stream().anyMatch(s -> s.asText().equals("ready")));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (agent != null) {
+            agent.close();
+        }
+        AgentProcess.deleteTree(dir);
+    }
+
+    private static void register(int version) throws Exception {
+        var response = agent.putForm("/v1/jobs", """
+                {"Job": {"ID": "web", "Datacenters": ["dc1"],
+                  "TaskGroups": [{"Name": "web", "Count": 3,
+                    "Update": {"Canary": 1, "MaxParallel": 1, "HealthCheck": "manual",
+                               "ProgressDeadline": 600000000000},
+                    "Tasks": [{"Name": "sleep", "Driver": "raw_exec", "Env": {"VERSION": "%d"},
+                      "Config": {"command": "/bin/sleep", "args": ["600"]}}]}]}}
+                """.formatted(version));
+        assertEquals(200, response.statusCode(), response.body());
+    }
+
+    private static JsonNode post(String path, String body) throws Exception {
+        var response = agent.putForm(path, body);
+        assertEquals(200, response.statusCode(), path + ": " + response.body());
+        return AgentProcess.JSON.readTree(response.body());
+    }
+
+    private static JsonNode latest() {
+        return agent.json("/v1/job/web/deployment");
+    }
+
+    /** Live allocations of the job (not stopped), as list stubs. */
+    private static List<JsonNode> live() {
+        List<JsonNode> out = new ArrayList<>();
+        agent.json("/v1/job/web/allocations").forEach(a -> {
+            if (a.get("DesiredStatus").asText().equals("run")) {
+                out.add(a);
+            }
+        });
+        return out;
+    }
+
+    /**
+     * The one step the client's health reporting will take over: every running allocation of the deployment whose
+     * health is not known yet is marked healthy. Returns how many were.
+     */
+    private static int markHealthy(String deploymentId) throws Exception {
+        List<String> ids = new ArrayList<>();
+        for (JsonNode a : agent.json("/v1/deployment/allocations/" + deploymentId)) {
+            JsonNode status = a.path("DeploymentStatus");
+            if (a.get("ClientStatus").asText().equals("running") && a.get("DesiredStatus").asText().equals("run")
+                    && (status.isMissingNode() || status.isNull() || status.path("Healthy").isNull()
+                    || status.path("Healthy").isMissingNode())) {
+                ids.add("\"" + a.get("ID").asText() + "\"");
+            }
+        }
+        if (!ids.isEmpty()) {
+            post("/v1/deployment/allocation-health/" + deploymentId,
+                    "{\"HealthyAllocationIDs\": [" + String.join(",", ids) + "]}");
+        }
+        return ids.size();
+    }
+
+    private static String status(String deploymentId) {
+        return agent.json("/v1/deployment/" + deploymentId).path("Status").asText();
+    }
+
+    @Test
+    void aCanaryIsPromotedAndTheRestRollOneAtATime() throws Exception {
+        register(0);
+        AgentProcess.await("version 0 runs three allocations under a deployment", WAIT,
+                () -> live().stream().filter(a -> a.get("ClientStatus").asText().equals("running")).count() == 3
+                        && latest().has("ID"));
+        String first = latest().get("ID").asText();
+        markHealthy(first);
+        AgentProcess.await("the first deployment is successful", WAIT, () -> status(first).equals("successful"));
+        assertTrue(agent.json("/v1/job/web").get("Stable").asBoolean(), "version 0 is stable");
+
+        register(1);
+        AgentProcess.await("a new deployment places one canary beside the three old allocations", WAIT, () -> {
+            JsonNode d = latest();
+            return !d.path("ID").asText().equals(first) && d.path("TaskGroups").path("web").path("PlacedCanaries")
+                    .size() == 1 && live().size() == 4;
+        });
+        JsonNode d = latest();
+        String second = d.get("ID").asText();
+        assertEquals("running", d.get("Status").asText());
+        assertEquals(1, d.get("JobVersion").asInt());
+        assertEquals(1, d.get("TaskGroups").get("web").get("DesiredCanaries").asInt());
+        assertEquals(3, d.get("TaskGroups").get("web").get("DesiredTotal").asInt());
+        String canary = d.get("TaskGroups").get("web").get("PlacedCanaries").get(0).asText();
+        assertTrue(agent.json("/v1/allocation/" + canary).get("DeploymentStatus").get("Canary").asBoolean());
+        assertEquals(3, live().stream().filter(a -> a.get("JobVersion").asInt() == 0).count(), "the old ones wait");
+
+        AgentProcess.await("the canary runs", WAIT,
+                () -> agent.json("/v1/allocation/" + canary).get("ClientStatus").asText().equals("running"));
+        assertEquals(1, markHealthy(second));
+        AgentProcess.await("the deployment asks for promotion", WAIT, () -> latest().get("StatusDescription").asText()
+                .equals("Deployment is running but requires manual promotion"));
+        Thread.sleep(1000);
+        assertEquals(4, live().size(), "nothing replaced before promotion");
+
+        JsonNode promoted = post("/v1/deployment/promote/" + second, "{\"All\": true}");
+        assertTrue(promoted.get("EvalID").asText().length() > 0);
+        AgentProcess.await("the rest roll one at a time, each marked healthy as it runs", Duration.ofSeconds(120),
+                () -> {
+                    try {
+                        List<JsonNode> now = live();
+                        long newPending = now.stream().filter(a -> a.get("JobVersion").asInt() == 1
+                                && !a.get("ClientStatus").asText().equals("running")).count();
+                        assertTrue(now.stream().filter(a -> a.get("JobVersion").asInt() == 1).count()
+                                - now.stream().filter(a -> a.get("JobVersion").asInt() == 1
+                                && a.path("DeploymentStatus").path("Healthy").asBoolean(false)).count() <= 1,
+                                "max_parallel = 1: at most one new allocation not yet healthy");
+                        if (newPending == 0) {
+                            markHealthy(second);
+                        }
+                        return status(second).equals("successful");
+                    } catch (AssertionError e) {
+                        throw e;
+                    } catch (Exception e) {
+                        throw new AssertionError(e);
+                    }
+                });
+        JsonNode done = agent.json("/v1/deployment/" + second);
+        assertEquals("Deployment completed successfully", done.get("StatusDescription").asText());
+        assertEquals(3, done.get("TaskGroups").get("web").get("HealthyAllocs").asInt());
+        AgentProcess.await("the old allocations are stopped", WAIT, () -> live().size() == 3);
+        assertTrue(live().stream().allMatch(a -> a.get("JobVersion").asInt() == 1), live().toString());
+        JsonNode job = agent.json("/v1/job/web");
+        assertEquals(1, job.get("Version").asInt());
+        assertTrue(job.get("Stable").asBoolean(), "version 1 is stable");
+    }
+}
