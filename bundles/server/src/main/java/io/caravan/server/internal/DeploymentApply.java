@@ -264,6 +264,13 @@ final class DeploymentApply {
         return true;
     }
 
+    /** A purged job takes its deployments with it, as in Nomad. */
+    static void deleteForJob(Fsm.Txn txn, String jobKey) {
+        StateTxn state = txn.state();
+        state.read().byIndex(NomadTables.DEPLOYMENTS, "job", jobKey).toList()
+                .forEach(d -> state.delete(NomadTables.DEPLOYMENTS, d.id()));
+    }
+
     // ---- helpers ---------------------------------------------------------------------------------------------------
 
     private static void putStatus(Fsm.Txn txn, Deployment d, String status, String description, long nowNanos) {

@@ -76,6 +76,7 @@ final class DeploymentWatcher implements AutoCloseable {
                     .map(Allocation::deploymentId).filter(id -> !id.isEmpty()).ifPresent(dirty::add)));
         } else if (command instanceof Command.PlanApply c) {
             if (c.deployment() != null) {
+                seenHealth.putIfAbsent(c.deployment().id(), 0); // a new deployment has no health to act on yet
                 dirty.add(c.deployment().id());
             }
             c.deploymentUpdates().forEach(u -> dirty.add(u.deploymentId()));

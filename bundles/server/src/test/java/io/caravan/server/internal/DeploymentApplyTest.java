@@ -172,6 +172,15 @@ class DeploymentApplyTest {
     }
 
     @Test
+    void purgingTheJobDeletesItsDeployments() throws Exception {
+        placeUnderDeployment();
+        apply(4, new Command.JobDeregister("default", "web", false, eval("s1")));
+        assertTrue(store.snapshot().get(NomadTables.DEPLOYMENTS, "d1").isPresent(), "a stop keeps them");
+        apply(5, new Command.JobDeregister("default", "web", true, eval("s2")));
+        assertEquals(0, store.snapshot().count(NomadTables.DEPLOYMENTS));
+    }
+
+    @Test
     void stabilityNamesAStoredVersion() throws Exception {
         placeUnderDeployment();
         assertEquals(0, apply(4, new Command.JobStability("default", "web", 0, true)).errorCode());
