@@ -43,15 +43,21 @@ class DeploymentE2EIT {
         AgentProcess.deleteTree(dir);
     }
 
+    private static final String CANARY = "{\"Canary\": 1, \"MaxParallel\": 1, \"HealthCheck\": \"manual\", "
+            + "\"ProgressDeadline\": 600000000000}";
+
     private static void register(int version) throws Exception {
+        register("web", 3, CANARY, version);
+    }
+
+    /** Job {@code id}: {@code count} sleeps whose VERSION variable is {@code version}, with the update block given. */
+    private static void register(String id, int count, String update, int version) throws Exception {
         var response = agent.putForm("/v1/jobs", """
-                {"Job": {"ID": "web", "Datacenters": ["dc1"],
-                  "TaskGroups": [{"Name": "web", "Count": 3,
-                    "Update": {"Canary": 1, "MaxParallel": 1, "HealthCheck": "manual",
-                               "ProgressDeadline": 600000000000},
+                {"Job": {"ID": "%s", "Datacenters": ["dc1"],
+                  "TaskGroups": [{"Name": "web", "Count": %d, "Update": %s,
                     "Tasks": [{"Name": "sleep", "Driver": "raw_exec", "Env": {"VERSION": "%d"},
                       "Config": {"command": "/bin/sleep", "args": ["600"]}}]}]}}
-                """.formatted(version));
+                """.formatted(id, count, update, version));
         assertEquals(200, response.statusCode(), response.body());
     }
 
@@ -62,13 +68,21 @@ class DeploymentE2EIT {
     }
 
     private static JsonNode latest() {
-        return agent.json("/v1/job/web/deployment");
+        return latest("web");
+    }
+
+    private static JsonNode latest(String job) {
+        return agent.json("/v1/job/" + job + "/deployment");
+    }
+
+    private static List<JsonNode> live() {
+        return live("web");
     }
 
     /** Live allocations of the job (not stopped), as list stubs. */
-    private static List<JsonNode> live() {
+    private static List<JsonNode> live(String job) {
         List<JsonNode> out = new ArrayList<>();
-        agent.json("/v1/job/web/allocations").forEach(a -> {
+        agent.json("/v1/job/" + job + "/allocations").forEach(a -> {
             if (a.get("DesiredStatus").asText().equals("run")) {
                 out.add(a);
             }
@@ -166,5 +180,57 @@ class DeploymentE2EIT {
         JsonNode job = agent.json("/v1/job/web");
         assertEquals(1, job.get("Version").asInt());
         assertTrue(job.get("Stable").asBoolean(), "version 1 is stable");
+    }
+
+    @Test
+    void anUnhealthyNewVersionIsRolledBackToTheLastStableOne() throws Exception {
+        String update = "{\"MaxParallel\": 1, \"AutoRevert\": true, \"HealthCheck\": \"manual\", "
+                + "\"ProgressDeadline\": 600000000000}";
+        register("api", 2, update, 0);
+        AgentProcess.await("version 0 runs two allocations under a deployment", WAIT,
+                () -> live("api").stream().filter(a -> a.get("ClientStatus").asText().equals("running")).count() == 2
+                        && latest("api").has("ID"));
+        String first = latest("api").get("ID").asText();
+        markHealthy(first);
+        AgentProcess.await("version 0 is stable", WAIT, () -> status(first).equals("successful")
+                && agent.json("/v1/job/api").get("Stable").asBoolean());
+
+        register("api", 2, update, 1);
+        AgentProcess.await("one new allocation runs under the new deployment", WAIT, () -> {
+            JsonNode d = latest("api");
+            return !d.path("ID").asText().equals(first) && live("api").stream().anyMatch(a ->
+                    a.get("JobVersion").asInt() == 1 && a.get("ClientStatus").asText().equals("running"));
+        });
+        String second = latest("api").get("ID").asText();
+        String bad = live("api").stream().filter(a -> a.get("JobVersion").asInt() == 1).findFirst().orElseThrow()
+                .get("ID").asText();
+        post("/v1/deployment/allocation-health/" + second, "{\"UnhealthyAllocationIDs\": [\"" + bad + "\"]}");
+        AgentProcess.await("the deployment fails and the job is reverted", WAIT, () -> status(second).equals("failed"));
+        assertEquals("Failed due to unhealthy allocations - rolling back to job version 0",
+                agent.json("/v1/deployment/" + second).get("StatusDescription").asText());
+        JsonNode job = agent.json("/v1/job/api");
+        assertEquals(2, job.get("Version").asInt(), "the stable spec comes back as a new version");
+        assertEquals("0", job.get("TaskGroups").get(0).get("Tasks").get(0).get("Env").get("VERSION").asText());
+
+        AgentProcess.await("the reverted version rolls out and succeeds", Duration.ofSeconds(120), () -> {
+            try {
+                JsonNode d = latest("api");
+                if (d.path("ID").asText().equals(second)) {
+                    return false;
+                }
+                markHealthy(d.get("ID").asText());
+                return status(d.get("ID").asText()).equals("successful");
+            } catch (AssertionError e) {
+                throw e;
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        });
+        AgentProcess.await("two allocations of version 2 run", WAIT, () -> {
+            List<JsonNode> now = live("api");
+            return now.size() == 2 && now.stream().allMatch(a -> a.get("JobVersion").asInt() == 2
+                    && a.get("ClientStatus").asText().equals("running"));
+        });
+        assertTrue(agent.json("/v1/job/api").get("Stable").asBoolean(), "the reverted version is stable");
     }
 }
