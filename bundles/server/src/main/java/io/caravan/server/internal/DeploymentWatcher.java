@@ -70,10 +70,12 @@ final class DeploymentWatcher implements AutoCloseable {
 
     /** A command was applied: the deployments it may have moved are looked at soon. */
     void applied(Command command) {
-        StateSnapshot snapshot = store.snapshot();
         if (command instanceof Command.AllocClientUpdate c) {
-            c.nodes().forEach(n -> n.allocs().forEach(a -> snapshot.get(NomadTables.ALLOCS, a.id())
-                    .map(Allocation::deploymentId).filter(id -> !id.isEmpty()).ifPresent(dirty::add)));
+            StateSnapshot snapshot = store.snapshot();
+            // Only a health report can move a deployment.
+            c.nodes().forEach(n -> n.allocs().stream().filter(a -> a.deploymentStatus() != null
+                    && a.deploymentStatus().healthy() != null).forEach(a -> snapshot.get(NomadTables.ALLOCS, a.id())
+                    .map(Allocation::deploymentId).filter(id -> id != null && !id.isEmpty()).ifPresent(dirty::add)));
         } else if (command instanceof Command.PlanApply c) {
             if (c.deployment() != null) {
                 seenHealth.putIfAbsent(c.deployment().id(), 0); // a new deployment has no health to act on yet

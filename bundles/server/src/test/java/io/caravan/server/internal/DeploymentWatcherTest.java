@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.caravan.api.model.AllocDeploymentStatus;
 import io.caravan.api.model.Allocation;
@@ -160,5 +161,42 @@ class DeploymentWatcherTest {
         apply(ok);
         assertTrue(job().stable());
         assertEquals(1L, job().version());
+    }
+
+    @Test
+    void runningAsALeaderDutyItWritesThroughRaftOnceHealthMoves() throws Exception {
+        ServerState server = new ServerState();
+        AtomicLong raftIndex = new AtomicLong(10);
+        RaftWrites raft = JobLimitsTest.writes(server, raftIndex);
+        ScheduledExecutorService leader = Executors.newSingleThreadScheduledExecutor();
+        DeploymentWatcher watcher = new DeploymentWatcher(server.store(), raft, java.time.Clock.systemUTC(), leader);
+        try {
+            Job v0 = FsmTest.job("web", 50);
+            raft.submit(new Command.JobRegister(v0, Evaluation.forJob("e0", v0, "job-register", 0), false, 0))
+                    .toCompletableFuture().join();
+            Job job = server.store().snapshot().get(NomadTables.JOBS, "default\0web").orElseThrow();
+            Command.PlanApply plan = new Command.PlanApply("e0", job, List.of(), List.of(
+                    DeploymentApplyTest.alloc("a0", "d1", false)), T0, DeploymentApplyTest.deployment("d1", job, 1, 0),
+                    List.of());
+            raft.submit(plan).toCompletableFuture().join();
+            watcher.applied(plan);
+            Evaluation eval = DeploymentWatcher.eval(job, server.store().snapshot().get(NomadTables.DEPLOYMENTS, "d1")
+                    .orElseThrow(), () -> "h1", T0);
+            Command health = new Command.DeploymentAllocHealth("d1", List.of("a0"), List.of(), eval, T0);
+            raft.submit(health).toCompletableFuture().join();
+            watcher.applied(health);
+            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (!Deployment.STATUS_SUCCESSFUL.equals(server.store().snapshot().get(NomadTables.DEPLOYMENTS, "d1")
+                    .orElseThrow().status()) && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertEquals(Deployment.STATUS_SUCCESSFUL, server.store().snapshot().get(NomadTables.DEPLOYMENTS, "d1")
+                    .orElseThrow().status());
+            assertTrue(server.store().snapshot().get(NomadTables.JOBS, "default\0web").orElseThrow().stable());
+        } finally {
+            watcher.close();
+            leader.shutdownNow();
+            server.deactivate();
+        }
     }
 }
