@@ -291,7 +291,8 @@ public final class DeploymentRoutes implements ApiRoutes {
         StateSnapshot s = store.snapshot();
         Job current = s.get(NomadTables.JOBS, NomadTables.key(ns, id))
                 .orElseThrow(() -> new CaravanException(ErrorCode.NOT_FOUND, "job not found"));
-        if (req.enforcePriorVersion() != null && current.version() != req.enforcePriorVersion()) {
+        if (req.enforcePriorVersion() != null
+                && current.version().longValue() != req.enforcePriorVersion().longValue()) {
             throw CaravanException.badRequest("Current job has version " + current.version()
                     + "; enforcing version " + req.enforcePriorVersion());
         }

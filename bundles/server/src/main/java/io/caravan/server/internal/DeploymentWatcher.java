@@ -255,7 +255,7 @@ final class DeploymentWatcher implements AutoCloseable {
             return new Command.DeploymentStatusChange(d.id(), Deployment.STATUS_FAILED, why, eval, null, nowNanos);
         }
         Optional<Job> stable = s.prefix(NomadTables.JOB_VERSIONS, NomadTables.key(d.namespace(), d.jobId()) + "\0")
-                .filter(v -> Boolean.TRUE.equals(v.stable()) && v.version() != job.version())
+                .filter(v -> Boolean.TRUE.equals(v.stable()) && v.version().longValue() != job.version().longValue())
                 .max(Comparator.comparingLong(Job::version));
         if (stable.isEmpty()) {
             return new Command.DeploymentStatusChange(d.id(), Deployment.STATUS_FAILED,

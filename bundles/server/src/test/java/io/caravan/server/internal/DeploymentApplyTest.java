@@ -110,6 +110,31 @@ class DeploymentApplyTest {
     }
 
     @Test
+    void theNodeEndpointPassesTheReportedHealthAndNothingElseOfTheDeploymentStatus() throws Exception {
+        Instant at = Instant.ofEpochSecond(0, T0);
+        Allocation sent = alloc("a1", "d1", true).toBuilder()
+                .deploymentStatus(new AllocDeploymentStatus(true, at, true, 99)).build();
+        assertEquals(new AllocDeploymentStatus(true, at, false, 0),
+                NodeEndpoints.clientViews(List.of(sent)).get(0).deploymentStatus());
+        assertEquals(null, NodeEndpoints.clientViews(List.of(alloc("a1", "d1", true))).get(0).deploymentStatus(),
+                "no health reported: nothing");
+    }
+
+    @Test
+    void aSplitPlanCarriesItsDeploymentInTheFirstPart() throws Exception {
+        Job job = FsmTest.job("web", 50).withVersion(0).withIndexes(2, 2, 2);
+        Command.PlanApply plan = new Command.PlanApply("e", job, List.of(), List.of(alloc("a1", "d1", true),
+                alloc("a2", "d1", false), alloc("a3", "d1", false)), T0, deployment("d1", job, 3, 1),
+                List.of(new DeploymentStatusUpdate("d0", Deployment.STATUS_CANCELLED, "x")));
+        List<Command.PlanApply> parts = plan.split(3);
+        assertEquals(3, parts.size());
+        assertEquals("d1", parts.get(0).deployment().id());
+        assertEquals(1, parts.get(0).deploymentUpdates().size());
+        assertEquals(null, parts.get(1).deployment());
+        assertEquals(List.of(), parts.get(2).deploymentUpdates());
+    }
+
+    @Test
     void anOperatorSetsHealthAndPromotesOnlyHealthyCanaries() throws Exception {
         placeUnderDeployment();
         Command.Result early = apply(4, new Command.DeploymentPromotion("d1", true, List.of(), eval("p1"), T0));

@@ -156,7 +156,7 @@ public final class ClusterReconciler {
         if (d == null) {
             return;
         }
-        if (d.jobCreateIndex() != in.job().createIndex() || d.jobVersion() != in.job().version()) {
+        if (d.jobCreateIndex() != createIndex(in.job()) || d.jobVersion() != version(in.job())) {
             if (d.active()) {
                 deploymentUpdates.add(new DeploymentStatusUpdate(d.id(), Deployment.STATUS_CANCELLED,
                         DESCRIPTION_NEWER_JOB));
@@ -169,6 +169,14 @@ public final class ClusterReconciler {
         deployment = d;
         deploymentPaused = Deployment.STATUS_PAUSED.equals(d.status()) || Deployment.STATUS_PENDING.equals(d.status());
         deploymentFailed = Deployment.STATUS_FAILED.equals(d.status());
+    }
+
+    private static long version(Job job) {
+        return job.version() == null ? 0 : job.version();
+    }
+
+    private static long createIndex(Job job) {
+        return job.createIndex() == null ? 0 : job.createIndex();
     }
 
     /** The deployment this pass creates, when some group starts rolling and the version has none yet. */
@@ -188,8 +196,8 @@ public final class ClusterReconciler {
         String description = !needsPromotion ? DESCRIPTION_RUNNING
                 : autoPromote ? DESCRIPTION_AUTO_PROMOTION : DESCRIPTION_NEEDS_PROMOTION;
         long jobModifyIndex = job.jobModifyIndex() == null ? 0 : job.jobModifyIndex();
-        return new Deployment(in.ids().get(), job.namespace(), job.id(), job.version(), jobModifyIndex,
-                jobModifyIndex, job.createIndex(), false, createdGroups, Deployment.STATUS_RUNNING, description,
+        return new Deployment(in.ids().get(), job.namespace(), job.id(), version(job), jobModifyIndex,
+                jobModifyIndex, createIndex(job), false, createdGroups, Deployment.STATUS_RUNNING, description,
                 in.eval() == null ? job.priority() : in.eval().priority(), 0, 0, in.nowNanos(), in.nowNanos());
     }
 
