@@ -9,7 +9,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import java.math.BigInteger;
+
 import com.fasterxml.jackson.databind.JsonNode;
+import com.hashicorp.nomad.apimodel.AllocationListStub;
+import com.hashicorp.nomad.apimodel.Deployment;
+import com.hashicorp.nomad.apimodel.DeploymentState;
+import com.hashicorp.nomad.apimodel.DeploymentUpdateResponse;
+import com.hashicorp.nomad.javasdk.NomadApiClient;
+import com.hashicorp.nomad.javasdk.NomadApiConfiguration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -232,5 +240,48 @@ class DeploymentE2EIT {
                     && a.get("ClientStatus").asText().equals("running"));
         });
         assertTrue(agent.json("/v1/job/api").get("Stable").asBoolean(), "the reverted version is stable");
+    }
+
+    @Test
+    void theNomadSdkReadsAndDrivesDeployments() throws Exception {
+        try (NomadApiClient nomad = new NomadApiClient(new NomadApiConfiguration.Builder()
+                .setAddress(agent.address()).build())) {
+            String update = "{\"MaxParallel\": 1, \"HealthCheck\": \"manual\"}";
+            register("sdk", 1, update, 0);
+            AgentProcess.await("the first allocation runs under a deployment", WAIT, () -> latest("sdk").has("ID")
+                    && live("sdk").stream().anyMatch(a -> a.get("ClientStatus").asText().equals("running")));
+            Deployment d = nomad.getJobsApi().latestDeployment("sdk").getValue();
+            assertEquals("running", d.getStatus());
+            assertEquals(BigInteger.ZERO, d.getJobVersion());
+            DeploymentState s = d.getTaskGroups().get("web");
+            assertEquals(1, s.getDesiredTotal());
+            assertTrue(s.getRequireProgressBy() != null, "RequireProgressBy parses as a time");
+            assertTrue(nomad.getDeploymentsApi().list().getValue().stream().anyMatch(x -> x.getId().equals(d.getId())));
+            assertEquals(1, nomad.getJobsApi().deployments("sdk").getValue().size());
+            List<AllocationListStub> allocs = nomad.getDeploymentsApi().allocations(d.getId()).getValue();
+            assertEquals(1, allocs.size());
+            DeploymentUpdateResponse health = nomad.getDeploymentsApi().setAllocHealth(d.getId(),
+                    List.of(allocs.get(0).getId()), List.of()).getValue();
+            assertTrue(health.getEvalId() != null && !health.getEvalId().isEmpty());
+            AgentProcess.await("the deployment is successful", WAIT, () -> status(d.getId()).equals("successful"));
+
+            register("sdk", 1, update, 1);
+            AgentProcess.await("a second deployment", WAIT,
+                    () -> !latest("sdk").path("ID").asText().equals(d.getId()));
+            String second = nomad.getJobsApi().latestDeployment("sdk").getValue().getId();
+            nomad.getDeploymentsApi().pause(second, true);
+            assertEquals("paused", nomad.getDeploymentsApi().info(second).getValue().getStatus());
+            nomad.getDeploymentsApi().pause(second, false);
+            assertEquals("running", nomad.getDeploymentsApi().info(second).getValue().getStatus());
+            DeploymentUpdateResponse failed = nomad.getDeploymentsApi().fail(second).getValue();
+            assertEquals(null, failed.getRevertedJobVersion(), "no auto_revert");
+            assertEquals("failed", nomad.getDeploymentsApi().info(second).getValue().getStatus());
+
+            nomad.getJobsApi().revert("sdk", BigInteger.ZERO, BigInteger.ONE);
+            AgentProcess.await("version 0's spec is version 2", WAIT,
+                    () -> agent.json("/v1/job/sdk").get("Version").asInt() == 2);
+            nomad.getJobsApi().stable("sdk", BigInteger.valueOf(2), true);
+            assertTrue(agent.json("/v1/job/sdk").get("Stable").asBoolean());
+        }
     }
 }
