@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Optional;
 
 import io.caravan.api.model.Allocation;
+import io.caravan.api.model.Deployment;
 import io.caravan.api.model.Job;
 import io.caravan.api.model.Node;
 
@@ -25,4 +26,9 @@ public interface SchedulerState {
     List<Allocation> allocsByNode(String nodeId);
 
     SchedulerConfiguration configuration();
+
+    /** The job's most recently created deployment, whatever its status (none by default). */
+    default Optional<Deployment> latestDeployment(String namespace, String jobId) {
+        return Optional.empty();
+    }
 }

@@ -26,8 +26,6 @@ final class JobSchema {
     }
 
     // Why items are parsed but not acted on yet (the registration's Warnings name them; see Ignored).
-    private static final String DEPLOYMENTS = "deployments are not implemented: allocations are replaced without "
-            + "rolling updates, canaries or health checks";
     private static final String SERVICES = "services are not registered: there is no service discovery or health "
             + "checking";
     private static final String CONSUL = "there is no Consul integration";
@@ -550,7 +548,6 @@ final class JobSchema {
             .one("vault", GROUP_VAULT, VAULT)
             .free("meta", "Meta", STRING_MAP)
             // The three older disconnect fields become the disconnect block when the job is registered (Nomad 1.8-1.9).
-            .unsupported("update", DEPLOYMENTS)
             .unsupported("migrate", MIGRATE_NONE)
             .unsupported("service", SERVICES)
             .unsupported("volume", "only host volumes are implemented",
@@ -589,7 +586,6 @@ final class JobSchema {
             .unsupported("consul_namespace", CONSUL)
             .unsupported("vault_token", VAULT_NONE)
             .unsupported("vault_namespace", VAULT_NONE)
-            .unsupported("update", DEPLOYMENTS)
             .unsupported("multiregion", "multiregion jobs are not implemented")
             .unsupported("periodic", "periodic launches are not implemented")
             .unsupported("parameterized", "dispatching is not implemented")

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 
+import io.caravan.api.model.AllocDeploymentStatus;
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Evaluation;
 import io.caravan.api.model.Job;
@@ -72,9 +73,12 @@ public final class GenericScheduler extends PlanningScheduler {
         List<Allocation> allocs = state.allocsByJob(eval.namespace(), eval.jobId());
         long now = now();
 
-        ReconcileResult result = ClusterReconciler.reconcile(
-                new ReconcileInput(job, batch, allocs, nodesOf(allocs), eval, now, ids));
+        ReconcileResult result = ClusterReconciler.reconcile(new ReconcileInput(job, batch, allocs, nodesOf(allocs),
+                eval, now, ids, batch ? null : state.latestDeployment(eval.namespace(), eval.jobId()).orElse(null)));
         attempt.annotations = new PlanAnnotations(result.desiredTgUpdates());
+        attempt.deployment = result.deployment();
+        attempt.deploymentUpdates = result.deploymentUpdates();
+        attempt.deploymentId = result.deploymentId();
         attempt.followUps.addAll(result.followUpEvals());
         Map<String, Allocation> stoppedById = new HashMap<>();
         for (AllocStop stop : result.stops()) {
@@ -83,7 +87,10 @@ public final class GenericScheduler extends PlanningScheduler {
             stoppedById.put(s.id(), s);
         }
         List<Placement> placements = new ArrayList<>(result.placements());
-        for (Allocation updated : result.inPlaceUpdates()) {
+        for (Allocation inPlace : result.inPlaceUpdates()) {
+            // Nomad: an allocation updated in place joins the deployment, whose health it must show again.
+            Allocation updated = result.deploymentId() == null || result.deploymentId().equals(inPlace.deploymentId())
+                    ? inPlace : inPlace.toBuilder().deploymentId(result.deploymentId()).deploymentStatus(null).build();
             AllocStop replaced = new AllocStop(updated, AllocStop.UPDATING, null);
             if (stillFeasible(updated, job, ctx, replaced)) {
                 proposed.update(updated);
@@ -137,6 +144,10 @@ public final class GenericScheduler extends PlanningScheduler {
             Allocation alloc = AllocBuilder.create(ids.get(), job.namespace(), eval.id(), p.name(), node.id(),
                     node.name(), job, group, selection.chosen().resources(), selection.metric(),
                     p.previous() == null ? null : p.previous().id(), tracker, now);
+            if (attempt.deploymentId != null) {
+                alloc = alloc.toBuilder().deploymentId(attempt.deploymentId)
+                        .deploymentStatus(new AllocDeploymentStatus(null, null, p.canary(), 0)).build();
+            }
             attempt.proposed.place(alloc);
             attempt.placedIds.add(alloc.id());
             placed++;

@@ -16,10 +16,12 @@ import org.slf4j.LoggerFactory;
 
 import io.caravan.api.model.AllocMetric;
 import io.caravan.api.model.Allocation;
+import io.caravan.api.model.Deployment;
 import io.caravan.api.model.Evaluation;
 import io.caravan.api.model.Job;
 import io.caravan.api.model.Node;
 import io.caravan.api.model.TaskGroup;
+import io.caravan.scheduler.DeploymentStatusUpdate;
 import io.caravan.scheduler.Plan;
 import io.caravan.scheduler.PlanAnnotations;
 import io.caravan.scheduler.PlanResult;
@@ -70,6 +72,11 @@ abstract class PlanningScheduler implements Scheduler {
         final Set<String> placedIds = new HashSet<>();
         final List<Evaluation> followUps = new ArrayList<>();
         PlanAnnotations annotations;
+        /** A deployment the plan creates, and status changes of existing ones. */
+        Deployment deployment;
+        List<DeploymentStatusUpdate> deploymentUpdates = List.of();
+        /** The deployment placements join (null: none). */
+        String deploymentId;
 
         Attempt(Job job, ProposedState proposed, ClassEligibility eligibility) {
             this.job = job;
@@ -125,7 +132,8 @@ abstract class PlanningScheduler implements Scheduler {
                 blocked = blockedEval(eval, attempt, Evaluation.TRIGGER_QUEUED_ALLOCS, BLOCKED_FAILED_PLACEMENTS);
                 planner.createEval(blocked);
             }
-            if (attempt.proposed.isEmpty() && !eval.annotatePlan()) {
+            if (attempt.proposed.isEmpty() && attempt.deployment == null && attempt.deploymentUpdates.isEmpty()
+                    && !eval.annotatePlan()) {
                 finish(eval, attempt, blocked, Evaluation.STATUS_COMPLETE, "");
                 return;
             }
@@ -155,7 +163,7 @@ abstract class PlanningScheduler implements Scheduler {
         Job job = attempt.job;
         return new Plan(eval.id(), eval.priority(), job, job != null && Boolean.TRUE.equals(job.allAtOnce()),
                 state.index(), frozen(attempt.proposed.nodeUpdate()), frozen(attempt.proposed.nodeAllocation()),
-                eval.annotatePlan() ? attempt.annotations : null);
+                eval.annotatePlan() ? attempt.annotations : null, attempt.deployment, attempt.deploymentUpdates);
     }
 
     private static Map<String, List<Allocation>> frozen(Map<String, List<Allocation>> byNode) {
@@ -209,7 +217,11 @@ abstract class PlanningScheduler implements Scheduler {
             ClassEligibility eligibility = attempt.eligibility;
             updated.classEligibility(eligibility.escaped() ? Map.of() : eligibility.classes(), eligibility.escaped());
         }
-        planner.updateEval(updated.build());
+        Evaluation outcome = updated.build();
+        if (attempt.deploymentId != null && (outcome.deploymentId() == null || outcome.deploymentId().isEmpty())) {
+            outcome = outcome.toBuilder().deploymentId(attempt.deploymentId).build(); // Nomad names the deployment
+        }
+        planner.updateEval(outcome);
     }
 
     /** The allocation as the plan stores a stop: desired stop, the reason, and the client status if the server sets one. */

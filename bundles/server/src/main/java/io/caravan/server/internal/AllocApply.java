@@ -20,6 +20,7 @@ final class AllocApply {
     static Command.Result planApply(Fsm.Txn txn, Command.PlanApply cmd) {
         StateTxn state = txn.state();
         long index = txn.index();
+        DeploymentApply.plan(txn, cmd);
         for (Allocation stop : cmd.stopped()) {
             Allocation existing = state.get(NomadTables.ALLOCS, stop.id()).orElse(null);
             if (existing == null) {
@@ -49,11 +50,16 @@ final class AllocApply {
                 // disconnected; the plan applier checked it still is).
                 b.createIndex(existing.createIndex()).taskStates(existing.taskStates())
                         .createTime(existing.createTime());
+                if (java.util.Objects.equals(place.deploymentId(), existing.deploymentId())) {
+                    b.deploymentStatus(existing.deploymentStatus()); // health the client reported meanwhile
+                }
                 if (!Allocation.CLIENT_UNKNOWN.equals(place.clientStatus())) {
                     b.clientStatus(existing.clientStatus()).clientDescription(existing.clientDescription());
                 }
             }
-            txn.putAlloc(existing, b.build());
+            Allocation stored = b.build();
+            txn.putAlloc(existing, stored);
+            DeploymentApply.placed(txn, existing, stored, cmd.timestampNanos());
             if (place.previousAllocation() != null && !place.previousAllocation().isEmpty()) {
                 state.get(NomadTables.ALLOCS, place.previousAllocation()).ifPresent(prev -> txn.putAlloc(prev,
                         prev.toBuilder().nextAllocation(place.id()).modifyIndex(index).build()));
@@ -83,6 +89,7 @@ final class AllocApply {
                 }
                 txn.putAlloc(existing, existing.toBuilder().clientStatus(update.clientStatus())
                         .clientDescription(update.clientDescription()).taskStates(update.taskStates())
+                        .deploymentStatus(DeploymentApply.clientHealth(txn, existing, update, cmd.updatedAtNanos()))
                         .modifyIndex(index).modifyTime(cmd.updatedAtNanos()).build());
             }
             state.put(NomadTables.NODES, node.toBuilder().lastAllocUpdateIndex(index).build());

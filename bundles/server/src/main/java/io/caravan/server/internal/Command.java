@@ -12,11 +12,13 @@ import io.caravan.api.acl.AclPolicy;
 import io.caravan.api.acl.AclRole;
 import io.caravan.api.acl.AclToken;
 import io.caravan.api.model.Allocation;
+import io.caravan.api.model.Deployment;
 import io.caravan.api.model.DesiredTransition;
 import io.caravan.api.model.DrainStrategy;
 import io.caravan.api.model.Evaluation;
 import io.caravan.api.model.Job;
 import io.caravan.api.model.Node;
+import io.caravan.scheduler.DeploymentStatusUpdate;
 
 /**
  * What the Raft log carries: every change to cluster state is one of these, built (validated, defaulted, IDs and
@@ -164,8 +166,18 @@ sealed interface Command {
      * status when lost), allocations to place or update (without their job: every one runs {@code job}, stored
      * once), and the evaluation the plan came from.
      */
-    record PlanApply(String evalId, Job job, List<Allocation> stopped, List<Allocation> placed, long timestampNanos)
+    record PlanApply(String evalId, Job job, List<Allocation> stopped, List<Allocation> placed, long timestampNanos,
+                     Deployment deployment, List<DeploymentStatusUpdate> deploymentUpdates)
             implements Command {
+        public PlanApply {
+            deploymentUpdates = deploymentUpdates == null ? List.of() : List.copyOf(deploymentUpdates);
+        }
+
+        /** A plan without deployment changes. */
+        PlanApply(String evalId, Job job, List<Allocation> stopped, List<Allocation> placed, long timestampNanos) {
+            this(evalId, job, stopped, placed, timestampNanos, null, List.of());
+        }
+
         /**
          * The same plan as {@code parts} consecutive commands (fewer if it has fewer allocations): stops first, then
          * placements, in order, each part with the job.
@@ -182,8 +194,9 @@ sealed interface Command {
                 List<Allocation> partStops = from < stopsTo ? stopped.subList(from, stopsTo) : List.of();
                 List<Allocation> partPlaced = placed.subList(Math.max(0, from - stopped.size()),
                         Math.max(0, to - stopped.size()));
+                // The deployment goes with the first part: the placements that follow count against it.
                 split.add(new PlanApply(evalId, job, List.copyOf(partStops), List.copyOf(partPlaced),
-                        timestampNanos));
+                        timestampNanos, i == 0 ? deployment : null, i == 0 ? deploymentUpdates : List.of()));
             }
             return split;
         }
@@ -200,6 +213,15 @@ sealed interface Command {
                 Checks.text(alloc.nodeId(), "Placed.NodeID");
                 Checks.text(alloc.namespace(), "Placed.Namespace");
                 Checks.present(alloc.jobId(), "Placed.JobID");
+            });
+            if (deployment != null) {
+                Checks.deployment(deployment, "Deployment");
+            }
+            Checks.each(deploymentUpdates, "DeploymentUpdates", u -> {
+                Checks.text(u.deploymentId(), "DeploymentUpdates.DeploymentID");
+                Checks.oneOf(u.status(), "DeploymentUpdates.Status", Deployment.STATUS_CANCELLED,
+                        Deployment.STATUS_SUCCESSFUL, Deployment.STATUS_FAILED, Deployment.STATUS_RUNNING,
+                        Deployment.STATUS_PAUSED);
             });
         }
     }
@@ -321,6 +343,75 @@ sealed interface Command {
         }
     }
 
+    /**
+     * A deployment's status changes (an operator's fail, pause or resume; the watcher's failure, progress or success),
+     * with the evaluation that acts on it and, for an auto-revert, the job version to register again (a new version).
+     * Applied only while the deployment is active; {@code successful} also marks its job version stable.
+     */
+    record DeploymentStatusChange(String deploymentId, String status, String statusDescription, Evaluation eval,
+                                  Job revertTo, long timestampNanos) implements Command {
+        @Override
+        public void validate() {
+            Checks.text(deploymentId, "DeploymentID");
+            Checks.oneOf(status, "Status", Deployment.STATUS_RUNNING, Deployment.STATUS_PAUSED,
+                    Deployment.STATUS_FAILED, Deployment.STATUS_SUCCESSFUL, Deployment.STATUS_CANCELLED);
+            if (eval != null) {
+                Checks.eval(eval, "Eval");
+            }
+            if (revertTo != null) {
+                Checks.job(revertTo, "Job");
+                Checks.present(eval, "Eval");
+            }
+        }
+
+        @Override
+        public List<Evaluation> evals() {
+            return eval == null ? List.of() : List.of(eval);
+        }
+    }
+
+    /** Promote the canaries of every group ({@code all}) or of {@code groups}; each must have all its canaries healthy. */
+    record DeploymentPromotion(String deploymentId, boolean all, List<String> groups, Evaluation eval,
+                               long timestampNanos) implements Command {
+        @Override
+        public void validate() {
+            Checks.text(deploymentId, "DeploymentID");
+            Checks.each(groups, "Groups", g -> Checks.text(g, "Groups"));
+            Checks.eval(eval, "Eval");
+        }
+
+        @Override
+        public List<Evaluation> evals() {
+            return List.of(eval);
+        }
+    }
+
+    /** An operator sets allocations of a deployment healthy or unhealthy ({@code /v1/deployment/allocation-health}). */
+    record DeploymentAllocHealth(String deploymentId, List<String> healthy, List<String> unhealthy, Evaluation eval,
+                                 long timestampNanos) implements Command {
+        @Override
+        public void validate() {
+            Checks.text(deploymentId, "DeploymentID");
+            Checks.each(healthy, "HealthyAllocationIDs", id -> Checks.text(id, "HealthyAllocationIDs"));
+            Checks.each(unhealthy, "UnhealthyAllocationIDs", id -> Checks.text(id, "UnhealthyAllocationIDs"));
+            Checks.eval(eval, "Eval");
+        }
+
+        @Override
+        public List<Evaluation> evals() {
+            return List.of(eval);
+        }
+    }
+
+    /** Mark one version of a job stable or not ({@code /v1/job/:id/stable}). */
+    record JobStability(String namespace, String jobId, long version, boolean stable) implements Command {
+        @Override
+        public void validate() {
+            Checks.text(namespace, "Namespace");
+            Checks.text(jobId, "JobID");
+        }
+    }
+
     /** The checks of {@link #validate}: each throws {@link IllegalArgumentException} naming the field. */
     final class Checks {
         private Checks() {
@@ -369,6 +460,15 @@ sealed interface Command {
             text(eval.id(), field + ".ID");
             text(eval.namespace(), field + ".Namespace");
             present(eval.jobId(), field + ".JobID");
+        }
+
+        static void deployment(Deployment d, String field) {
+            text(d.id(), field + ".ID");
+            text(d.namespace(), field + ".Namespace");
+            text(d.jobId(), field + ".JobID");
+            text(d.status(), field + ".Status");
+            each(d.taskGroups().keySet(), field + ".TaskGroups", g -> text(g, field + ".TaskGroups"));
+            each(d.taskGroups().values(), field + ".TaskGroups", s -> { });
         }
 
         static void evals(List<Evaluation> evals) {

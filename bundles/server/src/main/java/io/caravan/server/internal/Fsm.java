@@ -85,6 +85,10 @@ final class Fsm {
         on(Command.AclAuthMethodDelete.class, AclApply::deleteAuthMethods);
         on(Command.AclBindingRuleUpsert.class, AclApply::upsertBindingRules);
         on(Command.AclBindingRuleDelete.class, AclApply::deleteBindingRules);
+        on(Command.DeploymentStatusChange.class, DeploymentApply::statusChange);
+        on(Command.DeploymentPromotion.class, DeploymentApply::promotion);
+        on(Command.DeploymentAllocHealth.class, DeploymentApply::allocHealth);
+        on(Command.JobStability.class, DeploymentApply::jobStability);
         for (Class<?> type : Command.class.getPermittedSubclasses()) {
             if (!appliers.containsKey(type)) {
                 throw new IllegalStateException("no applier for command " + type.getSimpleName());

@@ -59,6 +59,7 @@ final class JobApply {
             state.delete(NomadTables.JOB_SUMMARIES, key);
             state.read().prefix(NomadTables.JOB_VERSIONS, key + "\0").toList()
                     .forEach(v -> state.delete(NomadTables.JOB_VERSIONS, NomadTables.JOB_VERSIONS.idOf(v)));
+            DeploymentApply.deleteForJob(txn, key);
         } else {
             state.put(NomadTables.JOBS, existing.withStop(true).withIndexes(existing.createIndex(), index, index));
         }

@@ -11,7 +11,6 @@ import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.caravan.agent.AgentInfo;
 import io.caravan.api.CaravanException;
@@ -62,8 +61,6 @@ public final class JobRoutes implements ApiRoutes {
     static final ApiEndpoint SUMMARY = ApiEndpoint.of("Job.Summary", READ_JOB);
     static final ApiEndpoint ALLOCATIONS = ApiEndpoint.of("Job.Allocations", READ_JOB);
     static final ApiEndpoint EVALUATIONS = ApiEndpoint.of("Job.Evaluations", READ_JOB);
-    static final ApiEndpoint DEPLOYMENTS = ApiEndpoint.of("Job.Deployments", READ_JOB);
-    static final ApiEndpoint LATEST_DEPLOYMENT = ApiEndpoint.of("Job.LatestDeployment", READ_JOB);
     static final ApiEndpoint SCALE_STATUS = ApiEndpoint.of("Job.ScaleStatus",
             AclRule.anyOf(AclRule.namespace(Capability.READ_JOB_SCALING), READ_JOB));
     /** Register, plan and validate: in the namespace the body's job resolves to ({@link #inJobNamespace}). */
@@ -79,7 +76,6 @@ public final class JobRoutes implements ApiRoutes {
     /** An evaluation by ID: in the evaluation's own namespace ({@link #evalNamespace}). */
     static final ApiEndpoint EVAL_GET = ApiEndpoint.of("Eval.GetEval", READ_JOB);
     static final ApiEndpoint EVAL_ALLOCATIONS = ApiEndpoint.of("Eval.Allocations", READ_JOB);
-    static final ApiEndpoint DEPLOYMENT_LIST = ApiEndpoint.of("Deployment.List", READ_JOB);
     /** Open to anyone: the answer holds only the namespaces the caller has some capability in. */
     static final ApiEndpoint NAMESPACE_LIST = ApiEndpoint.of("Namespace.ListNamespaces", AclRule.PUBLIC);
 
@@ -180,10 +176,6 @@ public final class JobRoutes implements ApiRoutes {
                             .map(a -> AllocListStub.of(a, false)).toList(),
                             s.tableIndex(NomadTables.ALLOCS.name()));
                 }))
-                // No deployments exist until the deployments issue: Nomad's answers for "none".
-                .get("/v1/deployments", DEPLOYMENT_LIST, r -> ApiResponse.ok(List.of()))
-                .get("/v1/job/{id}/deployments", DEPLOYMENTS, r -> ApiResponse.ok(List.of()))
-                .get("/v1/job/{id}/deployment", LATEST_DEPLOYMENT, r -> ApiResponse.ok(NullNode.getInstance()))
                 .get("/v1/namespaces", NAMESPACE_LIST, r -> ApiResponse.ok(NAMESPACES.stream()
                         .filter(ns -> anyCapability(r.identity().acl(), ns.name())).toList()))
                 .write("/v1/jobs/parse", PARSE, this::parse)

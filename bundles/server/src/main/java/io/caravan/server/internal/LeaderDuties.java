@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What only the leader does: the eval broker and blocked evaluations, the scheduler workers, the plan applier, node
- * heartbeat timers, and (with ACLs on) the collection of expired ACL tokens ({@link AclTokenGc}). Exists exactly while
+ * heartbeat timers, the deployment watcher, and (with ACLs on) the collection of expired ACL tokens ({@link AclTokenGc}). Exists exactly while
  * this server leads ({@link Leadership} is mandatory), so DS starts it on a new leader and stops it on the old one. On
  * start it rebuilds the broker from the state store and gives every node the failover TTL, so no node is marked down
  * because leadership moved.
@@ -58,6 +58,7 @@ public final class LeaderDuties implements ServerState.AppliedListener {
     private final PlanApplier planApplier;
     private final Heartbeats heartbeats;
     private final List<SchedulerWorker> workers = new ArrayList<>();
+    private final DeploymentWatcher deployments;
     /** Nodes whose drain-complete write is in flight, so it is sent once. */
     private final Set<String> drainsCompleting = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -78,6 +79,7 @@ public final class LeaderDuties implements ServerState.AppliedListener {
                 this::cancelEvals);
         this.blocked = new BlockedEvals(broker::enqueue, this::cancelEvals);
         this.planApplier = new PlanApplier(store, writes, clock);
+        this.deployments = new DeploymentWatcher(store, writes, clock, timers);
         this.heartbeats = new Heartbeats(timers, GoDuration.parse(config.min_heartbeat_ttl()),
                 config.max_heartbeats_per_second(), GoDuration.parse(config.heartbeat_grace()), this::nodeMissed);
         state.addListener(this);
@@ -99,6 +101,7 @@ public final class LeaderDuties implements ServerState.AppliedListener {
     @Deactivate
     void deactivate() {
         state.removeListener(this);
+        deployments.close();
         broker.close();
         workers.forEach(SchedulerWorker::close);
         planApplier.close();
@@ -161,6 +164,7 @@ public final class LeaderDuties implements ServerState.AppliedListener {
             heartbeats.remove(c.nodeId());
         }
         completeDrains(snapshot, nodesTouched(snapshot, command));
+        deployments.applied(command);
     }
 
     private static java.util.Collection<String> nodesTouched(StateSnapshot snapshot, Command command) {

@@ -165,10 +165,20 @@ public final class NodeEndpoints implements NodeEndpoint {
         return new ArrayList<>(evals.values());
     }
 
-    /** Only the client's fields go into the log entry (a client may send whole allocations, jobs included). */
+    /**
+     * Only the client's fields go into the log entry (a client may send whole allocations, jobs included); of the
+     * deployment status, the health it reports and when ({@code Canary} and the rest are the servers').
+     */
     static List<Allocation> clientViews(List<Allocation> updates) {
         return updates.stream().map(u -> u.toBuilder().job(null).allocatedResources(null).metrics(null)
-                .rescheduleTracker(null).deploymentStatus(null).networkStatus(null).build()).toList();
+                .rescheduleTracker(null).deploymentStatus(reportedHealth(u.deploymentStatus())).networkStatus(null)
+                .build()).toList();
+    }
+
+    private static io.caravan.api.model.AllocDeploymentStatus reportedHealth(
+            io.caravan.api.model.AllocDeploymentStatus status) {
+        return status == null || status.healthy() == null ? null
+                : new io.caravan.api.model.AllocDeploymentStatus(status.healthy(), status.timestamp(), false, 0);
     }
 
     @Override

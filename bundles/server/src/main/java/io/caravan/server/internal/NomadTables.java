@@ -14,6 +14,7 @@ import io.caravan.api.acl.AclRole;
 import io.caravan.api.acl.AclToken;
 import io.caravan.api.json.NomadJson;
 import io.caravan.api.model.Allocation;
+import io.caravan.api.model.Deployment;
 import io.caravan.api.model.Evaluation;
 import io.caravan.api.model.Job;
 import io.caravan.api.model.JobSummary;
@@ -40,6 +41,8 @@ final class NomadTables {
             .withIndex(IndexSpec.single("node", Allocation::nodeId))
             .withIndex(IndexSpec.single("eval", Allocation::evalId));
     static final TableSpec<Node> NODES = TableSpec.of("nodes", Node.class, Node::id);
+    static final TableSpec<Deployment> DEPLOYMENTS = TableSpec.of("deployment", Deployment.class, Deployment::id)
+            .withIndex(IndexSpec.single("job", d -> key(d.namespace(), d.jobId())));
     static final TableSpec<SchedulerConfig> SCHEDULER_CONFIG = TableSpec.of("scheduler_config",
             SchedulerConfig.class, c -> SchedulerConfig.KEY);
 
@@ -60,7 +63,7 @@ final class NomadTables {
 
     static final List<TableSpec<?>> ALL = List.of(JOBS, JOB_VERSIONS, JOB_SUMMARIES, EVALS, ALLOCS, NODES,
             SCHEDULER_CONFIG, AppliedRequests.TABLE, ACL_POLICIES, ACL_TOKENS, ACL_ROLES, ACL_BOOTSTRAP,
-            ACL_AUTH_METHODS, ACL_BINDING_RULES);
+            ACL_AUTH_METHODS, ACL_BINDING_RULES, DEPLOYMENTS);
 
     /**
      * A codec for one snapshot or one restore (it is stateful): each row as Nomad's JSON, readable and the shape the
@@ -71,7 +74,8 @@ final class NomadTables {
     static Codec codec() {
         return Codec.of(json(JOBS), json(JOB_VERSIONS), json(JOB_SUMMARIES), json(EVALS), allocs(), json(NODES),
                 json(SCHEDULER_CONFIG), json(AppliedRequests.TABLE), json(ACL_POLICIES), json(ACL_TOKENS),
-                json(ACL_ROLES), json(ACL_BOOTSTRAP), json(ACL_AUTH_METHODS), json(ACL_BINDING_RULES));
+                json(ACL_ROLES), json(ACL_BOOTSTRAP), json(ACL_AUTH_METHODS), json(ACL_BINDING_RULES),
+                json(DEPLOYMENTS));
     }
 
     /** An allocation row: {@code {"Ref": n, "Alloc": {...}}}, the alloc's {@code Job} present only at first use. */

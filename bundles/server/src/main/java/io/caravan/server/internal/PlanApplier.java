@@ -142,9 +142,12 @@ final class PlanApplier implements AutoCloseable {
             acceptedUpdates.clear();
             acceptedPlacements.clear();
         }
-        Command.PlanApply command = acceptedUpdates.isEmpty() && acceptedPlacements.isEmpty() ? null
+        boolean deploymentChanges = plan.deployment() != null || !plan.deploymentUpdates().isEmpty();
+        Command.PlanApply command = acceptedUpdates.isEmpty() && acceptedPlacements.isEmpty() && !deploymentChanges
+                ? null
                 : new Command.PlanApply(plan.evalId(), plan.job(), flatten(acceptedUpdates, PlanApplier::stopStub),
-                flatten(acceptedPlacements, a -> a.toBuilder().job(null).build()), nowNanos);
+                flatten(acceptedPlacements, a -> a.toBuilder().job(null).build()), nowNanos, plan.deployment(),
+                plan.deploymentUpdates());
         return new Verified(acceptedUpdates, acceptedPlacements, rejected, command);
     }
 

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Optional;
 
 import io.caravan.api.model.Allocation;
+import io.caravan.api.model.Deployment;
 import io.caravan.api.model.Job;
 import io.caravan.api.model.Node;
 import io.caravan.scheduler.SchedulerConfiguration;
@@ -51,6 +52,17 @@ record SnapshotSchedulerState(StateSnapshot snapshot, Job proposed) implements S
     @Override
     public List<Allocation> allocsByNode(String nodeId) {
         return snapshot.byIndex(NomadTables.ALLOCS, "node", nodeId).toList();
+    }
+
+    @Override
+    public Optional<Deployment> latestDeployment(String namespace, String jobId) {
+        return latestDeployment(snapshot, namespace, jobId);
+    }
+
+    /** The job's deployment created last (Nomad's {@code LatestDeploymentByJobID}). */
+    static Optional<Deployment> latestDeployment(StateSnapshot snapshot, String namespace, String jobId) {
+        return snapshot.byIndex(NomadTables.DEPLOYMENTS, "job", NomadTables.key(namespace, jobId))
+                .max(java.util.Comparator.comparingLong(Deployment::createIndex));
     }
 
     @Override

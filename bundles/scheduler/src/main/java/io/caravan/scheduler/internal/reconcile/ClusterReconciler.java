@@ -13,11 +13,15 @@ import java.util.Map;
 import java.util.Set;
 
 import io.caravan.api.model.Allocation;
+import io.caravan.api.model.Deployment;
+import io.caravan.api.model.DeploymentState;
 import io.caravan.api.model.DisconnectStrategy;
 import io.caravan.api.model.Evaluation;
 import io.caravan.api.model.Job;
 import io.caravan.api.model.Node;
 import io.caravan.api.model.TaskGroup;
+import io.caravan.api.model.UpdateStrategy;
+import io.caravan.scheduler.DeploymentStatusUpdate;
 import io.caravan.scheduler.PlanAnnotations.DesiredUpdates;
 import io.caravan.scheduler.internal.AllocBuilder;
 import io.caravan.scheduler.internal.EvalBuilder;
@@ -40,6 +44,12 @@ import io.caravan.scheduler.internal.EvalBuilder;
  * <li>running allocations of an older job version are updated in place or destructively ({@link JobChanges});</li>
  * <li>surplus allocations are stopped highest index first; missing ones get the lowest free indexes.</li>
  * </ul>
+ *
+ * <p>A service group with an {@code update} block ({@code max_parallel > 0}) changes version through a deployment
+ * ({@link Rollout}): destructive updates first place {@code canary} canaries beside the old allocations and wait for
+ * promotion, then replace at most {@code max_parallel} at a time, counting new allocations not yet healthy against
+ * the limit; an unhealthy one stops the roll. A paused or failed deployment places nothing new. A newer job version
+ * or a stopped job cancels the running deployment; once every group is promoted and healthy it is successful.
  */
 public final class ClusterReconciler {
     /** Nomad's {@code rescheduleWindowSize}: a reschedule due this soon happens now. */
@@ -58,6 +68,26 @@ public final class ClusterReconciler {
     private final Map<String, GroupUpdates> updates = new LinkedHashMap<>();
     /** Reconnected allocations kept, whose slot carries the reconnect record. */
     private final Set<String> reconnects = new HashSet<>();
+
+    static final String DESCRIPTION_RUNNING = "Deployment is running";
+    static final String DESCRIPTION_NEEDS_PROMOTION = "Deployment is running but requires manual promotion";
+    static final String DESCRIPTION_AUTO_PROMOTION = "Deployment is running pending automatic promotion";
+    static final String DESCRIPTION_SUCCESSFUL = "Deployment completed successfully";
+    static final String DESCRIPTION_STOPPED_JOB = "Cancelled because job is stopped";
+    static final String DESCRIPTION_NEWER_JOB = "Cancelled due to newer version of job";
+
+    /** The deployment of this job version, if it has one (after cancelling one of an older version). */
+    private Deployment deployment;
+    /** Group states of a deployment this pass creates. */
+    private final Map<String, DeploymentState> createdGroups = new LinkedHashMap<>();
+    private final List<DeploymentStatusUpdate> deploymentUpdates = new ArrayList<>();
+    private boolean deploymentPaused;
+    private boolean deploymentFailed;
+    /** Whether every rolling group has nothing left to do and is healthy (and promoted). */
+    private boolean deploymentComplete = true;
+    private boolean anyRollout;
+    /** The group being computed, when it rolls through a deployment. */
+    private Rollout rollout;
 
     private ClusterReconciler(ReconcileInput in) {
         this.in = in;
@@ -84,9 +114,11 @@ public final class ClusterReconciler {
     }
 
     private ReconcileResult compute() {
+        cancelUnneededDeployments();
         Map<String, List<Allocation>> groups = Allocs.byGroup(in.job(), in.allocs());
         for (Map.Entry<String, List<Allocation>> e : groups.entrySet()) {
             GroupUpdates counts = updates.computeIfAbsent(e.getKey(), g -> new GroupUpdates());
+            rollout = null;
             TaskGroup tg = in.jobStopped() ? null : in.job().lookupTaskGroup(e.getKey());
             if (tg == null || tg.count() == null || tg.count() == 0) {
                 stopAll(e.getValue(), tg, counts);
@@ -96,7 +128,258 @@ public final class ClusterReconciler {
         }
         Map<String, DesiredUpdates> desired = new LinkedHashMap<>();
         updates.forEach((g, c) -> desired.put(g, c.toDesiredUpdates()));
-        return new ReconcileResult(placements, stops, inPlace, attributeUpdates, followUps, desired);
+        Deployment created = createdDeployment();
+        if (deployment != null && Deployment.STATUS_RUNNING.equals(deployment.status()) && anyRollout
+                && deploymentComplete) {
+            deploymentUpdates.add(new DeploymentStatusUpdate(deployment.id(), Deployment.STATUS_SUCCESSFUL,
+                    DESCRIPTION_SUCCESSFUL));
+        }
+        String joins = created != null ? created.id()
+                : deployment != null && deployment.active() ? deployment.id() : null;
+        return new ReconcileResult(placements, stops, inPlace, attributeUpdates, followUps, desired, created,
+                deploymentUpdates, joins);
+    }
+
+    /**
+     * Nomad's {@code cancelUnneededDeployments}: a stopped job cancels its active deployment; one of an older job
+     * version is cancelled and no longer current; a successful one is done with.
+     */
+    private void cancelUnneededDeployments() {
+        Deployment d = in.deployment();
+        if (in.jobStopped()) {
+            if (d != null && d.active()) {
+                deploymentUpdates.add(new DeploymentStatusUpdate(d.id(), Deployment.STATUS_CANCELLED,
+                        DESCRIPTION_STOPPED_JOB));
+            }
+            return;
+        }
+        if (d == null) {
+            return;
+        }
+        if (d.jobCreateIndex() != createIndex(in.job()) || d.jobVersion() != version(in.job())) {
+            if (d.active()) {
+                deploymentUpdates.add(new DeploymentStatusUpdate(d.id(), Deployment.STATUS_CANCELLED,
+                        DESCRIPTION_NEWER_JOB));
+            }
+            return;
+        }
+        if (Deployment.STATUS_SUCCESSFUL.equals(d.status())) {
+            return;
+        }
+        deployment = d;
+        deploymentPaused = Deployment.STATUS_PAUSED.equals(d.status()) || Deployment.STATUS_PENDING.equals(d.status());
+        deploymentFailed = Deployment.STATUS_FAILED.equals(d.status());
+    }
+
+    private static long version(Job job) {
+        return job.version() == null ? 0 : job.version();
+    }
+
+    private static long createIndex(Job job) {
+        return job.createIndex() == null ? 0 : job.createIndex();
+    }
+
+    /** The deployment this pass creates, when some group starts rolling and the version has none yet. */
+    private Deployment createdDeployment() {
+        if (createdGroups.isEmpty() || deployment != null) {
+            return null;
+        }
+        Job job = in.job();
+        boolean needsPromotion = false;
+        boolean autoPromote = true;
+        for (DeploymentState s : createdGroups.values()) {
+            if (s.desiredCanaries() > 0) {
+                needsPromotion = true;
+                autoPromote &= s.autoPromote();
+            }
+        }
+        String description = !needsPromotion ? DESCRIPTION_RUNNING
+                : autoPromote ? DESCRIPTION_AUTO_PROMOTION : DESCRIPTION_NEEDS_PROMOTION;
+        long jobModifyIndex = job.jobModifyIndex() == null ? 0 : job.jobModifyIndex();
+        return new Deployment(in.ids().get(), job.namespace(), job.id(), version(job), jobModifyIndex,
+                jobModifyIndex, createIndex(job), false, createdGroups, Deployment.STATUS_RUNNING, description,
+                in.eval() == null ? job.priority() : in.eval().priority(), 0, 0, in.nowNanos(), in.nowNanos());
+    }
+
+    /**
+     * A rolling group's deployment state while it is computed: the existing one's (promotion, canaries) or a new
+     * one's, the live canaries of the current deployment, and the destructive updates held back for the limit.
+     */
+    private final class Rollout {
+        final UpdateStrategy strategy;
+        final DeploymentState existing;
+        final boolean promoted;
+        int desiredCanaries;
+        final List<Allocation> canaries = new ArrayList<>();
+        final List<Allocation> destructive = new ArrayList<>();
+        int inPlace;
+
+        Rollout(TaskGroup tg, UpdateStrategy strategy) {
+            this.strategy = strategy;
+            this.existing = deployment == null ? null : deployment.taskGroups().get(tg.name());
+            this.promoted = existing != null && existing.promoted();
+            this.desiredCanaries = existing == null ? 0 : existing.desiredCanaries();
+        }
+
+        boolean canarying() {
+            return desiredCanaries > 0 && !promoted;
+        }
+
+        /** Whether placements may be made (Nomad's {@code deploymentPlaceReady}). */
+        boolean placeReady() {
+            return !deploymentPaused && !deploymentFailed && !canarying();
+        }
+
+        int canary() {
+            return strategy.canary() == null ? 0 : strategy.canary();
+        }
+
+        /**
+         * Nomad's {@code computeLimit}: {@code max_parallel} less the current deployment's allocations not yet
+         * healthy; nothing while paused, failed, canarying, or once one of them is unhealthy.
+         */
+        int limit(List<Slot> kept) {
+            if (deploymentPaused || deploymentFailed || canarying()) {
+                return 0;
+            }
+            int limit = strategy.maxParallel();
+            if (deployment != null) {
+                for (Slot slot : kept) {
+                    Allocation a = slot.alloc();
+                    if (a.terminal() || !deployment.id().equals(a.deploymentId())) {
+                        continue;
+                    }
+                    Boolean healthy = a.deploymentStatus() == null ? null : a.deploymentStatus().healthy();
+                    if (Boolean.FALSE.equals(healthy)) {
+                        return 0;
+                    }
+                    if (healthy == null) {
+                        limit--;
+                    }
+                }
+            }
+            return Math.max(0, limit);
+        }
+    }
+
+    /**
+     * Sorts out canaries before the slots are counted: the current deployment's are kept aside while it waits for
+     * promotion (the old allocations keep the count) and join the slots once promoted, when the old allocations
+     * sharing their names stop; unpromoted canaries of a failed or earlier deployment stop. Returns the allocations
+     * left to classify.
+     */
+    private List<Allocation> sortCanaries(List<Allocation> allocs, Rollout r, GroupUpdates counts) {
+        Deployment previous = in.deployment();
+        List<Allocation> rest = new ArrayList<>();
+        for (Allocation a : allocs) {
+            boolean canary = a.deploymentStatus() != null && a.deploymentStatus().canary();
+            if (!canary || a.terminal()) {
+                rest.add(a);
+                continue;
+            }
+            boolean current = deployment != null && deployment.id().equals(a.deploymentId());
+            DeploymentState owner = current ? r.existing : previous != null && previous.id().equals(a.deploymentId())
+                    ? previous.taskGroups().get(a.taskGroup()) : null;
+            boolean unpromoted = owner != null && !owner.promoted();
+            if (unpromoted && (!current || deploymentFailed)) {
+                stops.add(AllocStop.notNeeded(a));
+                counts.stop++;
+            } else if (current) {
+                r.canaries.add(a);
+                if (!r.canarying()) {
+                    rest.add(a);
+                }
+            } else {
+                rest.add(a);
+            }
+        }
+        if (r.canarying() || r.canaries.isEmpty()) {
+            return rest;
+        }
+        Set<String> canaryNames = new HashSet<>();
+        r.canaries.forEach(c -> canaryNames.add(c.name()));
+        List<Allocation> kept = new ArrayList<>();
+        for (Allocation a : rest) {
+            if (!a.terminal() && !r.canaries.contains(a) && canaryNames.contains(a.name()) && olderVersion(a)) {
+                stops.add(AllocStop.notNeeded(a)); // a promoted canary took its place
+                counts.stop++;
+            } else {
+                kept.add(a);
+            }
+        }
+        return kept;
+    }
+
+    /**
+     * After the slots: canaries while the version is new to the group, missing allocations if the deployment lets
+     * placements happen, then as many destructive updates as the limit allows; records the group's deployment state
+     * when a new deployment starts, and whether the group is done.
+     */
+    private void roll(TaskGroup tg, Rollout r, List<Allocation> allocs, List<Slot> kept, GroupUpdates counts,
+                      int placedBefore) {
+        int canary = r.canary();
+        boolean requireCanary = !r.destructive.isEmpty() && canary > 0 && r.canaries.size() < canary && !r.promoted;
+        if (requireCanary) {
+            r.desiredCanaries = canary;
+        }
+        if (requireCanary && !deploymentPaused && !deploymentFailed) {
+            int n = Math.min(canary - r.canaries.size(), r.destructive.size());
+            Set<String> used = new HashSet<>();
+            r.canaries.forEach(c -> used.add(c.name()));
+            List<Allocation> byName = new ArrayList<>(r.destructive);
+            byName.sort(Allocs.BY_NAME);
+            for (Allocation a : byName) {
+                if (n == 0) {
+                    break;
+                }
+                if (used.add(a.name())) {
+                    placements.add(Placement.canary(a.name(), tg));
+                    counts.canary++;
+                    n--;
+                }
+            }
+        }
+        int missing = Math.max(0, tg.count() - kept.size());
+        if (r.placeReady()) {
+            placeMissing(tg, kept, counts); // otherwise they wait for the deployment (Nomad's deploymentPlaceReady)
+        }
+        int placedHere = 0;
+        for (int i = placedBefore; i < placements.size(); i++) {
+            if (!placements.get(i).canary()) {
+                placedHere++;
+            }
+        }
+        int limit = r.limit(kept);
+        limit -= Math.min(placedHere, limit);
+        List<Allocation> destructive = new ArrayList<>(r.destructive);
+        destructive.sort(Allocs.BY_NAME);
+        for (int i = 0; i < destructive.size(); i++) {
+            if (i < limit) {
+                Allocation alloc = destructive.get(i);
+                placements.add(replacement(alloc, tg, Placement.Kind.DESTRUCTIVE,
+                        new AllocStop(alloc, AllocStop.UPDATING, null)));
+                counts.destructiveUpdate++;
+            } else {
+                counts.ignore++;
+            }
+        }
+
+        boolean hadRunning = allocs.stream().anyMatch(a -> !olderVersion(a));
+        boolean updatingSpec = !r.destructive.isEmpty() || r.inPlace > 0;
+        int desiredTotal = r.destructive.size() + r.inPlace + (r.placeReady() ? placedHere : missing);
+        if (r.existing == null && desiredTotal > 0 && (!hadRunning || updatingSpec)) {
+            createdGroups.put(tg.name(), new DeploymentState(Boolean.TRUE.equals(r.strategy.autoRevert()),
+                    Boolean.TRUE.equals(r.strategy.autoPromote()), r.strategy.progressDeadline(), null, false,
+                    List.of(), r.desiredCanaries, desiredTotal, 0, 0, 0));
+        }
+        boolean complete = r.destructive.isEmpty() && r.inPlace == 0 && placedHere == 0 && missing == 0
+                && !requireCanary;
+        DeploymentState ds = deployment == null ? null : deployment.taskGroups().get(tg.name());
+        if (complete && ds != null && (ds.healthyAllocs() < Math.max(ds.desiredTotal(), ds.desiredCanaries())
+                || ds.desiredCanaries() > 0 && !ds.promoted())) {
+            complete = false;
+        }
+        deploymentComplete &= complete;
     }
 
     private void stopAll(List<Allocation> allocs, TaskGroup tg, GroupUpdates counts) {
@@ -111,6 +394,15 @@ public final class ClusterReconciler {
     }
 
     private void computeGroup(TaskGroup tg, List<Allocation> allocs, GroupUpdates counts) {
+        UpdateStrategy strategy = in.batch() ? null : UpdateStrategies.rolling(in.job(), tg);
+        Rollout r = strategy == null ? null : new Rollout(tg, strategy);
+        rollout = r;
+        anyRollout |= r != null;
+        List<Allocation> all = allocs;
+        if (r != null) {
+            allocs = sortCanaries(allocs, r, counts);
+        }
+        int placedBefore = placements.size();
         Disconnects disconnects = new Disconnects(tg, allocs);
         List<Slot> slots = new ArrayList<>();
         for (Allocation alloc : allocs) {
@@ -124,7 +416,11 @@ public final class ClusterReconciler {
         for (Slot slot : kept) {
             act(slot, tg, counts, later);
         }
-        placeMissing(tg, kept, counts);
+        if (r != null) {
+            roll(tg, r, all, kept, counts, placedBefore);
+        } else {
+            placeMissing(tg, kept, counts);
+        }
         createFollowUps(later, Evaluation.TRIGGER_RETRY_FAILED_ALLOC, FOLLOW_UP_DESCRIPTION, false);
         createFollowUps(disconnects.newlyUnknown, Evaluation.TRIGGER_MAX_DISCONNECT_TIMEOUT,
                 DISCONNECT_FOLLOW_UP_DESCRIPTION, true);
@@ -375,6 +671,9 @@ public final class ClusterReconciler {
             case IN_PLACE:
                 inPlace.add(AllocBuilder.from(alloc).job(in.job()).evalId(evalId()).modifyTime(in.nowNanos()).build());
                 counts.inPlaceUpdate++;
+                if (rollout != null) {
+                    rollout.inPlace++;
+                }
                 break;
             default:
                 destructive(alloc, tg, counts);
@@ -382,6 +681,10 @@ public final class ClusterReconciler {
     }
 
     private void destructive(Allocation alloc, TaskGroup tg, GroupUpdates counts) {
+        if (rollout != null) {
+            rollout.destructive.add(alloc); // the deployment decides how many now (roll)
+            return;
+        }
         placements.add(replacement(alloc, tg, Placement.Kind.DESTRUCTIVE,
                 new AllocStop(alloc, AllocStop.UPDATING, null)));
         counts.destructiveUpdate++;

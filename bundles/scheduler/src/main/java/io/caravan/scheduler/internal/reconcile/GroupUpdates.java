@@ -14,9 +14,10 @@ final class GroupUpdates {
     long rescheduleLater;
     long disconnect;
     long reconnect;
+    long canary;
 
     DesiredUpdates toDesiredUpdates() {
-        return new DesiredUpdates(ignore, place, migrate, stop, inPlaceUpdate, destructiveUpdate, 0, 0, reconnect,
+        return new DesiredUpdates(ignore, place, migrate, stop, inPlaceUpdate, destructiveUpdate, canary, 0, reconnect,
                 rescheduleNow, rescheduleLater, disconnect);
     }
 }
