@@ -325,11 +325,12 @@ public final class JobRoutes implements ApiRoutes {
         long expected = body.path("JobModifyIndex").asLong(0);
         long now = System.currentTimeMillis() * 1_000_000L;
         Job submitted = job.withSubmitTime(now);
-        Evaluation eval = Evaluation.forJob(UUID.randomUUID().toString(), submitted,
-                Evaluation.TRIGGER_JOB_REGISTER, now);
+        // Nomad creates no evaluation for a periodic or parameterized parent: only its children are placed.
+        Evaluation eval = PeriodicJobs.isParent(submitted) ? null : Evaluation.forJob(UUID.randomUUID().toString(),
+                submitted, Evaluation.TRIGGER_JOB_REGISTER, now);
         return writes.submit(new Command.JobRegister(submitted, eval, enforce, expected)).thenApply(result ->
-                ApiResponse.ok(new RegisterResponse(eval.id(), result.evalCreateIndex(), result.jobModifyIndex(),
-                        warnings, result.index(), 0, true), QueryMeta.index(result.index())));
+                ApiResponse.ok(new RegisterResponse(eval == null ? "" : eval.id(), result.evalCreateIndex(),
+                        result.jobModifyIndex(), warnings, result.index(), 0, true), QueryMeta.index(result.index())));
     }
 
     /** Nomad's {@code ScalingRequest}: the group to scale and its new count (null: only record an event). */
@@ -413,11 +414,11 @@ public final class JobRoutes implements ApiRoutes {
         Job job = store.snapshot().get(NomadTables.JOBS, NomadTables.key(ns, id))
                 .orElseThrow(() -> new CaravanException(ErrorCode.NOT_FOUND, "job not found"));
         long now = System.currentTimeMillis() * 1_000_000L;
-        Evaluation eval = Evaluation.forJob(UUID.randomUUID().toString(), job, Evaluation.TRIGGER_JOB_DEREGISTER,
-                now);
+        Evaluation eval = PeriodicJobs.isParent(job) ? null : Evaluation.forJob(UUID.randomUUID().toString(), job,
+                Evaluation.TRIGGER_JOB_DEREGISTER, now);
         boolean purge = r.query("purge").map(p -> p.isEmpty() || p.equals("true")).orElse(false);
         return writes.submit(new Command.JobDeregister(ns, id, purge, eval)).thenApply(result ->
-                ApiResponse.ok(new RegisterResponse(eval.id(), result.evalCreateIndex(), result.jobModifyIndex(), "",
+                ApiResponse.ok(new RegisterResponse(eval == null ? "" : eval.id(), result.evalCreateIndex(), result.jobModifyIndex(), "",
                         result.index(), 0, true), QueryMeta.index(result.index())));
     }
 
