@@ -1,0 +1,149 @@
+package io.caravan.distribution;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Periodic and parameterized jobs on one dev agent, as real processes: the parent is stored and never placed; a
+ * seconds-granularity cron launches children that run; {@code periodic force} launches one now; a dispatch with a
+ * payload runs a task that finds the payload in {@code local/} and prints it to its log.
+ */
+class PeriodicDispatchE2EIT {
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static AgentProcess agent;
+    private static Path dir;
+
+    @BeforeAll
+    static void start() throws Exception {
+        dir = Files.createTempDirectory("caravan-periodic-");
+        agent = AgentProcess.startDev(dir, ", \"data_dir\": \"" + dir.resolve("data") + "\"");
+        AgentProcess.await("the dev agent's client node is ready", WAIT,
+                () -> agent.json("/v1/nodes").findValues("Status").stream().anyMatch(s -> s.asText().equals("ready")));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (agent != null) {
+            agent.close();
+        }
+    }
+
+    private static JsonNode register(String jobJson) throws Exception {
+        var response = agent.putForm("/v1/jobs", "{\"Job\": " + jobJson + "}");
+        assertEquals(200, response.statusCode(), response.body());
+        return AgentProcess.JSON.readTree(response.body());
+    }
+
+    private static String path(String jobId) {
+        return "/v1/job/" + URLEncoder.encode(jobId, StandardCharsets.UTF_8);
+    }
+
+    private static List<JsonNode> children(String parent) {
+        List<JsonNode> out = new ArrayList<>();
+        agent.json("/v1/jobs?prefix=" + URLEncoder.encode(parent + "/", StandardCharsets.UTF_8)).forEach(j -> {
+            if (parent.equals(j.path("ParentID").asText())) {
+                out.add(j);
+            }
+        });
+        return out;
+    }
+
+    private static String clientStatus(String jobId) {
+        JsonNode allocs = agent.json(path(jobId) + "/allocations");
+        return allocs != null && allocs.size() == 1 ? allocs.get(0).get("ClientStatus").asText() : "";
+    }
+
+    @Test
+    void aSecondsCronLaunchesChildrenThatRunWhileTheParentIsNeverPlaced() throws Exception {
+        JsonNode registered = register("""
+                {"ID": "tick", "Type": "batch", "Datacenters": ["dc1"],
+                 "Periodic": {"Spec": "*/2 * * * * * *", "ProhibitOverlap": false},
+                 "TaskGroups": [{"Name": "t", "Tasks": [{"Name": "echo", "Driver": "raw_exec",
+                   "Config": {"command": "/bin/sh", "args": ["-c", "echo tick"]}}]}]}
+                """);
+        assertEquals("", registered.get("EvalID").asText(), "no evaluation for a periodic parent");
+        assertEquals("running", agent.json("/v1/job/tick").get("Status").asText());
+
+        AgentProcess.await("two children have run to completion", WAIT, () -> children("tick").stream()
+                .filter(c -> clientStatus(c.get("ID").asText()).equals("complete")).count() >= 2);
+        assertEquals(0, agent.json("/v1/job/tick/allocations").size(), "the parent itself is never placed");
+        assertEquals(0, agent.json("/v1/job/tick/evaluations").size());
+        for (JsonNode child : children("tick")) {
+            assertTrue(child.get("ID").asText().matches("tick/periodic-\\d+"), child.toString());
+            assertEquals(false, child.get("Periodic").asBoolean());
+        }
+        AgentProcess.await("the parent's summary counts dead children", WAIT, () ->
+                agent.json("/v1/job/tick/summary").path("Children").path("Dead").asInt() >= 2);
+
+        // Stopping the parent stops the launches.
+        assertEquals(200, agent.delete("/v1/job/tick").statusCode());
+        Thread.sleep(1000); // a launch already on its way may still land
+        int launched = children("tick").size();
+        Thread.sleep(5000);
+        assertEquals(launched, children("tick").size(), "no launch after the parent stopped");
+    }
+
+    @Test
+    void periodicForceLaunchesAChildNow() throws Exception {
+        register("""
+                {"ID": "yearly", "Type": "batch", "Datacenters": ["dc1"], "Periodic": {"Spec": "@yearly"},
+                 "TaskGroups": [{"Name": "t", "Tasks": [{"Name": "echo", "Driver": "raw_exec",
+                   "Config": {"command": "/bin/sh", "args": ["-c", "echo forced"]}}]}]}
+                """);
+        var forced = agent.putForm("/v1/job/yearly/periodic/force", "");
+        assertEquals(200, forced.statusCode(), forced.body());
+        String evalId = AgentProcess.JSON.readTree(forced.body()).get("EvalID").asText();
+        String childId = agent.json("/v1/evaluation/" + evalId).get("JobID").asText();
+        assertTrue(childId.matches("yearly/periodic-\\d+"), childId);
+        AgentProcess.await("the forced child completes", WAIT, () -> clientStatus(childId).equals("complete"));
+
+        var notPeriodic = agent.putForm("/v1/job/" + URLEncoder.encode(childId, StandardCharsets.UTF_8)
+                + "/periodic/force", "");
+        assertEquals(400, notPeriodic.statusCode(), notPeriodic.body());
+    }
+
+    @Test
+    void aDispatchedPayloadIsInTheTasksLocalDirectory() throws Exception {
+        JsonNode registered = register("""
+                {"ID": "render", "Type": "batch", "Datacenters": ["dc1"],
+                 "ParameterizedJob": {"Payload": "required", "MetaRequired": ["frame"]},
+                 "TaskGroups": [{"Name": "r", "Tasks": [{"Name": "cat", "Driver": "raw_exec",
+                   "DispatchPayload": {"File": "input.txt"},
+                   "Config": {"command": "/bin/sh",
+                              "args": ["-c", "cat ${NOMAD_TASK_DIR}/input.txt; echo \\" frame=${NOMAD_META_frame}\\""]}}]}]}
+                """);
+        assertEquals("", registered.get("EvalID").asText());
+
+        var missing = agent.putForm("/v1/job/render/dispatch", "{\"Meta\": {\"frame\": \"7\"}}");
+        assertEquals(400, missing.statusCode(), missing.body());
+        assertTrue(missing.body().contains("Payload is not provided but required"), missing.body());
+
+        String payload = Base64.getEncoder().encodeToString("the payload".getBytes(StandardCharsets.UTF_8));
+        var dispatched = agent.putForm("/v1/job/render/dispatch",
+                "{\"Payload\": \"" + payload + "\", \"Meta\": {\"frame\": \"7\"}}");
+        assertEquals(200, dispatched.statusCode(), dispatched.body());
+        String childId = AgentProcess.JSON.readTree(dispatched.body()).get("DispatchedJobID").asText();
+        assertTrue(childId.matches("render/dispatch-\\d+-[0-9a-f]{8}"), childId);
+
+        AgentProcess.await("the dispatched job completes", WAIT, () -> clientStatus(childId).equals("complete"));
+        String allocId = agent.json(path(childId) + "/allocations").get(0).get("ID").asText();
+        assertEquals("the payload frame=7\n", Files.readString(
+                dir.resolve("data/alloc").resolve(allocId).resolve("alloc/logs/cat.stdout.0")));
+        assertEquals(1, children("render").size());
+        assertEquals(0, agent.json("/v1/job/render/allocations").size());
+    }
+}
