@@ -76,6 +76,18 @@ class JobDispatchPeriodicCommandsTest extends FakeAgentTest {
     }
 
     @Test
+    void runningAPeriodicJobPrintsTheApproximateNextLaunch(@TempDir Path tmp) throws Exception {
+        Path file = tmp.resolve("report.json");
+        Files.writeString(file, "{\"Job\": {\"ID\": \"report\", \"Type\": \"batch\", "
+                + "\"Periodic\": {\"Spec\": \"0 0 1 1 *\", \"TimeZone\": \"UTC\"}}}");
+        agent.json("/v1/jobs", "{\"EvalID\":\"\",\"EvalCreateIndex\":0,\"JobModifyIndex\":7}");
+        Cli.Result r = Cli.run(env, "job", "run", file.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().matches("Job registration successful\nApproximate next launch time: "
+                + "\\d{4}-01-01T00:00:00Z \\(\\d+h\\d+m\\d+s from now\\)\n"), r.out());
+    }
+
+    @Test
     void periodicForceDetachedPrintsTheEvaluation() {
         agent.json("/v1/jobs", "[{\"ID\":\"report\"}]")
                 .json("/v1/job/report/periodic/force", "{\"EvalID\":\"d8c7ef09-2ebd\",\"EvalCreateIndex\":9,"

@@ -205,7 +205,7 @@ public final class JobStatusCommand extends HttpCommand {
     }
 
     /** Nomad's "Next Periodic Launch": the next cron time in the job's time zone, and how far off it is. */
-    private static String nextLaunch(JsonNode periodic) {
+    static String nextLaunch(JsonNode periodic) {
         ZoneId zone;
         try {
             String tz = Json.text(periodic.get("TimeZone"));
