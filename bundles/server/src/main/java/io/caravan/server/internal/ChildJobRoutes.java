@@ -1,6 +1,5 @@
 package io.caravan.server.internal;
 
-import java.io.ByteArrayOutputStream;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -18,6 +17,7 @@ import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
 import io.caravan.api.acl.AclRule;
 import io.caravan.api.acl.Capability;
+import io.caravan.api.codec.Snappy;
 import io.caravan.api.model.Evaluation;
 import io.caravan.api.model.Job;
 import io.caravan.api.model.ParameterizedJobConfig;
@@ -119,7 +119,7 @@ public final class ChildJobRoutes implements ApiRoutes {
         merged.putAll(meta);
         return parent.toBuilder().id(id).name(id).parentId(parent.id()).dispatched(true).status("")
                 .statusDescription("").meta(merged).dispatchIdempotencyToken(token.isEmpty() ? null : token)
-                .payload(payload.length == 0 ? null : Base64.getEncoder().encodeToString(snappy(payload)))
+                .payload(payload.length == 0 ? null : Base64.getEncoder().encodeToString(Snappy.encode(payload)))
                 .submitTime(nowNanos).build();
     }
 
@@ -183,30 +183,15 @@ public final class ChildJobRoutes implements ApiRoutes {
                 .orElseThrow(() -> new CaravanException(ErrorCode.NOT_FOUND, "job not found"));
     }
 
-    /** Snappy's block format with literals only: what any snappy reader (Nomad's client, ours) decodes. */
-    static byte[] snappy(byte[] data) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(data.length + 16);
-        long length = data.length;
-        while (length >= 0x80) {
-            out.write((int) (length & 0x7f) | 0x80);
-            length >>>= 7;
-        }
-        out.write((int) length);
-        for (int at = 0; at < data.length; at += 65536) {
-            int n = Math.min(65536, data.length - at);
-            int tagLength = n - 1;
-            if (tagLength < 60) {
-                out.write(tagLength << 2);
-            } else if (tagLength < 0x100) {
-                out.write(60 << 2);
-                out.write(tagLength);
-            } else {
-                out.write(61 << 2);
-                out.write(tagLength & 0xff);
-                out.write(tagLength >>> 8);
+    /** Nomad's {@code GET /v1/job/:id}: a dispatched job's payload as dispatched, not as stored (snappy). */
+    static ApiResponse payloadDecoded(ApiResponse answer) {
+        if (answer.body() instanceof Job job && job.payload() != null && !job.payload().isEmpty()) {
+            byte[] raw = Snappy.decodeOrNull(job.decodePayload());
+            if (raw != null) {
+                return new ApiResponse(answer.status(), job.toBuilder()
+                        .payload(Base64.getEncoder().encodeToString(raw)).build(), answer.meta());
             }
-            out.write(data, at, n);
         }
-        return out.toByteArray();
+        return answer;
     }
 }

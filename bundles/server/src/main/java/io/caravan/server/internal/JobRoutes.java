@@ -132,7 +132,8 @@ public final class JobRoutes implements ApiRoutes {
         ApiEndpoint evalAllocations = EVAL_ALLOCATIONS.namespacedBy(this::evalNamespace);
         routes.getAsync("/v1/jobs", LIST, this::listJobs)
                 .writeAsync("/v1/jobs", REGISTER, this::registerJob)
-                .getAsync("/v1/job/{id}", GET, r -> reads.one(r, NomadTables.JOBS, jobKey(r), "job not found"))
+                .getAsync("/v1/job/{id}", GET, r -> reads.one(r, NomadTables.JOBS, jobKey(r), "job not found")
+                        .thenApply(ChildJobRoutes::payloadDecoded))
                 .writeAsync("/v1/job/{id}", REGISTER, this::registerJob)
                 .deleteAsync("/v1/job/{id}", DEREGISTER, this::deregisterJob)
                 .write("/v1/job/{id}/plan", PLAN, this::planJob)

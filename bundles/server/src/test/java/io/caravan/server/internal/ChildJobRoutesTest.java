@@ -151,6 +151,9 @@ class ChildJobRoutesTest {
         framed[1] = 12 << 2;
         System.arraycopy("hello payload".getBytes(StandardCharsets.UTF_8), 0, framed, 2, 13);
         assertArrayEquals(framed, child.decodePayload(), "stored snappy-framed, as Nomad stores it");
+        assertEquals(Base64.getEncoder().encodeToString("hello payload".getBytes(StandardCharsets.UTF_8)),
+                json(call("GET /v1/job/{id}", childId, null).body()).path("Payload").asText(),
+                "read back as dispatched");
         Evaluation eval = s.get(NomadTables.EVALS, answer.path("EvalID").asText()).orElseThrow();
         assertEquals(childId, eval.jobId());
         assertEquals(answer.path("Index").asLong(), answer.path("JobCreateIndex").asLong());
