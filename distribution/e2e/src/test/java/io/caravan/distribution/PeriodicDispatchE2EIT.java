@@ -1,5 +1,6 @@
 package io.caravan.distribution;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,8 +12,18 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.hashicorp.nomad.apimodel.DispatchPayloadConfig;
+import com.hashicorp.nomad.apimodel.Job;
+import com.hashicorp.nomad.apimodel.JobDispatchResponse;
+import com.hashicorp.nomad.apimodel.ParameterizedJobConfig;
+import com.hashicorp.nomad.apimodel.PeriodicConfig;
+import com.hashicorp.nomad.apimodel.Task;
+import com.hashicorp.nomad.apimodel.TaskGroup;
+import com.hashicorp.nomad.javasdk.NomadApiClient;
+import com.hashicorp.nomad.javasdk.NomadApiConfiguration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -114,6 +125,41 @@ class PeriodicDispatchE2EIT {
         var notPeriodic = agent.putForm("/v1/job/" + URLEncoder.encode(childId, StandardCharsets.UTF_8)
                 + "/periodic/force", "");
         assertEquals(400, notPeriodic.statusCode(), notPeriodic.body());
+    }
+
+    @Test
+    void theOfficialSdkDispatchesReadsThePayloadBackAndForcesALaunch() throws Exception {
+        try (NomadApiClient nomad = new NomadApiClient(new NomadApiConfiguration.Builder()
+                .setAddress(agent.address()).build())) {
+            Task task = new Task().setName("cat").setDriver("raw_exec")
+                    .setConfig(Map.of("command", "/bin/sh", "args", List.of("-c", "cat ${NOMAD_TASK_DIR}/in")))
+                    .setDispatchPayload(new DispatchPayloadConfig().setFile("in"));
+            TaskGroup group = new TaskGroup().setName("g").setCount(1).setTasks(List.of(task));
+            Job job = new Job().setId("sdk-param").setName("sdk-param").setType("batch")
+                    .setDatacenters(List.of("dc1")).setTaskGroups(List.of(group))
+                    .setParameterizedJob(new ParameterizedJobConfig().setPayload("optional")
+                            .setMetaOptional(List.of("k")));
+            nomad.getJobsApi().register(job);
+            byte[] payload = "sdk payload".getBytes(StandardCharsets.UTF_8);
+            JobDispatchResponse dispatched = nomad.getJobsApi().dispatch("sdk-param", Map.of("k", "v"), payload)
+                    .getValue();
+            String childId = dispatched.getDispatchedJobId();
+            assertTrue(childId.startsWith("sdk-param/dispatch-"), childId);
+            assertTrue(dispatched.getEvalId().length() > 0);
+            Job child = nomad.getJobsApi().info(childId).getValue();
+            assertEquals("sdk-param", child.getParentId());
+            assertArrayEquals(payload, child.getPayload(), "read back as dispatched");
+            assertEquals("v", child.getMeta().get("k"));
+
+            Job periodic = new Job().setId("sdk-periodic").setName("sdk-periodic").setType("batch")
+                    .setDatacenters(List.of("dc1")).setTaskGroups(List.of(group.setTasks(List.of(
+                            new Task().setName("t").setDriver("raw_exec").setConfig(Map.of("command", "/bin/true"))))))
+                    .setPeriodic(new PeriodicConfig().setSpec("0 0 1 1 *"));
+            nomad.getJobsApi().register(periodic);
+            String evalId = nomad.getJobsApi().periodicForce("sdk-periodic").getValue();
+            assertTrue(agent.json("/v1/evaluation/" + evalId).get("JobID").asText()
+                    .startsWith("sdk-periodic/periodic-"));
+        }
     }
 
     @Test

@@ -188,7 +188,13 @@ public final class JobRoutes implements ApiRoutes {
                 .get("/v1/namespaces", NAMESPACE_LIST, r -> ApiResponse.ok(NAMESPACES.stream()
                         .filter(ns -> anyCapability(r.identity().acl(), ns.name())).toList()))
                 .write("/v1/jobs/parse", PARSE, this::parse)
-                .write("/v1/validate/job", VALIDATE, this::validate);
+                .write("/v1/validate/job", VALIDATE, this::validate)
+                // A child job's ID has a "/" that older clients (the Nomad Java SDK) send unescaped: Nomad reads
+                // whatever no suffix route claims as the job's ID.
+                .getAsync("/v1/job/{id*}", GET, r -> reads.one(r, NomadTables.JOBS, jobKey(r), "job not found")
+                        .thenApply(ChildJobRoutes::payloadDecoded))
+                .writeAsync("/v1/job/{id*}", REGISTER, this::registerJob)
+                .deleteAsync("/v1/job/{id*}", DEREGISTER, this::deregisterJob);
     }
 
     /** An evaluation's own namespace, for the rule; null for one that does not exist (the handler answers 404). */
