@@ -214,6 +214,19 @@ class ChildJobRoutesTest {
         assertEquals("can't force launch non-periodic job \"plain\"", e.getMessage());
     }
 
+    @Test
+    void aPlanOfAPeriodicJobTellsItsNextLaunch() throws Exception {
+        JsonNode plan = json(call("PUT /v1/job/{id}/plan", "report", JobLimitsTest.wrap(
+                PeriodicDispatcherTestJobs.periodic("report", "0 0 1 1 *"))).body());
+        java.time.Instant next = java.time.Instant.parse(plan.path("NextPeriodicLaunch").asText());
+        assertTrue(next.isAfter(java.time.Instant.now()), next.toString());
+        assertEquals(java.time.ZonedDateTime.ofInstant(next, java.time.ZoneOffset.UTC).getDayOfYear(), 1);
+        JsonNode plain = json(call("PUT /v1/job/{id}/plan", "plain", JobLimitsTest.wrap(JobLimitsTest.job("plain", 1)))
+                .body());
+        assertEquals("0001-01-01T00:00:00Z", plain.path("NextPeriodicLaunch").asText());
+        assertEquals(0, writes.get(), "a plan writes nothing");
+    }
+
     /** Periodic job fixtures. */
     static final class PeriodicDispatcherTestJobs {
         static ObjectNode periodic(String id, String cron) {
