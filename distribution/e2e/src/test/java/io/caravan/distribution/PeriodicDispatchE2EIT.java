@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.hashicorp.nomad.apimodel.DispatchPayloadConfig;
@@ -160,6 +161,97 @@ class PeriodicDispatchE2EIT {
             assertTrue(agent.json("/v1/evaluation/" + evalId).get("JobID").asText()
                     .startsWith("sdk-periodic/periodic-"));
         }
+    }
+
+    /** {@code caravan <words> -address=<agent> <flags and arguments>}: its output once it exits 0. */
+    private static String cli(String... args) throws Exception {
+        List<String> command = new ArrayList<>();
+        int words = 0;
+        while (words < args.length && !args[words].startsWith("-")) {
+            command.add(args[words++]);
+        }
+        command.add("-address=" + agent.address());
+        command.addAll(List.of(args).subList(words, args.length));
+        Path out = Files.createTempFile(dir, "cli-", ".out");
+        Process p = AgentProcess.run(out, command.toArray(String[]::new));
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the CLI finishes");
+        String text = Files.readString(out);
+        assertEquals(0, p.exitValue(), text);
+        return text;
+    }
+
+    @Test
+    void theTutorialsWorkFromTheCommandLine() throws Exception {
+        Path periodic = dir.resolve("tick.nomad.hcl");
+        Files.writeString(periodic, """
+                job "cli-tick" {
+                  type        = "batch"
+                  datacenters = ["dc1"]
+                  periodic {
+                    crons            = ["*/3 * * * * * *"]
+                    time_zone        = "Europe/Paris"
+                    prohibit_overlap = true
+                  }
+                  group "g" {
+                    task "t" {
+                      driver = "raw_exec"
+                      config {
+                        command = "/bin/sh"
+                        args    = ["-c", "echo tick"]
+                      }
+                    }
+                  }
+                }
+                """);
+        String run = cli("job", "run", periodic.toString());
+        assertTrue(run.contains("Job registration successful\nApproximate next launch time: "), run);
+        AgentProcess.await("a child has run", WAIT, () -> children("cli-tick").stream()
+                .anyMatch(c -> clientStatus(c.get("ID").asText()).equals("complete")));
+        String status = cli("job", "status", "cli-tick");
+        assertTrue(status.contains("Next Periodic Launch = "), status);
+        assertTrue(status.contains("Children Job Summary"), status);
+        assertTrue(status.matches("(?s).*Previously Launched Jobs\nID +Status\ncli-tick/periodic-\\d+ .*"), status);
+        assertEquals(200, agent.delete("/v1/job/cli-tick").statusCode());
+
+        Path parameterized = dir.resolve("render.nomad.hcl");
+        Files.writeString(parameterized, """
+                job "cli-render" {
+                  type        = "batch"
+                  datacenters = ["dc1"]
+                  parameterized {
+                    payload       = "required"
+                    meta_required = ["frame"]
+                  }
+                  group "g" {
+                    task "cat" {
+                      driver = "raw_exec"
+                      dispatch_payload {
+                        file = "input.txt"
+                      }
+                      config {
+                        command = "/bin/sh"
+                        args    = ["-c", "cat ${NOMAD_TASK_DIR}/input.txt"]
+                      }
+                    }
+                  }
+                }
+                """);
+        assertTrue(cli("job", "run", parameterized.toString()).startsWith("Job registration successful\n"));
+        Path input = dir.resolve("input.txt");
+        Files.writeString(input, "from the command line\n");
+        String dispatched = cli("job", "dispatch", "-meta", "frame=3", "cli-render", input.toString());
+        assertTrue(dispatched.startsWith("Dispatched Job ID = cli-render/dispatch-"), dispatched);
+        assertTrue(dispatched.contains("finished with status \"complete\""), dispatched);
+        String childId = children("cli-render").get(0).get("ID").asText();
+        AgentProcess.await("the dispatched job completes", WAIT, () -> clientStatus(childId).equals("complete"));
+        String allocId = agent.json(path(childId) + "/allocations").get(0).get("ID").asText();
+        assertEquals("from the command line\n", Files.readString(
+                dir.resolve("data/alloc").resolve(allocId).resolve("alloc/logs/cat.stdout.0")));
+        String renderStatus = cli("job", "status", "cli-render");
+        assertTrue(renderStatus.contains("Parameterized Job\nPayload           = required\n"
+                + "Required Metadata = frame"), renderStatus);
+        assertTrue(renderStatus.contains("Dispatched Jobs\nID"), renderStatus);
+        assertTrue(renderStatus.contains(childId), renderStatus);
     }
 
     @Test
