@@ -44,11 +44,10 @@ import io.caravan.cli.command.AclTokenListCommand;
 import io.caravan.cli.command.AclTokenSelfCommand;
 import io.caravan.cli.command.AclTokenUpdateCommand;
 import io.caravan.cli.command.AgentCommand;
+import io.caravan.cli.command.AgentInfoCommand;
 import io.caravan.cli.command.AllocCommand;
-import io.caravan.cli.command.AllocStatusCommand;
-import io.caravan.cli.command.AllocStopCommand;
-import io.caravan.cli.command.AllocLogsCommand;
 import io.caravan.cli.command.AllocFsCommand;
+import io.caravan.cli.command.AllocLogsCommand;
 import io.caravan.cli.command.AllocRestartCommand;
 import io.caravan.cli.command.AllocSignalCommand;
 import io.caravan.cli.command.DeploymentCommand;
@@ -59,31 +58,35 @@ import io.caravan.cli.command.DeploymentPromoteCommand;
 import io.caravan.cli.command.DeploymentResumeCommand;
 import io.caravan.cli.command.DeploymentStatusCommand;
 import io.caravan.cli.command.DeploymentUnblockCommand;
+import io.caravan.cli.command.AllocStatusCommand;
+import io.caravan.cli.command.AllocStopCommand;
+import io.caravan.cli.command.ConfigCommand;
+import io.caravan.cli.command.ConfigReloadCommand;
+import io.caravan.cli.command.ConfigValidateCommand;
 import io.caravan.cli.command.EvalCommand;
 import io.caravan.cli.command.EvalListCommand;
 import io.caravan.cli.command.EvalStatusCommand;
 import io.caravan.cli.command.JobCommand;
 import io.caravan.cli.command.JobAllocsCommand;
 import io.caravan.cli.command.JobDeploymentsCommand;
+import io.caravan.cli.command.JobDispatchCommand;
 import io.caravan.cli.command.JobHistoryCommand;
 import io.caravan.cli.command.JobPromoteCommand;
 import io.caravan.cli.command.JobRevertCommand;
 import io.caravan.cli.command.JobInspectCommand;
+import io.caravan.cli.command.JobPeriodicCommand;
+import io.caravan.cli.command.JobPeriodicForceCommand;
 import io.caravan.cli.command.JobPlanCommand;
 import io.caravan.cli.command.JobRunCommand;
-import io.caravan.cli.command.JobValidateCommand;
 import io.caravan.cli.command.JobStatusCommand;
 import io.caravan.cli.command.JobStopCommand;
+import io.caravan.cli.command.JobValidateCommand;
 import io.caravan.cli.command.LoginCommand;
 import io.caravan.cli.command.NodeCommand;
 import io.caravan.cli.command.NodeConfigCommand;
 import io.caravan.cli.command.NodeDrainCommand;
 import io.caravan.cli.command.NodeEligibilityCommand;
 import io.caravan.cli.command.NodeStatusCommand;
-import io.caravan.cli.command.AgentInfoCommand;
-import io.caravan.cli.command.ConfigCommand;
-import io.caravan.cli.command.ConfigReloadCommand;
-import io.caravan.cli.command.ConfigValidateCommand;
 import io.caravan.cli.command.OperatorCommand;
 import io.caravan.cli.command.OperatorKeygenCommand;
 import io.caravan.cli.command.OperatorRaftCommand;
@@ -210,7 +213,10 @@ public final class Main {
                         .addSubcommand(new JobPromoteCommand(ctx))
                         .addSubcommand(new JobRevertCommand(ctx))
                         .addSubcommand(new JobDeploymentsCommand(ctx))
-                        .addSubcommand(new JobAllocsCommand(ctx)))
+                        .addSubcommand(new JobAllocsCommand(ctx))
+                        .addSubcommand(new JobDispatchCommand(ctx))
+                        .addSubcommand(new CommandLine(new JobPeriodicCommand())
+                                .addSubcommand(new JobPeriodicForceCommand(ctx))))
                 .addSubcommand(new CommandLine(new DeploymentCommand())
                         .addSubcommand(new DeploymentListCommand(ctx))
                         .addSubcommand(new DeploymentStatusCommand(ctx))

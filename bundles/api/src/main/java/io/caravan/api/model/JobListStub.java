@@ -32,12 +32,12 @@ public record JobListStub(
         meta = Copy.map(meta);
     }
 
-    /** Nomad's {@code Job.Stub(summary)}. */
+    /** Nomad's {@code Job.Stub(summary)}: a dispatched child is not itself parameterized. */
     public static JobListStub of(Job job, JobSummary summary) {
         return new JobListStub(job.id(), job.parentId(), job.name(), job.namespace(), job.datacenters(),
                 job.nodePool(), job.multiregion(), job.type(), value(job.priority()),
                 job.periodic() != null,
-                job.parameterizedJob() != null, Boolean.TRUE.equals(job.stop()), job.status(),
+                job.parameterizedJob() != null && !job.dispatched(), Boolean.TRUE.equals(job.stop()), job.status(),
                 job.statusDescription(), summary, value(job.createIndex()), value(job.modifyIndex()),
                 value(job.jobModifyIndex()), value(job.submitTime()), job.meta());
     }

@@ -3,6 +3,8 @@ package io.caravan.http.internal;
 import io.caravan.tls.ReloadableTls;
 import io.caravan.tls.jetty.TlsConnectors;
 import org.apache.felix.http.jetty.ConnectorFactory;
+import org.eclipse.jetty.ee10.servlet.ServletHandler;
+import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -51,6 +53,13 @@ final class ApiConnector {
         http.setSendDateHeader(true);
         http.setSendServerVersion(false);
         http.setSendXPoweredBy(false);
+        // Nomad's clients escape the "/" of child job IDs (parent/periodic-1700000000) as %2F in paths; the router
+        // splits the raw path before decoding, so such a segment stays one ID.
+        http.setUriCompliance(UriCompliance.DEFAULT.with("nomad-job-ids",
+                UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR));
+        // ...and the servlet layer decodes such a path rather than refusing it, as Felix sets it for its lenient
+        // modes. ConsoleGuard reads every request both decoded and raw, so the console stays guarded.
+        server.getContainedBeans(ServletHandler.class).forEach(h -> h.setDecodeAmbiguousURIs(true));
         HttpConnectionFactory plain = new HttpConnectionFactory(http);
         ServerConnector connector = tls == null ? new ServerConnector(server, plain)
                 : new ServerConnector(server, TlsConnectors.factories(tls, plain,

@@ -587,8 +587,6 @@ final class JobSchema {
             .unsupported("vault_token", VAULT_NONE)
             .unsupported("vault_namespace", VAULT_NONE)
             .unsupported("multiregion", "multiregion jobs are not implemented")
-            .unsupported("periodic", "periodic launches are not implemented")
-            .unsupported("parameterized", "dispatching is not implemented")
             .unsupported("reschedule", "a job-level reschedule block is not applied to its groups: set it per group")
             .unsupported("migrate", MIGRATE_NONE)
             .post(JobSchema::normalizeJob);

@@ -48,33 +48,41 @@ sealed interface Command {
     /**
      * Register or update a job, with the evaluation that schedules it. With {@code enforceIndex}, only if the
      * job's current JobModifyIndex is {@code jobModifyIndex} (0: the job must not exist yet) — Nomad's
-     * check-and-set, decided at apply time so two racing writers cannot both win.
+     * check-and-set, decided at apply time so two racing writers cannot both win. A periodic or parameterized parent
+     * is never scheduled, so it comes without an evaluation ({@code eval} null), as in Nomad.
      */
     record JobRegister(Job job, Evaluation eval, boolean enforceIndex, long jobModifyIndex) implements Command {
         @Override
         public void validate() {
             Checks.job(job, "Job");
-            Checks.eval(eval, "Eval");
+            if (eval != null) {
+                Checks.eval(eval, "Eval");
+            }
         }
 
         @Override
         public List<Evaluation> evals() {
-            return List.of(eval);
+            return eval == null ? List.of() : List.of(eval);
         }
     }
 
-    /** Stop a job ({@code purge}: remove it and its versions), with the evaluation that stops its allocations. */
+    /**
+     * Stop a job ({@code purge}: remove it and its versions), with the evaluation that stops its allocations (null for
+     * a periodic or parameterized parent, which has none).
+     */
     record JobDeregister(String namespace, String jobId, boolean purge, Evaluation eval) implements Command {
         @Override
         public void validate() {
             Checks.text(namespace, "Namespace");
             Checks.text(jobId, "JobID");
-            Checks.eval(eval, "Eval");
+            if (eval != null) {
+                Checks.eval(eval, "Eval");
+            }
         }
 
         @Override
         public List<Evaluation> evals() {
-            return List.of(eval);
+            return eval == null ? List.of() : List.of(eval);
         }
     }
 

@@ -41,9 +41,12 @@ final class JobApply {
                 .withIndexes(createIndex, index, jobModifyIndex);
         state.put(NomadTables.JOBS, stored);
         state.put(NomadTables.JOB_VERSIONS, stored);
-        txn.putEval(cmd.eval().withJobModifyIndex(jobModifyIndex).withIndexes(index, index));
+        if (cmd.eval() != null) {
+            txn.putEval(cmd.eval().withJobModifyIndex(jobModifyIndex).withIndexes(index, index));
+        }
+        PeriodicJobs.recordLaunch(state, stored);
         txn.jobWritten(job.namespace(), job.id());
-        return Command.Result.ok(index, jobModifyIndex, index);
+        return Command.Result.ok(index, jobModifyIndex, cmd.eval() == null ? 0 : index);
     }
 
     static Command.Result deregister(Fsm.Txn txn, Command.JobDeregister cmd) {
@@ -60,12 +63,18 @@ final class JobApply {
             state.read().prefix(NomadTables.JOB_VERSIONS, key + "\0").toList()
                     .forEach(v -> state.delete(NomadTables.JOB_VERSIONS, NomadTables.JOB_VERSIONS.idOf(v)));
             DeploymentApply.deleteForJob(txn, key);
+            PeriodicJobs.forget(state, cmd.namespace(), cmd.jobId());
+            if (existing.parentId() != null && !existing.parentId().isEmpty()) {
+                PeriodicJobs.countChildren(state, cmd.namespace(), existing.parentId());
+            }
         } else {
             state.put(NomadTables.JOBS, existing.withStop(true).withIndexes(existing.createIndex(), index, index));
         }
-        txn.putEval(cmd.eval().withJobModifyIndex(index).withIndexes(index, index));
+        if (cmd.eval() != null) {
+            txn.putEval(cmd.eval().withJobModifyIndex(index).withIndexes(index, index));
+        }
         txn.jobWritten(cmd.namespace(), cmd.jobId());
-        return Command.Result.ok(index, index, index);
+        return Command.Result.ok(index, index, cmd.eval() == null ? 0 : index);
     }
 
     /** Whether two versions of a job differ only in what the server sets. */

@@ -56,7 +56,14 @@ final class JobPlans {
                 ? new PlanAnnotations(Map.of()) : planner.plan.annotations();
         return new PlanResponse(annotations, outcome.failedTgAllocs(),
                 existing == null ? 0 : existing.jobModifyIndex(), planner.created,
-                diff(existing, submitted, annotations), "0001-01-01T00:00:00Z", "", snapshot.latestIndex());
+                diff(existing, submitted, annotations), nextLaunch(submitted, clock), "", snapshot.latestIndex());
+    }
+
+    /** When the dispatcher would launch the job if it were registered now; Go's zero time when it never would. */
+    static String nextLaunch(Job job, Clock clock) {
+        java.time.Instant next = PeriodicJobs.isPeriodicActive(job)
+                ? PeriodicJobs.next(job.periodic(), clock.instant()) : null;
+        return next == null ? "0001-01-01T00:00:00Z" : next.toString();
     }
 
     static JobDiffs.JobDiff diff(Job before, Job after, PlanAnnotations annotations) {

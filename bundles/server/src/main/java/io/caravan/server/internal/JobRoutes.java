@@ -128,7 +128,8 @@ public final class JobRoutes implements ApiRoutes {
         ApiEndpoint evalAllocations = EVAL_ALLOCATIONS.namespacedBy(this::evalNamespace);
         routes.getAsync("/v1/jobs", LIST, this::listJobs)
                 .writeAsync("/v1/jobs", REGISTER, this::registerJob)
-                .getAsync("/v1/job/{id}", GET, r -> reads.one(r, NomadTables.JOBS, jobKey(r), "job not found"))
+                .getAsync("/v1/job/{id}", GET, r -> reads.one(r, NomadTables.JOBS, jobKey(r), "job not found")
+                        .thenApply(ChildJobRoutes::payloadDecoded))
                 .writeAsync("/v1/job/{id}", REGISTER, this::registerJob)
                 .deleteAsync("/v1/job/{id}", DEREGISTER, this::deregisterJob)
                 .write("/v1/job/{id}/plan", PLAN, this::planJob)
@@ -179,7 +180,13 @@ public final class JobRoutes implements ApiRoutes {
                 .get("/v1/namespaces", NAMESPACE_LIST, r -> ApiResponse.ok(NAMESPACES.stream()
                         .filter(ns -> anyCapability(r.identity().acl(), ns.name())).toList()))
                 .write("/v1/jobs/parse", PARSE, this::parse)
-                .write("/v1/validate/job", VALIDATE, this::validate);
+                .write("/v1/validate/job", VALIDATE, this::validate)
+                // A child job's ID has a "/" that older clients (the Nomad Java SDK) send unescaped: Nomad reads
+                // whatever no suffix route claims as the job's ID.
+                .getAsync("/v1/job/{id*}", GET, r -> reads.one(r, NomadTables.JOBS, jobKey(r), "job not found")
+                        .thenApply(ChildJobRoutes::payloadDecoded))
+                .writeAsync("/v1/job/{id*}", REGISTER, this::registerJob)
+                .deleteAsync("/v1/job/{id*}", DEREGISTER, this::deregisterJob);
     }
 
     /** An evaluation's own namespace, for the rule; null for one that does not exist (the handler answers 404). */
@@ -317,11 +324,12 @@ public final class JobRoutes implements ApiRoutes {
         long expected = body.path("JobModifyIndex").asLong(0);
         long now = System.currentTimeMillis() * 1_000_000L;
         Job submitted = job.withSubmitTime(now);
-        Evaluation eval = Evaluation.forJob(UUID.randomUUID().toString(), submitted,
-                Evaluation.TRIGGER_JOB_REGISTER, now);
+        // Nomad creates no evaluation for a periodic or parameterized parent: only its children are placed.
+        Evaluation eval = PeriodicJobs.isParent(submitted) ? null : Evaluation.forJob(UUID.randomUUID().toString(),
+                submitted, Evaluation.TRIGGER_JOB_REGISTER, now);
         return writes.submit(new Command.JobRegister(submitted, eval, enforce, expected)).thenApply(result ->
-                ApiResponse.ok(new RegisterResponse(eval.id(), result.evalCreateIndex(), result.jobModifyIndex(),
-                        warnings, result.index(), 0, true), QueryMeta.index(result.index())));
+                ApiResponse.ok(new RegisterResponse(eval == null ? "" : eval.id(), result.evalCreateIndex(),
+                        result.jobModifyIndex(), warnings, result.index(), 0, true), QueryMeta.index(result.index())));
     }
 
     /** Nomad's {@code ScalingRequest}: the group to scale and its new count (null: only record an event). */
@@ -405,11 +413,11 @@ public final class JobRoutes implements ApiRoutes {
         Job job = store.snapshot().get(NomadTables.JOBS, NomadTables.key(ns, id))
                 .orElseThrow(() -> new CaravanException(ErrorCode.NOT_FOUND, "job not found"));
         long now = System.currentTimeMillis() * 1_000_000L;
-        Evaluation eval = Evaluation.forJob(UUID.randomUUID().toString(), job, Evaluation.TRIGGER_JOB_DEREGISTER,
-                now);
+        Evaluation eval = PeriodicJobs.isParent(job) ? null : Evaluation.forJob(UUID.randomUUID().toString(), job,
+                Evaluation.TRIGGER_JOB_DEREGISTER, now);
         boolean purge = r.query("purge").map(p -> p.isEmpty() || p.equals("true")).orElse(false);
         return writes.submit(new Command.JobDeregister(ns, id, purge, eval)).thenApply(result ->
-                ApiResponse.ok(new RegisterResponse(eval.id(), result.evalCreateIndex(), result.jobModifyIndex(), "",
+                ApiResponse.ok(new RegisterResponse(eval == null ? "" : eval.id(), result.evalCreateIndex(), result.jobModifyIndex(), "",
                         result.index(), 0, true), QueryMeta.index(result.index())));
     }
 

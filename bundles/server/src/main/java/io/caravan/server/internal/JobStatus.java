@@ -75,15 +75,19 @@ final class JobStatus {
             txn.put(NomadTables.JOB_SUMMARIES, summary);
         }
         String status = status(job, view, jobKey);
-        if (!status.equals(job.status())) {
+        boolean changed = !status.equals(job.status());
+        if (changed) {
             txn.put(NomadTables.JOBS, job.withStatus(status, "")
                     .withIndexes(job.createIndex(), txn.index(), job.jobModifyIndex()));
+        }
+        if ((changed || change.recount) && job.parentId() != null && !job.parentId().isEmpty()) {
+            PeriodicJobs.countChildren(txn, job.namespace(), job.parentId());
         }
     }
 
     /** Streams lazily: the common answers (a live allocation, a pending evaluation) stop at the first row. */
     static String status(Job job, StateSnapshot view, String jobKey) {
-        if (job.periodic() != null || job.parameterizedJob() != null) {
+        if (PeriodicJobs.isParent(job)) {
             return Boolean.TRUE.equals(job.stop()) ? Job.STATUS_DEAD : Job.STATUS_RUNNING;
         }
         boolean anyAlloc = false;

@@ -89,6 +89,16 @@ final class Jobs {
         if (!job.path("Datacenters").isArray() || job.path("Datacenters").isEmpty()) {
             job.putArray("Datacenters").add("*"); // Nomad ≥ 1.5: every datacenter
         }
+        // Nomad's PeriodicConfig and ParameterizedJobConfig canonicalisation.
+        if (job.get("Periodic") instanceof ObjectNode periodic) {
+            putIfMissing(periodic, "Enabled", true);
+            putIfMissing(periodic, "SpecType", "cron");
+            putIfMissing(periodic, "ProhibitOverlap", false);
+            putIfMissing(periodic, "TimeZone", "UTC");
+        }
+        if (job.get("ParameterizedJob") instanceof ObjectNode parameterized) {
+            putIfMissing(parameterized, "Payload", "optional");
+        }
         String type = job.path("Type").asText();
         boolean batchLike = type.equals("batch") || type.equals("sysbatch");
         if (job.get("TaskGroups") instanceof ArrayNode groups) {
@@ -186,6 +196,8 @@ final class Jobs {
                 " (server job_max_priority)");
         blocks(problems, "", job);
         entries(problems, "Meta", job.path("Meta"));
+        periodic(problems, job);
+        parameterized(problems, job);
         JsonNode groups = job.path("TaskGroups");
         if (!groups.isArray() || groups.isEmpty()) {
             problems.add("TaskGroups: missing job task groups");
@@ -270,6 +282,12 @@ final class Jobs {
                     problems.add(taskAt + ".Driver: missing task driver");
                 }
                 blocks(problems, taskAt + ".", task);
+                JsonNode payloadFile = task.path("DispatchPayload").path("File");
+                if (payloadFile.isTextual() && !payloadFile.asText().isEmpty()
+                        && !job.path("ParameterizedJob").isObject()) {
+                    problems.add(taskAt + ".DispatchPayload: only the tasks of a parameterized job receive a "
+                            + "dispatch payload");
+                }
                 entries(problems, taskAt + ".Meta", task.path("Meta"));
                 entries(problems, taskAt + ".Env", task.path("Env"));
                 resources(problems, taskAt + ".Resources", task.path("Resources"));
@@ -280,6 +298,84 @@ final class Jobs {
                     + "of " + limits.maxCount() + " (server job_max_count)");
         }
         return problems;
+    }
+
+    /** Nomad's periodic rules: batch-like jobs only, at least one valid cron, a known time zone. */
+    private static void periodic(List<String> problems, JsonNode job) {
+        JsonNode periodic = job.path("Periodic");
+        if (!periodic.isObject()) {
+            return;
+        }
+        String type = job.path("Type").asText();
+        if (periodic.path("Enabled").asBoolean(true) && !type.equals("batch") && !type.equals("sysbatch")) {
+            problems.add("Periodic: periodic can only be used with \"batch\" or \"sysbatch\" jobs, not \"" + type
+                    + "\"");
+        }
+        String specType = periodic.path("SpecType").asText("cron");
+        if (!specType.equals("cron")) {
+            problems.add("Periodic.SpecType: unknown periodic specification type \"" + specType + "\"");
+        }
+        String spec = periodic.path("Spec").asText("");
+        JsonNode specs = periodic.path("Specs");
+        boolean many = specs.isArray() && !specs.isEmpty();
+        if (spec.isEmpty() && !many) {
+            problems.add("Periodic: must specify a spec (cron or crons)");
+        } else if (!spec.isEmpty() && many) {
+            problems.add("Periodic: only one of cron and crons may be set");
+        }
+        if (!spec.isEmpty()) {
+            cron(problems, "Periodic.Spec", spec);
+        }
+        for (int i = 0; many && i < specs.size(); i++) {
+            cron(problems, "Periodic.Specs[" + i + "]", specs.get(i).asText(""));
+        }
+        String zone = periodic.path("TimeZone").asText("");
+        if (!zone.isEmpty()) {
+            try {
+                java.time.ZoneId.of(zone);
+            } catch (java.time.DateTimeException e) {
+                problems.add("Periodic.TimeZone: invalid time zone \"" + zone + "\": " + e.getMessage());
+            }
+        }
+    }
+
+    private static void cron(List<String> problems, String at, String spec) {
+        try {
+            io.caravan.api.cron.CronExpression.parse(spec);
+        } catch (IllegalArgumentException e) {
+            problems.add(at + ": invalid cron spec \"" + spec + "\": " + e.getMessage());
+        }
+    }
+
+    private static final Set<String> PAYLOAD = Set.of("optional", "required", "forbidden");
+
+    /** Nomad's parameterized rules: batch-like jobs only, a known payload rule, no key both required and optional. */
+    private static void parameterized(List<String> problems, JsonNode job) {
+        JsonNode parameterized = job.path("ParameterizedJob");
+        if (!parameterized.isObject() || job.path("Dispatched").asBoolean(false)) {
+            return;
+        }
+        String type = job.path("Type").asText();
+        if (!type.equals("batch") && !type.equals("sysbatch")) {
+            problems.add("ParameterizedJob: parameterized jobs can only be \"batch\" or \"sysbatch\" jobs, not \""
+                    + type + "\"");
+        }
+        String payload = parameterized.path("Payload").asText("");
+        if (!PAYLOAD.contains(payload)) {
+            problems.add("ParameterizedJob.Payload: unknown payload requirement \"" + payload + "\" (one of "
+                    + "optional, required, forbidden)");
+        }
+        Set<String> required = new HashSet<>();
+        parameterized.path("MetaRequired").forEach(k -> required.add(k.asText()));
+        List<String> both = new ArrayList<>();
+        parameterized.path("MetaOptional").forEach(k -> {
+            if (required.contains(k.asText())) {
+                both.add(k.asText());
+            }
+        });
+        if (!both.isEmpty()) {
+            problems.add("ParameterizedJob: meta keys " + both + " are both required and optional");
+        }
     }
 
     /** {@link #validate(ObjectNode, JobLimits)} with Nomad's default limits. */

@@ -57,6 +57,7 @@ public final class LeaderDuties implements ServerState.AppliedListener {
     private final BlockedEvals blocked;
     private final PlanApplier planApplier;
     private final Heartbeats heartbeats;
+    private final PeriodicDispatcher periodic;
     private final List<SchedulerWorker> workers = new ArrayList<>();
     private final DeploymentWatcher deployments;
     /** Nodes whose drain-complete write is in flight, so it is sent once. */
@@ -82,8 +83,10 @@ public final class LeaderDuties implements ServerState.AppliedListener {
         this.deployments = new DeploymentWatcher(store, writes, clock, timers);
         this.heartbeats = new Heartbeats(timers, GoDuration.parse(config.min_heartbeat_ttl()),
                 config.max_heartbeats_per_second(), GoDuration.parse(config.heartbeat_grace()), this::nodeMissed);
+        this.periodic = new PeriodicDispatcher(store, writes, clock, timers);
         state.addListener(this);
         restore(GoDuration.parse(config.failover_heartbeat_ttl()));
+        periodic.restore();
         int count = config.num_schedulers() > 0 ? config.num_schedulers() : Runtime.getRuntime().availableProcessors();
         Set<String> types = Set.of(config.enabled_schedulers());
         for (int i = 0; i < count; i++) {
@@ -102,6 +105,7 @@ public final class LeaderDuties implements ServerState.AppliedListener {
     void deactivate() {
         state.removeListener(this);
         deployments.close();
+        periodic.close();
         broker.close();
         workers.forEach(SchedulerWorker::close);
         planApplier.close();
@@ -143,7 +147,11 @@ public final class LeaderDuties implements ServerState.AppliedListener {
         for (Evaluation e : command.evals()) {
             snapshot.get(NomadTables.EVALS, e.id()).ifPresent(this::track);
         }
-        if (command instanceof Command.NodeRegister c) {
+        if (command instanceof Command.JobRegister c) {
+            periodic.jobChanged(c.job().namespace(), c.job().id());
+        } else if (command instanceof Command.JobDeregister c) {
+            periodic.jobChanged(c.namespace(), c.jobId());
+        } else if (command instanceof Command.NodeRegister c) {
             unblockNode(snapshot, c.node().id(), index);
         } else if (command instanceof Command.NodeStatusUpdate c) {
             if (Node.STATUS_READY.equals(c.status())) {
@@ -207,6 +215,7 @@ public final class LeaderDuties implements ServerState.AppliedListener {
     public void restored() {
         // A snapshot replaced the state while leading: rebuild what depends on it.
         store.snapshot().all(NomadTables.EVALS).forEach(this::track);
+        periodic.restore();
     }
 
     private void unblockNode(StateSnapshot snapshot, String nodeId, long index) {

@@ -63,7 +63,7 @@ final class NomadTables {
 
     static final List<TableSpec<?>> ALL = List.of(JOBS, JOB_VERSIONS, JOB_SUMMARIES, EVALS, ALLOCS, NODES,
             SCHEDULER_CONFIG, AppliedRequests.TABLE, ACL_POLICIES, ACL_TOKENS, ACL_ROLES, ACL_BOOTSTRAP,
-            ACL_AUTH_METHODS, ACL_BINDING_RULES, DEPLOYMENTS);
+            ACL_AUTH_METHODS, ACL_BINDING_RULES, DEPLOYMENTS, PeriodicJobs.LAUNCHES);
 
     /**
      * A codec for one snapshot or one restore (it is stateful): each row as Nomad's JSON, readable and the shape the
@@ -75,7 +75,7 @@ final class NomadTables {
         return Codec.of(json(JOBS), json(JOB_VERSIONS), json(JOB_SUMMARIES), json(EVALS), allocs(), json(NODES),
                 json(SCHEDULER_CONFIG), json(AppliedRequests.TABLE), json(ACL_POLICIES), json(ACL_TOKENS),
                 json(ACL_ROLES), json(ACL_BOOTSTRAP), json(ACL_AUTH_METHODS), json(ACL_BINDING_RULES),
-                json(DEPLOYMENTS));
+                json(DEPLOYMENTS), json(PeriodicJobs.LAUNCHES));
     }
 
     /** An allocation row: {@code {"Ref": n, "Alloc": {...}}}, the alloc's {@code Job} present only at first use. */

@@ -31,7 +31,9 @@ record SnapshotSchedulerState(StateSnapshot snapshot, Job proposed) implements S
         if (proposed != null && proposed.namespace().equals(namespace) && proposed.id().equals(jobId)) {
             return Optional.of(proposed);
         }
-        return snapshot.get(NomadTables.JOBS, NomadTables.key(namespace, jobId));
+        // A periodic or parameterized parent is never placed: should an evaluation name one, it has nothing to run.
+        return snapshot.get(NomadTables.JOBS, NomadTables.key(namespace, jobId))
+                .map(job -> PeriodicJobs.isParent(job) ? job.withStop(true) : job);
     }
 
     @Override

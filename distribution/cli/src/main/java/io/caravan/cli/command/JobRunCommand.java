@@ -77,7 +77,12 @@ public final class JobRunCommand extends HttpCommand {
         boolean parameterized = Json.present(job.get("ParameterizedJob"));
         if (detach || periodic || parameterized || evalId.isEmpty()) {
             ctx.out().println("Job registration successful");
-            if (!periodic && !parameterized && !evalId.isEmpty()) {
+            if (periodic && !parameterized) {
+                String next = JobStatusCommand.nextLaunch(job.get("Periodic"));
+                if (next != null) {
+                    ctx.out().println("Approximate next launch time: " + next);
+                }
+            } else if (!parameterized && !evalId.isEmpty()) {
                 ctx.out().println("Evaluation ID: " + evalId);
             }
             return 0;

@@ -1,11 +1,18 @@
 package io.caravan.cli.command;
 
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.caravan.api.cron.CronExpression;
 import io.caravan.cli.Context;
 import io.caravan.cli.format.AllocMetrics;
+import io.caravan.cli.format.GoDuration;
 import io.caravan.cli.format.Json;
 import io.caravan.cli.format.Nomad;
 import io.caravan.cli.format.Table;
@@ -54,7 +61,10 @@ public final class JobStatusCommand extends HttpCommand {
             ctx.out().println(Json.indent(job));
             return 0;
         }
-        Nomad.keyValues(ctx.out(),
+        // Nomad's IsPeriodic and IsParameterized: a dispatched child is not itself parameterized.
+        boolean periodic = Json.present(job.get("Periodic"));
+        boolean parameterized = Json.present(job.get("ParameterizedJob")) && !job.path("Dispatched").asBoolean();
+        List<String> basic = new ArrayList<>(List.of(
                 "ID", Json.text(job.get("ID")),
                 "Name", Json.text(job.get("Name")),
                 "Submit Date", Nomad.date(job.path("SubmitTime").asLong(), ctx.zone()),
@@ -64,20 +74,61 @@ public final class JobStatusCommand extends HttpCommand {
                 "Namespace", Json.text(job.get("Namespace")),
                 "Node Pool", Json.text(job.get("NodePool")),
                 "Status", Json.text(job.get("Status")) + (job.path("Stop").asBoolean() ? " (stopped)" : ""),
-                "Periodic", Boolean.toString(Json.present(job.get("Periodic"))),
-                "Parameterized", Boolean.toString(Json.present(job.get("ParameterizedJob"))));
-
-        JsonNode summary = api.get(path + "/summary").path("Summary");
-        ctx.out().println();
-        ctx.out().println("Summary");
-        Table groups = new Table("Task Group", "Queued", "Starting", "Running", "Failed", "Complete", "Lost",
-                "Unknown");
-        for (String group : Json.sortedFieldNames(summary)) {
-            JsonNode g = summary.get(group);
-            groups.row(group, n(g, "Queued"), n(g, "Starting"), n(g, "Running"), n(g, "Failed"), n(g, "Complete"),
-                    n(g, "Lost"), n(g, "Unknown"));
+                "Periodic", Boolean.toString(periodic),
+                "Parameterized", Boolean.toString(parameterized)));
+        String token = Json.text(job.get("DispatchIdempotencyToken"));
+        if (!token.isEmpty()) {
+            basic.addAll(List.of("Idempotency Token", token));
         }
-        groups.print(ctx.out());
+        if (periodic && !parameterized) {
+            String next = nextLaunch(job.get("Periodic"));
+            if (next != null) {
+                basic.addAll(List.of("Next Periodic Launch", next));
+            }
+        }
+        Nomad.keyValues(ctx.out(), basic.toArray(String[]::new));
+        if (parameterized) {
+            JsonNode p = job.get("ParameterizedJob");
+            ctx.out().println();
+            ctx.out().println("Parameterized Job");
+            Nomad.keyValues(ctx.out(),
+                    "Payload", Json.text(p.get("Payload")),
+                    "Required Metadata", Json.join(p.get("MetaRequired"), ", "),
+                    "Optional Metadata", Json.join(p.get("MetaOptional"), ", "));
+        }
+
+        JsonNode jobSummary = api.get(path + "/summary");
+        JsonNode summary = jobSummary.path("Summary");
+        if (!periodic && !parameterized) {
+            ctx.out().println();
+            ctx.out().println("Summary");
+            Table groups = new Table("Task Group", "Queued", "Starting", "Running", "Failed", "Complete", "Lost",
+                    "Unknown");
+            for (String group : Json.sortedFieldNames(summary)) {
+                JsonNode g = summary.get(group);
+                groups.row(group, n(g, "Queued"), n(g, "Starting"), n(g, "Running"), n(g, "Failed"),
+                        n(g, "Complete"), n(g, "Lost"), n(g, "Unknown"));
+            }
+            groups.print(ctx.out());
+        }
+        JsonNode children = jobSummary.path("Children");
+        long sum = children.path("Pending").asLong() + children.path("Running").asLong()
+                + children.path("Dead").asLong();
+        if (periodic || parameterized || sum > 0) {
+            ctx.out().println();
+            ctx.out().println(parameterized ? "Parameterized Job Summary" : "Children Job Summary");
+            new Table("Pending", "Running", "Dead").row(n(children, "Pending"), n(children, "Running"),
+                    n(children, "Dead")).print(ctx.out());
+        }
+        if (periodic && !parameterized) {
+            children(api, jobId, "/periodic-", "No instances of periodic job found", "Previously Launched Jobs");
+            return 0;
+        }
+        if (parameterized) {
+            children(api, jobId, "/dispatch-", "No dispatched instances of parameterized job found",
+                    "Dispatched Jobs");
+            return 0;
+        }
 
         evaluations(api.get(path + "/evaluations"));
         latestDeployment(latestDeploymentOf(api, path));
@@ -154,6 +205,57 @@ public final class JobStatusCommand extends HttpCommand {
         ctx.out().println();
         ctx.out().println("Latest Deployment");
         Deployments.details(deployment, verbose, false, ctx.zone()).forEach(ctx.out()::println);
+    }
+
+    /** A parent's children, listed by the prefix Nomad gives their IDs, with their status. */
+    private void children(ApiClient api, String jobId, String suffix, String none, String title)
+            throws ApiException {
+        Table table = new Table("ID", "Status");
+        int rows = 0;
+        for (JsonNode child : api.get("/v1/jobs", Map.of("prefix", jobId + suffix))) {
+            if (jobId.equals(Json.text(child.get("ParentID")))) {
+                table.row(Json.text(child.get("ID")), Json.text(child.get("Status")));
+                rows++;
+            }
+        }
+        ctx.out().println();
+        if (rows == 0) {
+            ctx.out().println(none);
+            return;
+        }
+        ctx.out().println(title);
+        table.print(ctx.out());
+    }
+
+    /** Nomad's "Next Periodic Launch": the next cron time in the job's time zone, and how far off it is. */
+    static String nextLaunch(JsonNode periodic) {
+        ZoneId zone;
+        try {
+            String tz = Json.text(periodic.get("TimeZone"));
+            zone = ZoneId.of(tz.isEmpty() ? "UTC" : tz);
+        } catch (DateTimeException e) {
+            return null;
+        }
+        List<String> specs = new ArrayList<>();
+        periodic.path("Specs").forEach(spec -> specs.add(spec.asText()));
+        if (!Json.text(periodic.get("Spec")).isEmpty()) {
+            specs.add(Json.text(periodic.get("Spec")));
+        }
+        Instant now = Instant.now();
+        Instant next = null;
+        for (String spec : specs) {
+            try {
+                Instant t = CronExpression.parse(spec).next(now, zone);
+                next = t != null && (next == null || t.isBefore(next)) ? t : next;
+            } catch (IllegalArgumentException e) {
+                // the server refuses such a job; nothing to show
+            }
+        }
+        if (next == null) {
+            return null;
+        }
+        return Nomad.time(next, zone) + " (" + GoDuration.format(Duration.ofSeconds(next.getEpochSecond()
+                - now.getEpochSecond())) + " from now)";
     }
 
     private static String n(JsonNode group, String field) {

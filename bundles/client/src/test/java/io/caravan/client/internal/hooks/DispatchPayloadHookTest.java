@@ -13,6 +13,7 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import io.caravan.api.codec.Snappy;
 import io.caravan.api.json.NomadJson;
 import io.caravan.api.model.Allocation;
 import io.caravan.client.internal.alloc.TaskEvents;
@@ -29,8 +30,8 @@ class DispatchPayloadHookTest {
         // "abcdabcd": a 4-byte literal, then a copy of 4 bytes at offset 4
         byte[] encoded = {0x08, 0x0c, 'a', 'b', 'c', 'd', 0x01, 0x04};
         assertArrayEquals("abcdabcd".getBytes(StandardCharsets.US_ASCII),
-                DispatchPayloadHook.Snappy.decode(encoded));
-        assertNull(DispatchPayloadHook.Snappy.decodeOrNull("plain text".getBytes(StandardCharsets.US_ASCII)));
+                Snappy.decode(encoded));
+        assertNull(Snappy.decodeOrNull("plain text".getBytes(StandardCharsets.US_ASCII)));
     }
 
     @Test
