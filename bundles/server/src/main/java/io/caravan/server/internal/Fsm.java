@@ -85,6 +85,9 @@ final class Fsm {
         on(Command.AclAuthMethodDelete.class, AclApply::deleteAuthMethods);
         on(Command.AclBindingRuleUpsert.class, AclApply::upsertBindingRules);
         on(Command.AclBindingRuleDelete.class, AclApply::deleteBindingRules);
+        on(Command.VariableSet.class, VariableApply::set);
+        on(Command.VariableDelete.class, VariableApply::delete);
+        on(Command.VariableLockUpdate.class, VariableApply::lock);
         for (Class<?> type : Command.class.getPermittedSubclasses()) {
             if (!appliers.containsKey(type)) {
                 throw new IllegalStateException("no applier for command " + type.getSimpleName());
