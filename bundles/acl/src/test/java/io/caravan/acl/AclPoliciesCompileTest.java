@@ -324,11 +324,20 @@ class AclPoliciesCompileTest {
         }
         rules.add(AclRule.scope(Scope.PLUGIN, Access.LIST)); // list is a level of plugin rules only, as in Nomad
         rules.add(AclRule.AUTHENTICATED);
+        for (String capability : List.of("read", "write", "list", "destroy")) {
+            rules.add(AclRule.variable(capability));
+        }
         for (AclRule rule : rules) {
             for (String namespace : List.of("default", "prod-web", "*")) {
                 String policy = rule.grantingPolicy(namespace).orElseThrow();
                 Identity caller = new Identity(Identity.Kind.TOKEN, "accessor", "test", acl(policy));
                 assertTrue(rule.allows(caller, namespace), rule.describe() + " in " + namespace + ": " + policy);
+                if (rule instanceof AclRule.Variable variable) {
+                    // The handler's check, on a path: the policy grants it on every path of that namespace.
+                    assertTrue(variable.allows(caller, namespace, "app/db/config"), rule.describe() + ": " + policy);
+                    assertFalse(!namespace.equals("*") && variable.allows(caller, "elsewhere", "app/db/config"),
+                            rule.describe() + " is granted in " + namespace + " only");
+                }
             }
         }
         Identity other = new Identity(Identity.Kind.TOKEN, "accessor", "test",
