@@ -250,6 +250,21 @@ class AclPoliciesCompileTest {
     }
 
     @Test
+    void aVariablesSearchNeedsSomeGrantingRuleInTheNamespace() {
+        Acl acl = acl("namespace \"dev-*\" {\n variables {\n path \"app/*\" { capabilities = [\"list\"] }\n }\n}",
+                "namespace \"prod\" {\n variables {\n path \"*\" { capabilities = [\"deny\"] }\n }\n}",
+                "namespace \"ops\" { policy = \"write\" }");
+        assertTrue(acl.allowVariableSearch("dev-1"));
+        assertTrue(acl.allowVariableSearch("*"));
+        assertFalse(acl.allowVariableSearch("prod"), "only a deny");
+        assertFalse(acl.allowVariableSearch("ops"), "a namespace policy grants no variables");
+        assertFalse(acl.allowVariableSearch(null));
+        assertFalse(acl("namespace \"ops\" { policy = \"write\" }").allowVariableSearch("*"));
+        assertTrue(Acl.MANAGEMENT.allowVariableSearch("default"));
+        assertFalse(Acl.NONE.allowVariableSearch("default"));
+    }
+
+    @Test
     void variablesMergeAcrossPoliciesAndDenyWins() {
         String read = "namespace \"a\" {\n variables {\n path \"x/*\" { capabilities = [\"read\"] }\n }\n}";
         String write = "namespace \"a\" {\n variables {\n path \"x/*\" { capabilities = [\"write\"] }\n }\n}";

@@ -189,8 +189,9 @@ public sealed interface AclRule {
 
     /**
      * A capability on a variable path ({@code variables { path "..." }} of a namespace rule). The dispatcher knows
-     * the namespace but not how the handler reads the path, so it lets every caller through, like {@link #OWN}, and
-     * the handler checks each path with {@link #allows(Identity, String, String)} (a list filters its rows so).
+     * the namespace but not the path, so it lets through whoever has some variables rule there (Nomad's
+     * {@code AllowVariableSearch}), and the handler checks each path with {@link #allows(Identity, String, String)}
+     * (a list filters its rows so).
      */
     record Variable(String capability) implements AclRule {
         public Variable {
@@ -199,9 +200,10 @@ public sealed interface AclRule {
             }
         }
 
+        /** Nomad's loose check: some variables rule of the namespace grants something; the path comes later. */
         @Override
         public boolean allows(Identity caller, String namespace) {
-            return true;
+            return caller.acl().allowVariableSearch(namespace);
         }
 
         /** Whether {@code caller} holds the capability on {@code path} in {@code namespace}. */
