@@ -137,7 +137,11 @@ public final class VariableRoutes implements ApiRoutes {
 
     // ---- writes -------------------------------------------------------------------------------------------------
 
-    /** Nomad's {@code VariableDecrypted} as a request body; other fields (indexes, times) are the server's to set. */
+    /**
+     * Nomad's {@code VariableDecrypted} as a request body. Indexes and times are the server's to set (a check-and-set
+     * index comes as {@code ?cas}); on a plain write, {@code Lock.ID} names the holder of a locked variable, and the
+     * lock's TTL and delay stay as acquired.
+     */
     record Body(String namespace, String path, Map<String, Object> items, LockBody lock) {}
 
     record LockBody(String id, String ttl, String lockDelay) {}
