@@ -250,6 +250,21 @@ class AclPoliciesCompileTest {
     }
 
     @Test
+    void aVariablesSearchNeedsSomeGrantingRuleInTheNamespace() {
+        Acl acl = acl("namespace \"dev-*\" {\n variables {\n path \"app/*\" { capabilities = [\"list\"] }\n }\n}",
+                "namespace \"prod\" {\n variables {\n path \"*\" { capabilities = [\"deny\"] }\n }\n}",
+                "namespace \"ops\" { policy = \"write\" }");
+        assertTrue(acl.allowVariableSearch("dev-1"));
+        assertTrue(acl.allowVariableSearch("*"));
+        assertFalse(acl.allowVariableSearch("prod"), "only a deny");
+        assertFalse(acl.allowVariableSearch("ops"), "a namespace policy grants no variables");
+        assertFalse(acl.allowVariableSearch(null));
+        assertFalse(acl("namespace \"ops\" { policy = \"write\" }").allowVariableSearch("*"));
+        assertTrue(Acl.MANAGEMENT.allowVariableSearch("default"));
+        assertFalse(Acl.NONE.allowVariableSearch("default"));
+    }
+
+    @Test
     void variablesMergeAcrossPoliciesAndDenyWins() {
         String read = "namespace \"a\" {\n variables {\n path \"x/*\" { capabilities = [\"read\"] }\n }\n}";
         String write = "namespace \"a\" {\n variables {\n path \"x/*\" { capabilities = [\"write\"] }\n }\n}";
@@ -324,11 +339,20 @@ class AclPoliciesCompileTest {
         }
         rules.add(AclRule.scope(Scope.PLUGIN, Access.LIST)); // list is a level of plugin rules only, as in Nomad
         rules.add(AclRule.AUTHENTICATED);
+        for (String capability : List.of("read", "write", "list", "destroy")) {
+            rules.add(AclRule.variable(capability));
+        }
         for (AclRule rule : rules) {
             for (String namespace : List.of("default", "prod-web", "*")) {
                 String policy = rule.grantingPolicy(namespace).orElseThrow();
                 Identity caller = new Identity(Identity.Kind.TOKEN, "accessor", "test", acl(policy));
                 assertTrue(rule.allows(caller, namespace), rule.describe() + " in " + namespace + ": " + policy);
+                if (rule instanceof AclRule.Variable variable) {
+                    // The handler's check, on a path: the policy grants it on every path of that namespace.
+                    assertTrue(variable.allows(caller, namespace, "app/db/config"), rule.describe() + ": " + policy);
+                    assertFalse(!namespace.equals("*") && variable.allows(caller, "elsewhere", "app/db/config"),
+                            rule.describe() + " is granted in " + namespace + " only");
+                }
             }
         }
         Identity other = new Identity(Identity.Kind.TOKEN, "accessor", "test",

@@ -105,6 +105,13 @@ import io.caravan.cli.command.TlsCaCreateCommand;
 import io.caravan.cli.command.TlsCertCreateCommand;
 import io.caravan.cli.command.TlsCommand;
 import io.caravan.cli.command.TlsInfoCommand;
+import io.caravan.cli.command.VarCommand;
+import io.caravan.cli.command.VarGetCommand;
+import io.caravan.cli.command.VarInitCommand;
+import io.caravan.cli.command.VarListCommand;
+import io.caravan.cli.command.VarLockCommand;
+import io.caravan.cli.command.VarPurgeCommand;
+import io.caravan.cli.command.VarPutCommand;
 import io.caravan.cli.command.VersionCommand;
 import io.caravan.launcher.Launcher;
 import picocli.CommandLine;
@@ -249,6 +256,14 @@ public final class Main {
                         .addSubcommand(new CommandLine(new OperatorSchedulerCommand())
                                 .addSubcommand(new SchedulerGetConfigCommand(ctx))
                                 .addSubcommand(new SchedulerSetConfigCommand(ctx))))
+                .addSubcommand(new CommandLine(new VarCommand())
+                        .addSubcommand(new VarInitCommand(ctx))
+                        .addSubcommand(new VarPutCommand(ctx))
+                        .addSubcommand(new VarGetCommand(ctx))
+                        .addSubcommand(new VarListCommand(ctx))
+                        .addSubcommand(new VarPurgeCommand(ctx))
+                        // The command to run follows the path: its own flags are not ours.
+                        .addSubcommand(new CommandLine(new VarLockCommand(ctx)).setStopAtPositional(true)))
                 .addSubcommand(new LoginCommand(ctx))
                 .addSubcommand(new StatusCommand(ctx))
                 .addSubcommand(new CommandLine(new TlsCommand())

@@ -107,6 +107,11 @@ public final class CompiledAcl implements Acl {
     }
 
     @Override
+    public boolean allowVariableSearch(String namespace) {
+        return namespace != null && variables.searchable(namespace);
+    }
+
+    @Override
     public String toString() {
         return "acl(namespaces=" + namespaces + ", host_volumes=" + hostVolumes + ", scopes="
                 + Arrays.toString(scopes) + ")";
@@ -248,6 +253,24 @@ public final class CompiledAcl implements Acl {
             this.namespaceGlobs = globs.keySet().stream().map(k -> k.get(0)).toArray(Glob[]::new);
             this.pathGlobs = globs.keySet().stream().map(k -> k.get(1)).toArray(Glob[]::new);
             this.masks = globs.values().stream().mapToLong(Long::longValue).toArray();
+        }
+
+        /** Whether a rule of {@code namespace} ({@code *}: of any) grants some capability on some path. */
+        boolean searchable(String namespace) {
+            long deny = VARIABLE.deny();
+            boolean every = "*".equals(namespace);
+            for (Map.Entry<String, Map<String, Long>> e : exact.entrySet()) {
+                if ((every || e.getKey().equals(namespace))
+                        && e.getValue().values().stream().anyMatch(mask -> mask != 0 && (mask & deny) == 0)) {
+                    return true;
+                }
+            }
+            for (int i = 0; i < masks.length; i++) {
+                if ((every || namespaceGlobs[i].matches(namespace)) && masks[i] != 0 && (masks[i] & deny) == 0) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         long lookup(String namespace, String path) {

@@ -36,6 +36,14 @@ public interface Acl {
     /** A variable capability ({@code read}, {@code write}, {@code list}, {@code destroy}) on a path in a namespace. */
     boolean allowVariable(String namespace, String path, String capability);
 
+    /**
+     * Whether any {@code variables} path rule of {@code namespace} ({@code *}: of any namespace) grants something:
+     * Nomad's loose check before a variables list or lookup, whose rows or path are then checked one by one.
+     */
+    default boolean allowVariableSearch(String namespace) {
+        return isManagement();
+    }
+
     /** The two ACLs that need no policies. */
     enum Fixed implements Acl {
         ALL(true), NOTHING(false);

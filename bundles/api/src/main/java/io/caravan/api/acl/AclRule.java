@@ -43,6 +43,11 @@ public sealed interface AclRule {
         return new NamespaceCapability(capability);
     }
 
+    /** A variables capability ({@code read}, {@code write}, {@code list}, {@code destroy}); see {@link Variable}. */
+    static Variable variable(String capability) {
+        return new Variable(capability);
+    }
+
     static AclRule scope(Scope scope, Access access) {
         return new ScopeAccess(scope, access);
     }
@@ -179,6 +184,42 @@ public sealed interface AclRule {
         @Override
         public Optional<String> grantingPolicy(String namespace) {
             return Optional.of("namespace \"" + namespace + "\" { capabilities = [\"" + capability + "\"] }");
+        }
+    }
+
+    /**
+     * A capability on a variable path ({@code variables { path "..." }} of a namespace rule). The dispatcher knows
+     * the namespace but not the path, so it lets through whoever has some variables rule there (Nomad's
+     * {@code AllowVariableSearch}), and the handler checks each path with {@link #allows(Identity, String, String)}
+     * (a list filters its rows so).
+     */
+    record Variable(String capability) implements AclRule {
+        public Variable {
+            if (!List.of("read", "write", "list", "destroy").contains(capability)) {
+                throw new IllegalArgumentException("unknown variables capability " + capability);
+            }
+        }
+
+        /** Nomad's loose check: some variables rule of the namespace grants something; the path comes later. */
+        @Override
+        public boolean allows(Identity caller, String namespace) {
+            return caller.acl().allowVariableSearch(namespace);
+        }
+
+        /** Whether {@code caller} holds the capability on {@code path} in {@code namespace}. */
+        public boolean allows(Identity caller, String namespace, String path) {
+            return caller.acl().allowVariable(namespace, path, capability);
+        }
+
+        @Override
+        public String describe() {
+            return "variables:" + capability;
+        }
+
+        @Override
+        public Optional<String> grantingPolicy(String namespace) {
+            return Optional.of("namespace \"" + namespace + "\" { variables { path \"*\" { capabilities = [\""
+                    + capability + "\"] } } }");
         }
     }
 

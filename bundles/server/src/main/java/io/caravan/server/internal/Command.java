@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
+import io.caravan.api.GoDuration;
 import io.caravan.api.acl.AclAuthMethod;
 import io.caravan.api.acl.AclBindingRule;
 import io.caravan.api.acl.AclPolicy;
@@ -417,6 +418,73 @@ sealed interface Command {
         public void validate() {
             Checks.text(namespace, "Namespace");
             Checks.text(jobId, "JobID");
+        }
+    }
+
+    /**
+     * Write a variable's items. With {@code cas}, only if its ModifyIndex is still {@code checkIndex} (0: it must not
+     * exist); while its lock is held, only by the holder ({@code lockId}). Both decided at apply time, with the
+     * leader's clock of when the command was built ({@code nowNanos}, Unix), so racing writers cannot both win.
+     */
+    record VariableSet(Variable variable, boolean cas, long checkIndex, String lockId, long nowNanos)
+            implements Command {
+        @Override
+        public void validate() {
+            Checks.present(variable, "Variable");
+            Checks.text(variable.namespace(), "Variable.Namespace");
+            Checks.text(variable.path(), "Variable.Path");
+            if (variable.items().isEmpty()) {
+                throw new IllegalArgumentException("Variable.Items: missing");
+            }
+            if (variable.lock() != null) {
+                // The lock a holder names: its TTL and LockDelay, when given, must parse (the applier compares them).
+                for (String duration : new String[] {variable.lock().ttl(), variable.lock().lockDelay()}) {
+                    if (duration != null && !duration.isEmpty()) {
+                        GoDuration.parse(duration);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Delete a variable, with the same check-and-set and lock rules as {@link VariableSet}. */
+    record VariableDelete(String namespace, String path, boolean cas, long checkIndex, String lockId, long nowNanos)
+            implements Command {
+        @Override
+        public void validate() {
+            Checks.text(namespace, "Namespace");
+            Checks.text(path, "Path");
+        }
+    }
+
+    /**
+     * Acquire, renew or release a variable's lock ({@code variable.lock()}: the ID the endpoint chose for an acquire,
+     * the holder's for the others, with TTL and LockDelay), at the leader's {@code nowNanos}.
+     */
+    record VariableLockUpdate(String operation, Variable variable, long nowNanos) implements Command {
+        static final String ACQUIRE = "lock-acquire";
+        static final String RENEW = "lock-renew";
+        static final String RELEASE = "lock-release";
+
+        @Override
+        public void validate() {
+            Checks.oneOf(operation, "Operation", ACQUIRE, RENEW, RELEASE);
+            Checks.present(variable, "Variable");
+            Checks.text(variable.namespace(), "Variable.Namespace");
+            Checks.text(variable.path(), "Variable.Path");
+            Checks.present(variable.lock(), "Variable.Lock");
+            Checks.text(variable.lock().id(), "Variable.Lock.ID");
+            if (ACQUIRE.equals(operation)) {
+                positive(variable.lock().ttl(), "Variable.Lock.TTL");
+                positive(variable.lock().lockDelay(), "Variable.Lock.LockDelay");
+            }
+        }
+
+        private static void positive(String duration, String field) {
+            Checks.text(duration, field);
+            if (GoDuration.parse(duration).isNegative()) {
+                throw new IllegalArgumentException(field + ": must not be negative");
+            }
         }
     }
 

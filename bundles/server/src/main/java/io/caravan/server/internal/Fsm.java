@@ -89,6 +89,9 @@ final class Fsm {
         on(Command.DeploymentPromotion.class, DeploymentApply::promotion);
         on(Command.DeploymentAllocHealth.class, DeploymentApply::allocHealth);
         on(Command.JobStability.class, DeploymentApply::jobStability);
+        on(Command.VariableSet.class, VariableApply::set);
+        on(Command.VariableDelete.class, VariableApply::delete);
+        on(Command.VariableLockUpdate.class, VariableApply::lock);
         for (Class<?> type : Command.class.getPermittedSubclasses()) {
             if (!appliers.containsKey(type)) {
                 throw new IllegalStateException("no applier for command " + type.getSimpleName());

@@ -58,12 +58,15 @@ final class NomadTables {
             AclAuthMethod::name);
     static final TableSpec<AclBindingRule> ACL_BINDING_RULES = TableSpec.of("acl_binding_rule", AclBindingRule.class,
             AclBindingRule::id).withIndex(IndexSpec.single("method", AclBindingRule::authMethod));
+    /** Variables by {@code namespace\0path}, so a namespace and a path prefix are one key prefix. */
+    static final TableSpec<Variable.Entry> VARIABLES = TableSpec.of("variables", Variable.Entry.class,
+            Variable.Entry::key);
     /** The ACL tables, whose indexes tell a resolver's cache that its compiled policies may be stale. */
     static final List<TableSpec<?>> ACL = List.of(ACL_POLICIES, ACL_TOKENS, ACL_ROLES, ACL_BOOTSTRAP);
 
     static final List<TableSpec<?>> ALL = List.of(JOBS, JOB_VERSIONS, JOB_SUMMARIES, EVALS, ALLOCS, NODES,
             SCHEDULER_CONFIG, AppliedRequests.TABLE, ACL_POLICIES, ACL_TOKENS, ACL_ROLES, ACL_BOOTSTRAP,
-            ACL_AUTH_METHODS, ACL_BINDING_RULES, DEPLOYMENTS, PeriodicJobs.LAUNCHES);
+            ACL_AUTH_METHODS, ACL_BINDING_RULES, DEPLOYMENTS, PeriodicJobs.LAUNCHES, VARIABLES);
 
     /**
      * A codec for one snapshot or one restore (it is stateful): each row as Nomad's JSON, readable and the shape the
@@ -75,7 +78,7 @@ final class NomadTables {
         return Codec.of(json(JOBS), json(JOB_VERSIONS), json(JOB_SUMMARIES), json(EVALS), allocs(), json(NODES),
                 json(SCHEDULER_CONFIG), json(AppliedRequests.TABLE), json(ACL_POLICIES), json(ACL_TOKENS),
                 json(ACL_ROLES), json(ACL_BOOTSTRAP), json(ACL_AUTH_METHODS), json(ACL_BINDING_RULES),
-                json(DEPLOYMENTS), json(PeriodicJobs.LAUNCHES));
+                json(DEPLOYMENTS), json(PeriodicJobs.LAUNCHES), json(VARIABLES));
     }
 
     /** An allocation row: {@code {"Ref": n, "Alloc": {...}}}, the alloc's {@code Job} present only at first use. */

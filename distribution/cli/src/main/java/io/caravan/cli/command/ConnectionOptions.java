@@ -27,6 +27,11 @@ public final class ConnectionOptions {
             description = "The region to forward requests to. Overrides CARAVAN_REGION and NOMAD_REGION.")
     String region;
 
+    @Option(names = {"-namespace", "--namespace"}, paramLabel = "<namespace>",
+            description = "The target namespace for queries and actions bound to a namespace. Overrides "
+                    + "CARAVAN_NAMESPACE and NOMAD_NAMESPACE. Default: default.")
+    String namespace;
+
     @Option(names = {"-ca-cert", "--ca-cert"}, paramLabel = "<file>",
             description = "PEM file of the CA that signed the agent's certificate. Overrides CARAVAN_CACERT and "
                     + "NOMAD_CACERT.")
@@ -68,6 +73,12 @@ public final class ConnectionOptions {
                 skipVerify);
         return new Connection(setting(ctx, address, "ADDR"), setting(ctx, token, "TOKEN"),
                 setting(ctx, region, "REGION"), tls);
+    }
+
+    /** The namespace a command acts in: the flag, else the environment, else {@code default}. */
+    public String namespace(Context ctx) {
+        String chosen = setting(ctx, namespace, "NAMESPACE");
+        return chosen == null ? "default" : chosen;
     }
 
     /** The flag, else {@code CARAVAN_<name>}, else {@code NOMAD_<name>}; blank counts as unset. */

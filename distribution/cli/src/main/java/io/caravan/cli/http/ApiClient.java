@@ -15,10 +15,12 @@ import java.nio.charset.StandardCharsets;
 import java.security.cert.CertPathBuilderException;
 import java.security.cert.CertPathValidatorException;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.StringJoiner;
 
 import javax.net.ssl.SSLContext;
@@ -111,6 +113,33 @@ public final class ApiClient {
         return parse(exchange("PUT", path, Map.of(), repeated(name, values), null, null));
     }
 
+    /** An answer read whatever its status, when that status is one the caller handles (a 409 with the conflict). */
+    public record Answer(int status, JsonNode body, long index, String nextToken) {}
+
+    /**
+     * Sends {@code body} ({@code null}: none) and answers with the status and parsed body when the status is below 400
+     * or one of {@code accepted}; any other error throws as the other calls do.
+     */
+    public Answer call(String method, String path, Map<String, String> query, JsonNode body, int... accepted)
+            throws ApiException {
+        Set<Integer> ok = new HashSet<>();
+        for (int status : accepted) {
+            ok.add(status);
+        }
+        HttpResponse<String> response = exchange(method, path, query, List.of(), body, null, ok);
+        JsonNode parsed;
+        try {
+            parsed = parse(response);
+        } catch (ApiException e) {
+            if (response.statusCode() < 400) {
+                throw e;
+            }
+            parsed = NomadJson.mapper().getNodeFactory().textNode(response.body());   // an error's plain text
+        }
+        return new Answer(response.statusCode(), parsed, index(response),
+                response.headers().firstValue("X-Nomad-NextToken").orElse(""));
+    }
+
     /** DELETEs {@code path}, e.g. {@code /v1/job/web?purge=true}. */
     public JsonNode delete(String path, Map<String, String> query) throws ApiException {
         return send("DELETE", path, query);
@@ -162,6 +191,12 @@ public final class ApiClient {
 
     private HttpResponse<String> exchange(String method, String path, Map<String, String> query,
             List<Map.Entry<String, String>> extra, JsonNode body, Duration timeout) throws ApiException {
+        return exchange(method, path, query, extra, body, timeout, Set.of());
+    }
+
+    private HttpResponse<String> exchange(String method, String path, Map<String, String> query,
+            List<Map.Entry<String, String>> extra, JsonNode body, Duration timeout,
+            Set<Integer> accepted) throws ApiException {
         URI uri = uri(path, query, extra);
         HttpRequest.BodyPublisher payload;
         try {
@@ -190,7 +225,7 @@ public final class ApiClient {
             Thread.currentThread().interrupt();
             throw new ApiException("interrupted");
         }
-        if (response.statusCode() >= 400) {
+        if (response.statusCode() >= 400 && !accepted.contains(response.statusCode())) {
             throw new ApiException("Unexpected response code: " + response.statusCode()
                     + " (" + oneLine(response.body()) + ")");
         }
