@@ -54,6 +54,7 @@ final class Fsm {
         void putEval(Evaluation eval) {
             state.put(NomadTables.EVALS, eval);
             job(eval.namespace(), eval.jobId()).eval(eval);
+            EvalApply.cancelBlocked(this, eval);
         }
     }
 

@@ -241,6 +241,18 @@ public final class JobRoutes implements ApiRoutes {
         return body;
     }
 
+    /**
+     * On {@code /v1/job/:id}, the body's job must be that job (Nomad's texts): otherwise a write to one URL would
+     * register another job. Checked before anything else of the body, as Nomad does.
+     */
+    private static void requireIdOfPath(ApiRequest r, JsonNode body, String mismatch) {
+        String id = r.pathParam("id");
+        JsonNode named = (body.has("Job") ? body.get("Job") : body).path("ID");
+        if (id != null && named.isTextual() && !named.asText().equals(id)) {
+            throw CaravanException.badRequest(mismatch);
+        }
+    }
+
     /** Nomad's {@code POST /v1/jobs/parse} request. */
     record ParseRequest(String jobHcl, String variables, boolean canonicalize, @com.fasterxml.jackson.annotation.JsonProperty("HCLv1") boolean hclV1) {}
 
@@ -319,6 +331,7 @@ public final class JobRoutes implements ApiRoutes {
 
     private CompletionStage<ApiResponse> registerJob(ApiRequest r) {
         JsonNode body = inJobNamespace(r, REGISTER, r.body(JsonNode.class));
+        requireIdOfPath(r, body, "Job ID does not match name");
         Job job = Jobs.canonical(body, agent.region(), limits);
         String warnings = Jobs.warnings(body);
         boolean enforce = body.path("EnforceIndex").asBoolean(false);
@@ -397,10 +410,8 @@ public final class JobRoutes implements ApiRoutes {
     /** Nomad's {@code PUT /v1/job/:id/plan}: what registering would do, nothing written. */
     private ApiResponse planJob(ApiRequest r) throws io.caravan.scheduler.SchedulerException {
         JsonNode body = inJobNamespace(r, PLAN, r.body(JsonNode.class));
+        requireIdOfPath(r, body, "Job ID does not match");
         Job job = Jobs.canonical(body, agent.region(), limits);
-        if (!job.id().equals(r.pathParam("id"))) {
-            throw CaravanException.invalid("Job.ID", "job ID does not match the URL");
-        }
         JobPlans.PlanResponse p = JobPlans.plan(store.snapshot(), job, java.time.Clock.systemUTC());
         JobPlans.PlanResponse plan = new JobPlans.PlanResponse(p.annotations(), p.failedTgAllocs(),
                 p.jobModifyIndex(), p.createdEvals(), p.diff(), p.nextPeriodicLaunch(), Jobs.warnings(body), p.index());
