@@ -321,6 +321,22 @@ sealed interface Command {
         }
     }
 
+    /** Create or replace namespaces (validated by the endpoint). */
+    record NamespaceUpsert(List<Namespaces.Namespace> namespaces) implements Command {
+        @Override
+        public void validate() {
+            Checks.each(namespaces, "Namespaces", ns -> Checks.text(ns.name(), "Namespaces.Name"));
+        }
+    }
+
+    /** Delete namespaces: refused at apply time for {@code default} or one with a job that is not dead. */
+    record NamespaceDelete(List<String> names, String region) implements Command {
+        @Override
+        public void validate() {
+            Checks.each(names, "Names", n -> Checks.text(n, "Names"));
+        }
+    }
+
     /** The checks of {@link #validate}: each throws {@link IllegalArgumentException} naming the field. */
     final class Checks {
         private Checks() {

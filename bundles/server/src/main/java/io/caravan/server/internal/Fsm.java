@@ -86,6 +86,8 @@ final class Fsm {
         on(Command.AclAuthMethodDelete.class, AclApply::deleteAuthMethods);
         on(Command.AclBindingRuleUpsert.class, AclApply::upsertBindingRules);
         on(Command.AclBindingRuleDelete.class, AclApply::deleteBindingRules);
+        on(Command.NamespaceUpsert.class, Namespaces::upsert);
+        on(Command.NamespaceDelete.class, Namespaces::delete);
         for (Class<?> type : Command.class.getPermittedSubclasses()) {
             if (!appliers.containsKey(type)) {
                 throw new IllegalStateException("no applier for command " + type.getSimpleName());

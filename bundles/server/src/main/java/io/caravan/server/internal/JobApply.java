@@ -15,6 +15,10 @@ final class JobApply {
         long index = txn.index();
         Job job = cmd.job();
         String key = NomadTables.key(job.namespace(), job.id());
+        if (Namespaces.get(state.read(), job.namespace()).isEmpty()) {
+            // Deleted since the endpoint checked it: a job must not land in a namespace that does not exist.
+            return Command.Result.rejected(index, 400, Namespaces.missing(job.namespace()));
+        }
         Job existing = state.get(NomadTables.JOBS, key).orElse(null);
         if (cmd.enforceIndex()) {
             long current = existing == null ? 0 : existing.jobModifyIndex();

@@ -80,8 +80,6 @@ public final class JobRoutes implements ApiRoutes {
     static final ApiEndpoint EVAL_GET = ApiEndpoint.of("Eval.GetEval", READ_JOB);
     static final ApiEndpoint EVAL_ALLOCATIONS = ApiEndpoint.of("Eval.Allocations", READ_JOB);
     static final ApiEndpoint DEPLOYMENT_LIST = ApiEndpoint.of("Deployment.List", READ_JOB);
-    /** Open to anyone: the answer holds only the namespaces the caller has some capability in. */
-    static final ApiEndpoint NAMESPACE_LIST = ApiEndpoint.of("Namespace.ListNamespaces", AclRule.PUBLIC);
 
     /** How list rows and objects by ID name their namespace, and what reading them takes. */
     static final StateReads.Namespaced<Job> JOBS_LIST = new StateReads.Namespaced<>(Job::namespace,
@@ -90,9 +88,6 @@ public final class JobRoutes implements ApiRoutes {
             Capability.READ_JOB);
     static final StateReads.Namespaced<Allocation> ALLOCS_READ = new StateReads.Namespaced<>(Allocation::namespace,
             Capability.READ_JOB);
-
-    /** The one namespace until the namespaces issue. */
-    private static final List<Namespace> NAMESPACES = List.of(new Namespace("default", "Default shared namespace"));
 
     /**
      * An endpoint whose namespace is in its body: the dispatcher checks the query's namespace when one is given, else
@@ -184,8 +179,6 @@ public final class JobRoutes implements ApiRoutes {
                 .get("/v1/deployments", DEPLOYMENT_LIST, r -> ApiResponse.ok(List.of()))
                 .get("/v1/job/{id}/deployments", DEPLOYMENTS, r -> ApiResponse.ok(List.of()))
                 .get("/v1/job/{id}/deployment", LATEST_DEPLOYMENT, r -> ApiResponse.ok(NullNode.getInstance()))
-                .get("/v1/namespaces", NAMESPACE_LIST, r -> ApiResponse.ok(NAMESPACES.stream()
-                        .filter(ns -> anyCapability(r.identity().acl(), ns.name())).toList()))
                 .write("/v1/jobs/parse", PARSE, this::parse)
                 .write("/v1/validate/job", VALIDATE, this::validate);
     }
@@ -195,7 +188,7 @@ public final class JobRoutes implements ApiRoutes {
         return store.snapshot().get(NomadTables.EVALS, r.pathParam("id")).map(Evaluation::namespace).orElse(null);
     }
 
-    /** Whether the caller holds any capability in {@code namespace}: what listing it takes, as in Nomad. */
+    /** Whether the caller holds any capability in {@code namespace}: what listing or reading it takes, as in Nomad. */
     static boolean anyCapability(Acl acl, String namespace) {
         for (String capability : Capability.ALL) {
             if (!Capability.DENY.equals(capability) && acl.allowNamespace(namespace, capability)) {
@@ -313,9 +306,6 @@ public final class JobRoutes implements ApiRoutes {
     /** Nomad's {@code /v1/job/:id/versions} body. */
     record Versions(List<Job> versions, List<Object> diffs) {}
 
-    /** Nomad's namespace, as listed. */
-    record Namespace(String name, String description) {}
-
     private static String jobKey(ApiRequest r) {
         return NomadTables.key(r.options().namespace(), r.pathParam("id"));
     }
@@ -332,6 +322,7 @@ public final class JobRoutes implements ApiRoutes {
     private CompletionStage<ApiResponse> registerJob(ApiRequest r) {
         JsonNode body = inJobNamespace(r, REGISTER, r.body(JsonNode.class));
         requireIdOfPath(r, body, "Job ID does not match name");
+        Namespaces.require(store.snapshot(), jobNamespace(r, body));
         Job job = Jobs.canonical(body, agent.region(), limits);
         String warnings = Jobs.warnings(body);
         boolean enforce = body.path("EnforceIndex").asBoolean(false);
@@ -411,6 +402,7 @@ public final class JobRoutes implements ApiRoutes {
     private ApiResponse planJob(ApiRequest r) throws io.caravan.scheduler.SchedulerException {
         JsonNode body = inJobNamespace(r, PLAN, r.body(JsonNode.class));
         requireIdOfPath(r, body, "Job ID does not match");
+        Namespaces.require(store.snapshot(), jobNamespace(r, body));
         Job job = Jobs.canonical(body, agent.region(), limits);
         JobPlans.PlanResponse p = JobPlans.plan(store.snapshot(), job, java.time.Clock.systemUTC());
         JobPlans.PlanResponse plan = new JobPlans.PlanResponse(p.annotations(), p.failedTgAllocs(),
