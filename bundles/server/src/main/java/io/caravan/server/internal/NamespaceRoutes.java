@@ -12,6 +12,7 @@ import io.caravan.agent.AgentInfo;
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
 import io.caravan.api.acl.AclRule;
+import io.caravan.api.acl.Capability;
 import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
@@ -34,8 +35,9 @@ import org.osgi.service.component.annotations.Reference;
 public final class NamespaceRoutes implements ApiRoutes {
     /** Open to anyone: the answer holds only the namespaces the caller has some capability in. */
     static final ApiEndpoint LIST = ApiEndpoint.of("Namespace.ListNamespaces", AclRule.PUBLIC);
-    /** Any capability in the namespace named by the path: checked by the handler, as for the list. */
-    static final ApiEndpoint GET = ApiEndpoint.of("Namespace.GetNamespace", AclRule.PUBLIC)
+    /** Any capability in the namespace named by the path (Nomad's {@code AllowNamespace}). */
+    static final ApiEndpoint GET = ApiEndpoint.of("Namespace.GetNamespace", AclRule.anyOf(Capability.ALL.stream()
+            .filter(c -> !Capability.DENY.equals(c)).map(AclRule::namespace).toArray(AclRule[]::new)))
             .namespacedBy(r -> r.pathParam("name"));
     static final ApiEndpoint UPSERT = ApiEndpoint.of("Namespace.UpsertNamespaces", AclRule.MANAGEMENT).onLeader();
     static final ApiEndpoint DELETE = ApiEndpoint.of("Namespace.DeleteNamespaces", AclRule.MANAGEMENT).onLeader()
@@ -79,9 +81,6 @@ public final class NamespaceRoutes implements ApiRoutes {
 
     private CompletionStage<ApiResponse> get(ApiRequest r) {
         String name = r.pathParam("name");
-        if (!JobRoutes.anyCapability(r.identity().acl(), name)) {
-            throw new CaravanException(ErrorCode.PERMISSION_DENIED, "Permission denied");
-        }
         return reads.query(r, (s, ws) -> {
             ws.key(NomadTables.NAMESPACES.name(), name);
             var found = Namespaces.get(s, name);
