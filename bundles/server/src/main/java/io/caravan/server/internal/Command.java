@@ -337,6 +337,18 @@ sealed interface Command {
         }
     }
 
+    /** Record a scaling event for a job's group (the job must exist when it is applied). */
+    record ScalingEventRecord(String namespace, String jobId, String group, ScalingEvents.ScalingEvent event)
+            implements Command {
+        @Override
+        public void validate() {
+            Checks.text(namespace, "Namespace");
+            Checks.text(jobId, "JobID");
+            Checks.text(group, "TaskGroup");
+            Checks.present(event, "ScalingEvent");
+        }
+    }
+
     /** The checks of {@link #validate}: each throws {@link IllegalArgumentException} naming the field. */
     final class Checks {
         private Checks() {

@@ -88,6 +88,7 @@ final class Fsm {
         on(Command.AclBindingRuleDelete.class, AclApply::deleteBindingRules);
         on(Command.NamespaceUpsert.class, Namespaces::upsert);
         on(Command.NamespaceDelete.class, Namespaces::delete);
+        on(Command.ScalingEventRecord.class, ScalingEvents::record);
         for (Class<?> type : Command.class.getPermittedSubclasses()) {
             if (!appliers.containsKey(type)) {
                 throw new IllegalStateException("no applier for command " + type.getSimpleName());

@@ -61,6 +61,7 @@ final class JobApply {
         if (cmd.purge()) {
             state.delete(NomadTables.JOBS, key);
             state.delete(NomadTables.JOB_SUMMARIES, key);
+            state.delete(NomadTables.SCALING_EVENTS, key);
             state.read().prefix(NomadTables.JOB_VERSIONS, key + "\0").toList()
                     .forEach(v -> state.delete(NomadTables.JOB_VERSIONS, NomadTables.JOB_VERSIONS.idOf(v)));
         } else {
