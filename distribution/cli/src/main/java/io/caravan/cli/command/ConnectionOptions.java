@@ -27,6 +27,11 @@ public final class ConnectionOptions {
             description = "The region to forward requests to. Overrides CARAVAN_REGION and NOMAD_REGION.")
     String region;
 
+    @Option(names = {"-namespace", "--namespace"}, paramLabel = "<namespace>",
+            description = "The target namespace for queries and actions bound to a namespace. Overrides "
+                    + "CARAVAN_NAMESPACE and NOMAD_NAMESPACE. Default: default.")
+    String namespace;
+
     @Option(names = {"-ca-cert", "--ca-cert"}, paramLabel = "<file>",
             description = "PEM file of the CA that signed the agent's certificate. Overrides CARAVAN_CACERT and "
                     + "NOMAD_CACERT.")
@@ -67,7 +72,7 @@ public final class ConnectionOptions {
                 file(ctx, setting(ctx, clientKey, "CLIENT_KEY")), setting(ctx, tlsServerName, "TLS_SERVER_NAME"),
                 skipVerify);
         return new Connection(setting(ctx, address, "ADDR"), setting(ctx, token, "TOKEN"),
-                setting(ctx, region, "REGION"), tls);
+                setting(ctx, region, "REGION"), tls, setting(ctx, namespace, "NAMESPACE"));
     }
 
     /** The flag, else {@code CARAVAN_<name>}, else {@code NOMAD_<name>}; blank counts as unset. */
