@@ -35,10 +35,12 @@ import org.osgi.service.component.annotations.Reference;
 public final class NamespaceRoutes implements ApiRoutes {
     /** Open to anyone: the answer holds only the namespaces the caller has some capability in. */
     static final ApiEndpoint LIST = ApiEndpoint.of("Namespace.ListNamespaces", AclRule.PUBLIC);
-    /** Any capability in the namespace named by the path (Nomad's {@code AllowNamespace}). */
+    /**
+     * Any capability in the namespace the path names (Nomad's {@code AllowNamespace}); for one that does not exist,
+     * in the query's namespace, as for an evaluation by ID ({@link #register}), and the answer is a 404.
+     */
     static final ApiEndpoint GET = ApiEndpoint.of("Namespace.GetNamespace", AclRule.anyOf(Capability.ALL.stream()
-            .filter(c -> !Capability.DENY.equals(c)).map(AclRule::namespace).toArray(AclRule[]::new)))
-            .namespacedBy(r -> r.pathParam("name"));
+            .filter(c -> !Capability.DENY.equals(c)).map(AclRule::namespace).toArray(AclRule[]::new)));
     static final ApiEndpoint UPSERT = ApiEndpoint.of("Namespace.UpsertNamespaces", AclRule.MANAGEMENT).onLeader();
     static final ApiEndpoint DELETE = ApiEndpoint.of("Namespace.DeleteNamespaces", AclRule.MANAGEMENT).onLeader()
             .namespacedBy(r -> r.pathParam("name"));
@@ -63,7 +65,8 @@ public final class NamespaceRoutes implements ApiRoutes {
     @Override
     public void register(RouteTable routes) {
         routes.getAsync("/v1/namespaces", LIST, this::list)
-                .getAsync("/v1/namespace/{name}", GET, this::get)
+                .getAsync("/v1/namespace/{name}", GET.namespacedBy(r -> Namespaces.get(store.snapshot(),
+                        r.pathParam("name")).map(Namespaces.Namespace::name).orElse(null)), this::get)
                 .writeAsync("/v1/namespace", UPSERT, this::upsert)
                 .writeAsync("/v1/namespace/{name}", UPSERT, this::upsert)
                 .deleteAsync("/v1/namespace/{name}", DELETE, this::delete);
