@@ -81,6 +81,13 @@ import io.caravan.cli.command.JobRunCommand;
 import io.caravan.cli.command.JobStatusCommand;
 import io.caravan.cli.command.JobStopCommand;
 import io.caravan.cli.command.JobValidateCommand;
+import io.caravan.cli.command.JobScaleCommand;
+import io.caravan.cli.command.JobInitCommand;
+import io.caravan.cli.command.NamespaceApplyCommand;
+import io.caravan.cli.command.NamespaceCommand;
+import io.caravan.cli.command.NamespaceDeleteCommand;
+import io.caravan.cli.command.NamespaceListCommand;
+import io.caravan.cli.command.NamespaceStatusCommand;
 import io.caravan.cli.command.LoginCommand;
 import io.caravan.cli.command.NodeCommand;
 import io.caravan.cli.command.NodeConfigCommand;
@@ -223,7 +230,9 @@ public final class Main {
                         .addSubcommand(new JobAllocsCommand(ctx))
                         .addSubcommand(new JobDispatchCommand(ctx))
                         .addSubcommand(new CommandLine(new JobPeriodicCommand())
-                                .addSubcommand(new JobPeriodicForceCommand(ctx))))
+                                .addSubcommand(new JobPeriodicForceCommand(ctx)))
+                        .addSubcommand(new JobScaleCommand(ctx))
+                        .addSubcommand(new JobInitCommand(ctx)))
                 .addSubcommand(new CommandLine(new DeploymentCommand())
                         .addSubcommand(new DeploymentListCommand(ctx))
                         .addSubcommand(new DeploymentStatusCommand(ctx))
@@ -232,6 +241,11 @@ public final class Main {
                         .addSubcommand(new DeploymentPauseCommand(ctx))
                         .addSubcommand(new DeploymentResumeCommand(ctx))
                         .addSubcommand(new DeploymentUnblockCommand(ctx)))
+                .addSubcommand(new CommandLine(new NamespaceCommand())
+                        .addSubcommand(new NamespaceApplyCommand(ctx))
+                        .addSubcommand(new NamespaceListCommand(ctx))
+                        .addSubcommand(new NamespaceStatusCommand(ctx))
+                        .addSubcommand(new NamespaceDeleteCommand(ctx)))
                 .addSubcommand(new CommandLine(new EvalCommand())
                         .addSubcommand(new EvalListCommand(ctx))
                         .addSubcommand(new EvalStatusCommand(ctx)))

@@ -29,8 +29,7 @@ class JobPlanCommandTest extends FakeAgentTest {
     void setUp(@TempDir Path tmp) throws Exception {
         env = Map.of("CARAVAN_ADDR", agent.address(), "TZ", "UTC");
         file = tmp.resolve("web.nomad.hcl");
-        Files.writeString(file, "job \"web\" {}\n");
-        agent.json("/v1/jobs/parse", "{\"ID\":\"web\",\"Type\":\"service\"}");
+        Files.writeString(file, "variable \"dc\" {\n  default = \"dc1\"\n}\njob \"web\" {\n  datacenters = [var.dc]\n}\n");
     }
 
     @Test

@@ -13,16 +13,17 @@ import org.junit.jupiter.api.io.TempDir;
 class JobRunCommandTest extends FakeAgentTest {
 
     @Test
-    void runParsesHclOnTheServerThenRegisters(@TempDir Path tmp) throws Exception {
+    void runParsesHclHereThenRegisters(@TempDir Path tmp) throws Exception {
         Path file = tmp.resolve("web.nomad.hcl");
-        Files.writeString(file, "job \"web\" {}\n");
-        agent.json("/v1/jobs/parse", "{\"ID\":\"web\",\"Name\":\"web\"}")
-                .json("/v1/jobs", "{\"EvalID\":\"d8c7ef09-2ebd\",\"EvalCreateIndex\":1,\"JobModifyIndex\":1}");
+        Files.writeString(file, "variable \"dc\" {}\njob \"web\" {\n  datacenters = [var.dc]\n}\n");
+        agent.json("/v1/jobs", "{\"EvalID\":\"d8c7ef09-2ebd\",\"EvalCreateIndex\":1,\"JobModifyIndex\":1}");
         Cli.Result r = Cli.run(Map.of("CARAVAN_ADDR", agent.address()), "job", "run", "-detach", "-var", "dc=dc2", file.toString());
         assertEquals(0, r.code(), r.err());
         assertEquals("Job registration successful\nEvaluation ID: d8c7ef09-2ebd\n", r.out());
-        assertEquals(List.of("POST /v1/jobs/parse", "PUT /v1/jobs"),
-                agent.requests().stream().map(q -> q.method() + " " + q.path()).toList());
+        assertEquals(List.of("PUT /v1/jobs"), agent.requests().stream().map(q -> q.method() + " " + q.path()).toList());
+        assertEquals("dc2", io.caravan.api.json.NomadJson.mapper().readTree(agent.last("/v1/jobs").body())
+                .path("Job").path("Datacenters").get(0).asText(),
+                "the -var reached the job");
     }
 
     @Test
@@ -39,11 +40,11 @@ class JobRunCommandTest extends FakeAgentTest {
     void aParseErrorIsOneLineAndExitOne(@TempDir Path tmp) throws Exception {
         Path file = tmp.resolve("bad.hcl");
         Files.writeString(file, "job \"web\" {\n  bogus = 1\n}\n");
-        agent.reply("/v1/jobs/parse", 400, "input.hcl:2:3: Unsupported argument; An argument named \"bogus\" is not expected here.");
         Cli.Result r = Cli.run(Map.of("CARAVAN_ADDR", agent.address()), "job", "run", file.toString());
         assertEquals(1, r.code());
-        assertEquals("Error submitting job: Unexpected response code: 400 (input.hcl:2:3: Unsupported argument; "
-                + "An argument named \"bogus\" is not expected here.)\n", r.err());
+        assertEquals("Error submitting job: " + file + ":2:3: Unsupported argument; "
+                + "An argument named \"bogus\" is not expected here.\n", r.err(), "the user's file, not input.hcl");
+        assertEquals(List.of(), agent.requests(), "nothing sent");
     }
 
     @Test

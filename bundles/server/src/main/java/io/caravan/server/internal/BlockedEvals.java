@@ -83,6 +83,11 @@ final class BlockedEvals {
         }
     }
 
+    /** Whatever the job has blocked is no longer needed: an evaluation of it placed everything (cancelled in state). */
+    synchronized void untrackJob(String namespace, String jobId) {
+        byJob.remove(NomadTables.key(namespace, jobId));
+    }
+
     synchronized int size() {
         return byJob.size();
     }

@@ -488,6 +488,34 @@ sealed interface Command {
         }
     }
 
+    /** Create or replace namespaces (validated by the endpoint). */
+    record NamespaceUpsert(List<Namespaces.Namespace> namespaces) implements Command {
+        @Override
+        public void validate() {
+            Checks.each(namespaces, "Namespaces", ns -> Checks.text(ns.name(), "Namespaces.Name"));
+        }
+    }
+
+    /** Delete namespaces: refused at apply time for {@code default} or one with a job that is not dead. */
+    record NamespaceDelete(List<String> names, String region) implements Command {
+        @Override
+        public void validate() {
+            Checks.each(names, "Names", n -> Checks.text(n, "Names"));
+        }
+    }
+
+    /** Record a scaling event for a job's group (the job must exist when it is applied). */
+    record ScalingEventRecord(String namespace, String jobId, String group, ScalingEvents.ScalingEvent event)
+            implements Command {
+        @Override
+        public void validate() {
+            Checks.text(namespace, "Namespace");
+            Checks.text(jobId, "JobID");
+            Checks.text(group, "TaskGroup");
+            Checks.present(event, "ScalingEvent");
+        }
+    }
+
     /** The checks of {@link #validate}: each throws {@link IllegalArgumentException} naming the field. */
     final class Checks {
         private Checks() {

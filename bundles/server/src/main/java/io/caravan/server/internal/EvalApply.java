@@ -19,6 +19,23 @@ final class EvalApply {
         return Command.Result.ok(index);
     }
 
+    /**
+     * Nomad's rule when an evaluation completes having placed everything (a stop of a job blocked on a constraint
+     * among them): the job's blocked evaluations are no longer needed and are cancelled in the same write, or the job
+     * would stay {@code pending} forever ({@link JobStatus}).
+     */
+    static void cancelBlocked(Fsm.Txn txn, Evaluation done) {
+        if (!Evaluation.STATUS_COMPLETE.equals(done.status()) || !done.failedTgAllocs().isEmpty()) {
+            return;
+        }
+        StateTxn state = txn.state();
+        state.read().byIndex(NomadTables.EVALS, "job", NomadTables.key(done.namespace(), done.jobId()))
+                .filter(e -> Evaluation.STATUS_BLOCKED.equals(e.status()) && !e.id().equals(done.id())).toList()
+                .forEach(blocked -> txn.putEval(blocked.toBuilder().status(Evaluation.STATUS_CANCELED)
+                        .statusDescription("evaluation \"" + done.id() + "\" successful")
+                        .modifyTime(done.modifyTime()).build().withIndexes(blocked.createIndex(), state.index())));
+    }
+
     static Command.Result schedulerConfig(Fsm.Txn txn, Command.SchedulerConfigUpdate cmd) {
         StateTxn state = txn.state();
         long index = txn.index();

@@ -54,6 +54,7 @@ final class Fsm {
         void putEval(Evaluation eval) {
             state.put(NomadTables.EVALS, eval);
             job(eval.namespace(), eval.jobId()).eval(eval);
+            EvalApply.cancelBlocked(this, eval);
         }
     }
 
@@ -92,6 +93,9 @@ final class Fsm {
         on(Command.VariableSet.class, VariableApply::set);
         on(Command.VariableDelete.class, VariableApply::delete);
         on(Command.VariableLockUpdate.class, VariableApply::lock);
+        on(Command.NamespaceUpsert.class, Namespaces::upsert);
+        on(Command.NamespaceDelete.class, Namespaces::delete);
+        on(Command.ScalingEventRecord.class, ScalingEvents::record);
         for (Class<?> type : Command.class.getPermittedSubclasses()) {
             if (!appliers.containsKey(type)) {
                 throw new IllegalStateException("no applier for command " + type.getSimpleName());

@@ -15,6 +15,10 @@ final class JobApply {
         long index = txn.index();
         Job job = cmd.job();
         String key = NomadTables.key(job.namespace(), job.id());
+        if (Namespaces.get(state.read(), job.namespace()).isEmpty()) {
+            // Deleted since the endpoint checked it: a job must not land in a namespace that does not exist.
+            return Command.Result.rejected(index, 400, Namespaces.missing(job.namespace()));
+        }
         Job existing = state.get(NomadTables.JOBS, key).orElse(null);
         if (cmd.enforceIndex()) {
             long current = existing == null ? 0 : existing.jobModifyIndex();
@@ -60,6 +64,7 @@ final class JobApply {
         if (cmd.purge()) {
             state.delete(NomadTables.JOBS, key);
             state.delete(NomadTables.JOB_SUMMARIES, key);
+            state.delete(NomadTables.SCALING_EVENTS, key);
             state.read().prefix(NomadTables.JOB_VERSIONS, key + "\0").toList()
                     .forEach(v -> state.delete(NomadTables.JOB_VERSIONS, NomadTables.JOB_VERSIONS.idOf(v)));
             DeploymentApply.deleteForJob(txn, key);

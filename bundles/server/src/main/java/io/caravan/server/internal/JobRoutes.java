@@ -76,8 +76,6 @@ public final class JobRoutes implements ApiRoutes {
     /** An evaluation by ID: in the evaluation's own namespace ({@link #evalNamespace}). */
     static final ApiEndpoint EVAL_GET = ApiEndpoint.of("Eval.GetEval", READ_JOB);
     static final ApiEndpoint EVAL_ALLOCATIONS = ApiEndpoint.of("Eval.Allocations", READ_JOB);
-    /** Open to anyone: the answer holds only the namespaces the caller has some capability in. */
-    static final ApiEndpoint NAMESPACE_LIST = ApiEndpoint.of("Namespace.ListNamespaces", AclRule.PUBLIC);
 
     /** How list rows and objects by ID name their namespace, and what reading them takes. */
     static final StateReads.Namespaced<Job> JOBS_LIST = new StateReads.Namespaced<>(Job::namespace,
@@ -86,9 +84,6 @@ public final class JobRoutes implements ApiRoutes {
             Capability.READ_JOB);
     static final StateReads.Namespaced<Allocation> ALLOCS_READ = new StateReads.Namespaced<>(Allocation::namespace,
             Capability.READ_JOB);
-
-    /** The one namespace until the namespaces issue. */
-    private static final List<Namespace> NAMESPACES = List.of(new Namespace("default", "Default shared namespace"));
 
     /**
      * An endpoint whose namespace is in its body: the dispatcher checks the query's namespace when one is given, else
@@ -137,10 +132,14 @@ public final class JobRoutes implements ApiRoutes {
                 .getAsync("/v1/job/{id}/scale", SCALE_STATUS, r -> reads.query(r, (s, ws) -> {
                     ws.key(NomadTables.JOBS.name(), jobKey(r));
                     ws.indexKey(NomadTables.ALLOCS.name(), "job", jobKey(r));
+                    ws.key(NomadTables.SCALING_EVENTS.name(), jobKey(r));
                     Job job = s.get(NomadTables.JOBS, jobKey(r)).orElse(null);
                     return new Indexed<>(job == null ? null : ScaleStatus.of(job,
-                            s.byIndex(NomadTables.ALLOCS, "job", jobKey(r)).toList()),
-                            Math.max(s.tableIndex(NomadTables.JOBS.name()), s.tableIndex(NomadTables.ALLOCS.name())));
+                            s.byIndex(NomadTables.ALLOCS, "job", jobKey(r)).toList(),
+                            s.get(NomadTables.SCALING_EVENTS, jobKey(r)).orElse(null)),
+                            Math.max(Math.max(s.tableIndex(NomadTables.JOBS.name()),
+                                    s.tableIndex(NomadTables.ALLOCS.name())),
+                                    s.tableIndex(NomadTables.SCALING_EVENTS.name())));
                 }).thenApply(answer -> {
                     if (answer.body() == null) {
                         throw new CaravanException(ErrorCode.NOT_FOUND, "job not found");
@@ -177,8 +176,6 @@ public final class JobRoutes implements ApiRoutes {
                             .map(a -> AllocListStub.of(a, false)).toList(),
                             s.tableIndex(NomadTables.ALLOCS.name()));
                 }))
-                .get("/v1/namespaces", NAMESPACE_LIST, r -> ApiResponse.ok(NAMESPACES.stream()
-                        .filter(ns -> anyCapability(r.identity().acl(), ns.name())).toList()))
                 .write("/v1/jobs/parse", PARSE, this::parse)
                 .write("/v1/validate/job", VALIDATE, this::validate)
                 // A child job's ID has a "/" that older clients (the Nomad Java SDK) send unescaped: Nomad reads
@@ -194,7 +191,7 @@ public final class JobRoutes implements ApiRoutes {
         return store.snapshot().get(NomadTables.EVALS, r.pathParam("id")).map(Evaluation::namespace).orElse(null);
     }
 
-    /** Whether the caller holds any capability in {@code namespace}: what listing it takes, as in Nomad. */
+    /** Whether the caller holds any capability in {@code namespace}: what listing or reading it takes, as in Nomad. */
     static boolean anyCapability(Acl acl, String namespace) {
         for (String capability : Capability.ALL) {
             if (!Capability.DENY.equals(capability) && acl.allowNamespace(namespace, capability)) {
@@ -238,6 +235,18 @@ public final class JobRoutes implements ApiRoutes {
             job.put("Namespace", namespace);
         }
         return body;
+    }
+
+    /**
+     * On {@code /v1/job/:id}, the body's job must be that job (Nomad's texts): otherwise a write to one URL would
+     * register another job. Checked before anything else of the body, as Nomad does.
+     */
+    private static void requireIdOfPath(ApiRequest r, JsonNode body, String mismatch) {
+        String id = r.pathParam("id");
+        JsonNode named = (body.has("Job") ? body.get("Job") : body).path("ID");
+        if (id != null && named.isTextual() && !named.asText().equals(id)) {
+            throw CaravanException.badRequest(mismatch);
+        }
     }
 
     /** Nomad's {@code POST /v1/jobs/parse} request. */
@@ -300,9 +309,6 @@ public final class JobRoutes implements ApiRoutes {
     /** Nomad's {@code /v1/job/:id/versions} body. */
     record Versions(List<Job> versions, List<Object> diffs) {}
 
-    /** Nomad's namespace, as listed. */
-    record Namespace(String name, String description) {}
-
     private static String jobKey(ApiRequest r) {
         return NomadTables.key(r.options().namespace(), r.pathParam("id"));
     }
@@ -318,6 +324,8 @@ public final class JobRoutes implements ApiRoutes {
 
     private CompletionStage<ApiResponse> registerJob(ApiRequest r) {
         JsonNode body = inJobNamespace(r, REGISTER, r.body(JsonNode.class));
+        requireIdOfPath(r, body, "Job ID does not match name");
+        Namespaces.require(store.snapshot(), jobNamespace(r, body));
         Job job = Jobs.canonical(body, agent.region(), limits);
         String warnings = Jobs.warnings(body);
         boolean enforce = body.path("EnforceIndex").asBoolean(false);
@@ -334,7 +342,7 @@ public final class JobRoutes implements ApiRoutes {
 
     /** Nomad's {@code ScalingRequest}: the group to scale and its new count (null: only record an event). */
     record ScaleRequest(Long count, Map<String, String> target, String message, boolean error,
-                        boolean policyOverride) {}
+                        boolean policyOverride, Map<String, Object> meta, long jobModifyIndex) {}
 
     /** Nomad's {@code PUT /v1/job/:id/scale}: the job re-registered with the group's new count. */
     private CompletionStage<ApiResponse> scaleJob(ApiRequest r) {
@@ -346,17 +354,27 @@ public final class JobRoutes implements ApiRoutes {
         if (req.count() != null && req.count() < 0) {
             throw CaravanException.invalid("Count", "scaling action count can't be negative");
         }
-        Job job = store.snapshot().get(NomadTables.JOBS, jobKey(r))
-                .orElseThrow(() -> new CaravanException(ErrorCode.NOT_FOUND, "job not found"));
-        if (job.taskGroups().stream().noneMatch(g -> g.name().equals(group))) {
-            throw CaravanException.invalid("Target.Group",
-                    "task group \"" + group + "\" specified for scaling does not exist in job");
+        if (req.count() != null && req.error()) {
+            throw CaravanException.invalid("Count", "scaling action should not contain count if error is true");
         }
+        var snapshot = store.snapshot();
+        Namespaces.require(snapshot, r.options().namespace());
+        Job job = snapshot.get(NomadTables.JOBS, jobKey(r)).orElseThrow(() -> new CaravanException(
+                ErrorCode.NOT_FOUND, "job \"" + r.pathParam("id") + "\" not found"));
+        if (Job.TYPE_SYSTEM.equals(job.type()) && req.count() != null && req.count() > 1) {
+            throw CaravanException.badRequest("jobs of type \"system\" can only be scaled to 1 or 0");
+        }
+        io.caravan.api.model.TaskGroup target = job.taskGroups().stream().filter(g -> g.name().equals(group))
+                .findFirst().orElseThrow(() -> CaravanException.invalid("Target.Group",
+                        "task group \"" + group + "\" specified for scaling does not exist in job"));
+        long now = System.currentTimeMillis() * 1_000_000L;
+        int previous = target.count() == null ? 0 : target.count();
         if (req.count() == null) {
-            // An event without a count changes nothing Caravan stores yet (scaling events are not kept).
-            return java.util.concurrent.CompletableFuture.completedFuture(ApiResponse.ok(new RegisterResponse("", 0,
-                    job.jobModifyIndex(), "", job.modifyIndex(), 0, true), QueryMeta.index(job.modifyIndex())));
+            // Only an event (an autoscaler's note or error): recorded, nothing else changes.
+            return recordScaling(job, group, new ScalingEvents.ScalingEvent(now, null, previous, req.message(),
+                    req.error(), req.meta(), null, 0), "", 0, job.jobModifyIndex());
         }
+        checkScalingBounds(target, req.count());
         JobLimits current = limits;
         if (req.count() > current.maxCount()) {
             // Checked before the count becomes an int: a long beyond it would wrap around.
@@ -367,24 +385,51 @@ public final class JobRoutes implements ApiRoutes {
                 ? g.toBuilder().count(req.count().intValue()).build() : g).toList()).build();
         // The scaled job must pass what registering it would (the sum of counts, the group's scaling bounds).
         Jobs.check(NomadJson.mapper().valueToTree(scaled), current);
-        long now = System.currentTimeMillis() * 1_000_000L;
         Evaluation eval = Evaluation.forJob(UUID.randomUUID().toString(), scaled, Evaluation.TRIGGER_SCALING, now);
-        return writes.submit(new Command.JobRegister(scaled.withSubmitTime(now), eval, false, 0))
-                .thenApply(result -> ApiResponse.ok(new RegisterResponse(eval.id(), result.evalCreateIndex(),
-                        result.jobModifyIndex(), "", result.index(), 0, true), QueryMeta.index(result.index())));
+        // JobModifyIndex, when given, is Nomad's check-and-set on the job's current version.
+        return writes.submit(new Command.JobRegister(scaled.withSubmitTime(now), eval, req.jobModifyIndex() > 0,
+                        req.jobModifyIndex()))
+                .thenCompose(result -> recordScaling(job, group, new ScalingEvents.ScalingEvent(now, req.count(),
+                        previous, req.message(), false, req.meta(), eval.id(), 0), eval.id(),
+                        result.evalCreateIndex(), result.jobModifyIndex()));
+    }
+
+    /** Nomad's bounds on a scale request: the group's {@code scaling} block's min and max, in Nomad's words. */
+    private static void checkScalingBounds(io.caravan.api.model.TaskGroup group, long count) {
+        Map<String, Object> scaling = group.scaling();
+        if (scaling == null) {
+            return;
+        }
+        if (scaling.get("Min") instanceof Number min && count < min.longValue()) {
+            throw CaravanException.badRequest("group count was less than scaling policy minimum: " + count + " < "
+                    + min.longValue());
+        }
+        if (scaling.get("Max") instanceof Number max && max.longValue() < count) {
+            throw CaravanException.badRequest("group count was greater than scaling policy maximum: " + count
+                    + " > " + max.longValue());
+        }
+    }
+
+    /** The scale request's event, written after the count it records; answers Nomad's JobRegisterResponse. */
+    private CompletionStage<ApiResponse> recordScaling(Job job, String group, ScalingEvents.ScalingEvent event,
+                                                       String evalId, long evalCreateIndex, long jobModifyIndex) {
+        return writes.submit(new Command.ScalingEventRecord(job.namespace(), job.id(), group, event))
+                .thenApply(result -> ApiResponse.ok(new RegisterResponse(evalId, evalCreateIndex, jobModifyIndex,
+                        "", result.index(), 0, true), QueryMeta.index(result.index())));
     }
 
     /** Nomad's {@code JobScaleStatus}. */
     record ScaleStatus(String jobId, String namespace, long jobCreateIndex, long jobModifyIndex, boolean jobStopped,
                        Map<String, GroupScale> taskGroups) {
-        static ScaleStatus of(Job job, List<io.caravan.api.model.Allocation> allocs) {
+        static ScaleStatus of(Job job, List<io.caravan.api.model.Allocation> allocs,
+                              ScalingEvents.JobScalingEvents events) {
             Map<String, GroupScale> groups = new java.util.LinkedHashMap<>();
             for (var g : job.taskGroups()) {
                 List<io.caravan.api.model.Allocation> mine = allocs.stream()
                         .filter(a -> g.name().equals(a.taskGroup()) && !a.terminal()).toList();
                 int running = (int) mine.stream().filter(a -> "running".equals(a.clientStatus())).count();
                 groups.put(g.name(), new GroupScale(g.count() == null ? 0 : g.count(), mine.size(), running, 0, 0,
-                        List.of()));
+                        events == null ? List.of() : events.scalingEvents().getOrDefault(g.name(), List.of())));
             }
             return new ScaleStatus(job.id(), job.namespace(), job.createIndex(), job.jobModifyIndex(),
                     Boolean.TRUE.equals(job.stop()), groups);
@@ -392,15 +437,15 @@ public final class JobRoutes implements ApiRoutes {
     }
 
     /** Nomad's {@code TaskGroupScaleStatus}; health needs deployments, so Healthy/Unhealthy stay 0. */
-    record GroupScale(int desired, int placed, int running, int healthy, int unhealthy, List<Object> events) {}
+    record GroupScale(int desired, int placed, int running, int healthy, int unhealthy,
+                      List<ScalingEvents.ScalingEvent> events) {}
 
     /** Nomad's {@code PUT /v1/job/:id/plan}: what registering would do, nothing written. */
     private ApiResponse planJob(ApiRequest r) throws io.caravan.scheduler.SchedulerException {
         JsonNode body = inJobNamespace(r, PLAN, r.body(JsonNode.class));
+        requireIdOfPath(r, body, "Job ID does not match");
+        Namespaces.require(store.snapshot(), jobNamespace(r, body));
         Job job = Jobs.canonical(body, agent.region(), limits);
-        if (!job.id().equals(r.pathParam("id"))) {
-            throw CaravanException.invalid("Job.ID", "job ID does not match the URL");
-        }
         JobPlans.PlanResponse p = JobPlans.plan(store.snapshot(), job, java.time.Clock.systemUTC());
         JobPlans.PlanResponse plan = new JobPlans.PlanResponse(p.annotations(), p.failedTgAllocs(),
                 p.jobModifyIndex(), p.createdEvals(), p.diff(), p.nextPeriodicLaunch(), Jobs.warnings(body), p.index());

@@ -128,6 +128,12 @@ final class Jobs {
         }
         putIfMissing(object(group, "EphemeralDisk"), "SizeMB", 300);
         disconnectDefaults(group);
+        if (group.get("Scaling") instanceof ObjectNode scaling && !scaling.hasNonNull("Min")) {
+            scaling.set("Min", group.get("Count")); // Nomad's canonical minimum: the count it was registered with
+        }
+        if (group.get("Scaling") instanceof ObjectNode scaling) {
+            putIfMissing(scaling, "Enabled", true);
+        }
         if (group.get("Tasks") instanceof ArrayNode tasks) {
             for (JsonNode t : tasks) {
                 if (t instanceof ObjectNode task) {

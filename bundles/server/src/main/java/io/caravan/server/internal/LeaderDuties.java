@@ -146,6 +146,9 @@ public final class LeaderDuties implements ServerState.AppliedListener {
         StateSnapshot snapshot = store.snapshot();
         for (Evaluation e : command.evals()) {
             snapshot.get(NomadTables.EVALS, e.id()).ifPresent(this::track);
+            if (Evaluation.STATUS_COMPLETE.equals(e.status()) && e.failedTgAllocs().isEmpty()) {
+                blocked.untrackJob(e.namespace(), e.jobId()); // this write cancelled it (EvalApply.cancelBlocked)
+            }
         }
         if (command instanceof Command.JobRegister c) {
             periodic.jobChanged(c.job().namespace(), c.job().id());

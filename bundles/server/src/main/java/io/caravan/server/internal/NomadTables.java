@@ -61,12 +61,16 @@ final class NomadTables {
     /** Variables by {@code namespace\0path}, so a namespace and a path prefix are one key prefix. */
     static final TableSpec<Variable.Entry> VARIABLES = TableSpec.of("variables", Variable.Entry.class,
             Variable.Entry::key);
+    static final TableSpec<Namespaces.Namespace> NAMESPACES = TableSpec.of("namespaces", Namespaces.Namespace.class,
+            Namespaces.Namespace::name);
+    static final TableSpec<ScalingEvents.JobScalingEvents> SCALING_EVENTS = TableSpec.of("scaling_event",
+            ScalingEvents.JobScalingEvents.class, e -> key(e.namespace(), e.jobId()));
     /** The ACL tables, whose indexes tell a resolver's cache that its compiled policies may be stale. */
     static final List<TableSpec<?>> ACL = List.of(ACL_POLICIES, ACL_TOKENS, ACL_ROLES, ACL_BOOTSTRAP);
 
     static final List<TableSpec<?>> ALL = List.of(JOBS, JOB_VERSIONS, JOB_SUMMARIES, EVALS, ALLOCS, NODES,
             SCHEDULER_CONFIG, AppliedRequests.TABLE, ACL_POLICIES, ACL_TOKENS, ACL_ROLES, ACL_BOOTSTRAP,
-            ACL_AUTH_METHODS, ACL_BINDING_RULES, DEPLOYMENTS, PeriodicJobs.LAUNCHES, VARIABLES);
+            ACL_AUTH_METHODS, ACL_BINDING_RULES, DEPLOYMENTS, PeriodicJobs.LAUNCHES, VARIABLES, NAMESPACES, SCALING_EVENTS);
 
     /**
      * A codec for one snapshot or one restore (it is stateful): each row as Nomad's JSON, readable and the shape the
@@ -78,7 +82,8 @@ final class NomadTables {
         return Codec.of(json(JOBS), json(JOB_VERSIONS), json(JOB_SUMMARIES), json(EVALS), allocs(), json(NODES),
                 json(SCHEDULER_CONFIG), json(AppliedRequests.TABLE), json(ACL_POLICIES), json(ACL_TOKENS),
                 json(ACL_ROLES), json(ACL_BOOTSTRAP), json(ACL_AUTH_METHODS), json(ACL_BINDING_RULES),
-                json(DEPLOYMENTS), json(PeriodicJobs.LAUNCHES), json(VARIABLES));
+                json(DEPLOYMENTS), json(PeriodicJobs.LAUNCHES), json(VARIABLES), json(NAMESPACES),
+                json(SCALING_EVENTS));
     }
 
     /** An allocation row: {@code {"Ref": n, "Alloc": {...}}}, the alloc's {@code Job} present only at first use. */

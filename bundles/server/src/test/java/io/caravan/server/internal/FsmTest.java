@@ -142,4 +142,33 @@ class FsmTest {
                 * TaskGroups[1].Name: missing task group name
                 * TaskGroups[1].Tasks: task group "" has no tasks""", e.getMessage());
     }
+
+    @Test
+    void anEvaluationThatPlacedEverythingCancelsTheJobsBlockedEvalSoAStoppedJobIsDead() throws Exception {
+        Job job = job("web", 50);
+        register(5, job);
+        io.caravan.api.model.AllocMetric failed = new io.caravan.api.model.AllocMetric(0, 0, 0, "default", null,
+                null, null, 0, null, null, null, null, null, null, 0);
+        Evaluation first = store.snapshot().get(NomadTables.EVALS, "eval-5").orElseThrow().toBuilder()
+                .status(Evaluation.STATUS_COMPLETE).failedTgAllocs(java.util.Map.of("web", failed)).build();
+        Evaluation blocked = Evaluation.forJob("blocked", job, Evaluation.TRIGGER_QUEUED_ALLOCS, 1000).toBuilder()
+                .status(Evaluation.STATUS_BLOCKED).build();
+        fsm.apply(6, new Command.EvalUpsert(List.of(blocked, first)));
+        String key = NomadTables.key("default", "web");
+        assertEquals(Job.STATUS_PENDING, store.snapshot().get(NomadTables.JOBS, key).orElseThrow().status());
+
+        Evaluation stop = Evaluation.forJob("stop", job, Evaluation.TRIGGER_JOB_DEREGISTER, 2000);
+        fsm.apply(7, new Command.JobDeregister("default", "web", false, stop));
+        assertEquals(Evaluation.STATUS_BLOCKED, store.snapshot().get(NomadTables.EVALS, "blocked").orElseThrow()
+                .status(), "a pending evaluation cancels nothing");
+        fsm.apply(8, new Command.EvalUpsert(List.of(stop.toBuilder().status(Evaluation.STATUS_COMPLETE)
+                .modifyTime(3000).build())));
+
+        StateSnapshot s = store.snapshot();
+        Evaluation canceled = s.get(NomadTables.EVALS, "blocked").orElseThrow();
+        assertEquals(Evaluation.STATUS_CANCELED, canceled.status());
+        assertEquals("evaluation \"stop\" successful", canceled.statusDescription());
+        assertEquals(8, canceled.modifyIndex());
+        assertEquals(Job.STATUS_DEAD, s.get(NomadTables.JOBS, key).orElseThrow().status());
+    }
 }

@@ -200,7 +200,7 @@ class JobLimitsTest {
         ApiResponse response = answer("PUT", "/v1/job/{id}/scale", "web", NomadJson.mapper().createObjectNode()
                 .put("Count", 100).set("Target", NomadJson.mapper().createObjectNode().put("Group", "web")));
         assertEquals(200, response.status());
-        assertEquals(2, writes.get());
+        assertEquals(3, writes.get(), "the job, then its scaling event");
         assertEquals(100, state.store().snapshot().get(NomadTables.JOBS, NomadTables.key("default", "web"))
                 .orElseThrow().taskGroups().get(0).count());
     }
@@ -212,8 +212,8 @@ class JobLimitsTest {
         answer("PUT", "/v1/jobs", "web", wrap(job));
         CaravanException e = refused("PUT", "/v1/job/{id}/scale", "web", NomadJson.mapper().createObjectNode()
                 .put("Count", 6).set("Target", NomadJson.mapper().createObjectNode().put("Group", "web")));
-        assertTrue(e.getMessage().contains("task group count 6 is more than the scaling policy's maximum 5"),
-                e.getMessage());
+        assertEquals("group count was greater than scaling policy maximum: 6 > 5", e.getMessage());
+        assertEquals(ErrorCode.BAD_REQUEST, e.code());
         assertEquals(1, writes.get());
     }
 

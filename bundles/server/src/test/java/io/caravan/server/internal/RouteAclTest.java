@@ -73,9 +73,11 @@ class RouteAclTest {
         new JobRoutes(state, new ClusterRoutesTest.Agent(true, false), raft, JobLimitsTest.config(100))
                 .register(table);
         new NodeRoutes(state, raft).register(table);
+        new NamespaceRoutes(state, raft, new ClusterRoutesTest.Agent(true, false)).register(table);
         new ClientForwardRoutes(state, null, null).register(table);   // declaring forwards nothing
         try (StateTxn txn = state.store().begin(SEEDED)) {
             for (String ns : List.of("dev", "prod")) {
+                txn.put(NomadTables.NAMESPACES, new Namespaces.Namespace(ns, "", "", null, null, null, SEEDED, SEEDED));
                 Job job = Jobs.canonical(body(job(ns)), "global");
                 txn.put(NomadTables.JOBS, job);
                 txn.put(NomadTables.EVALS, Evaluation.forJob("eval-" + ns, job, Evaluation.TRIGGER_JOB_REGISTER, 0));
@@ -170,8 +172,9 @@ class RouteAclTest {
 
     @Test
     void namespacesAreListedOnlyWhereTheCallerHasSomeCapability() {
-        assertEquals(List.of(), names(answer(DEV, "GET /v1/namespaces", null)), "dev's token has nothing in default");
-        assertEquals(List.of("default"), names(answer(Identity.UNRESTRICTED, "GET /v1/namespaces", null)));
+        assertEquals(List.of("dev"), names(answer(DEV, "GET /v1/namespaces", null)));
+        assertEquals(List.of("default", "dev", "prod"), names(answer(Identity.UNRESTRICTED, "GET /v1/namespaces",
+                null)));
     }
 
     // ---- job writes: the namespace Nomad resolves for the job ---------------------------------------------------

@@ -72,7 +72,7 @@ public final class ConnectionOptions {
                 file(ctx, setting(ctx, clientKey, "CLIENT_KEY")), setting(ctx, tlsServerName, "TLS_SERVER_NAME"),
                 skipVerify);
         return new Connection(setting(ctx, address, "ADDR"), setting(ctx, token, "TOKEN"),
-                setting(ctx, region, "REGION"), tls);
+                setting(ctx, region, "REGION"), tls, setting(ctx, namespace, "NAMESPACE"));
     }
 
     /** The namespace a command acts in: the flag, else the environment, else {@code default}. */

@@ -6,14 +6,17 @@ import java.nio.file.Path;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.caravan.api.json.NomadJson;
 import io.caravan.cli.http.ApiClient;
 import io.caravan.cli.http.ApiException;
+import io.caravan.jobspec.JobspecException;
+import io.caravan.jobspec.JobspecParser;
+import io.caravan.jobspec.ParseOptions;
 
 /**
- * A job file turned into the API's Job: JSON files as they are, HCL through the server's {@code /v1/jobs/parse}
- * (as Nomad's CLI can), with {@code -var-file} contents and {@code -var name=value} pairs as its Variables.
+ * A job file turned into the API's Job: JSON files as they are, HCL parsed here by the jobspec library with
+ * {@code -var-file}s and {@code -var name=value} pairs (as Nomad's CLI parses locally); the server canonicalizes and
+ * validates what it is sent.
  */
 final class JobFile {
     private JobFile() {
@@ -34,26 +37,19 @@ final class JobFile {
                 throw new ApiException(file + ": not valid JSON: " + e.getMessage());
             }
         }
-        StringBuilder variables = new StringBuilder();
-        for (Path varFile : varFiles) {
-            try {
-                variables.append(Files.readString(varFile)).append('\n');
-            } catch (IOException e) {
-                throw new ApiException("Error reading var file " + varFile + ": " + InputFile.reason(e));
-            }
-        }
+        // HCL is parsed here, as Nomad's CLI does: no agent is needed, and every position names the user's file.
+        java.util.Map<String, String> values = new java.util.LinkedHashMap<>();
         for (String pair : vars) {
             int eq = pair.indexOf('=');
             if (eq <= 0) {
                 throw new ApiException("invalid -var \"" + pair + "\": expected name=value");
             }
-            variables.append(pair, 0, eq).append(" = ")
-                    .append(NomadJson.mapper().valueToTree(pair.substring(eq + 1)).toString()).append('\n');
+            values.put(pair.substring(0, eq), pair.substring(eq + 1));
         }
-        ObjectNode request = NomadJson.mapper().createObjectNode();
-        request.put("JobHCL", text);
-        request.put("Canonicalize", true);
-        request.put("Variables", variables.toString());
-        return api.post("/v1/jobs/parse", request);
+        try {
+            return JobspecParser.parse(text, file.toString(), new ParseOptions(values, varFiles, true)).job();
+        } catch (JobspecException e) {
+            throw new ApiException(e.getMessage()); // one file:line:column: problem line each
+        }
     }
 }

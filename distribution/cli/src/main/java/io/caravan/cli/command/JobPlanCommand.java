@@ -71,7 +71,17 @@ public final class JobPlanCommand extends HttpCommand {
         ObjectNode request = NomadJson.mapper().createObjectNode();
         request.set("Job", job);
         request.put("Diff", true);
-        JsonNode plan = api.put("/v1/job/" + Json.pathSegment(Json.text(job.get("ID"))) + "/plan", request);
+        JsonNode plan;
+        try {
+            plan = api.put("/v1/job/" + Json.pathSegment(Json.text(job.get("ID"))) + "/plan", request);
+        } catch (ApiException e) {
+            if (!e.unreachable()) {
+                throw e;
+            }
+            // The scheduler's dry run needs a server; say so rather than only "connection refused".
+            throw new ApiException(e.getMessage() + ": job plan needs a Caravan server; start one (caravan agent "
+                    + "-dev) or point -address / CARAVAN_ADDR at one");
+        }
         if (jsonOutput) {
             ctx.out().println(Json.indent(plan));
             return exitCode(plan);

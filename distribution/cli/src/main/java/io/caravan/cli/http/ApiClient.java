@@ -256,12 +256,15 @@ public final class ApiClient {
         return uri(path, query, List.of());
     }
 
-    /** {@code query} (over the connection's region), then {@code extra} in order; empty values are left out. */
+    /** {@code query} (over the connection's region and namespace), then {@code extra} in order; empty values are left out. */
     private URI uri(String path, Map<String, String> query, List<Map.Entry<String, String>> extra)
             throws ApiException {
         Map<String, String> params = new LinkedHashMap<>();
         if (connection.region() != null) {
             params.put("region", connection.region());
+        }
+        if (connection.namespace() != null) {
+            params.put("namespace", connection.namespace());
         }
         params.putAll(query);
         StringJoiner qs = new StringJoiner("&", "?", "").setEmptyValue("");
@@ -306,7 +309,9 @@ public final class ApiClient {
             return new ApiException(connection.address() + ": i/o timeout (over TLS this is also how an agent's "
                     + "refusal of the client certificate shows: -client-cert, -client-key)");
         }
-        return new ApiException(connection.address() + ": " + describe(e));
+        boolean nobody = causedBy(e, ConnectException.class) || causedBy(e, UnresolvedAddressException.class)
+                || causedBy(e, HttpConnectTimeoutException.class);
+        return new ApiException(connection.address() + ": " + describe(e), nobody);
     }
 
     /** Go-like lower-case reason; the JDK often leaves the message null on the outer exception. */

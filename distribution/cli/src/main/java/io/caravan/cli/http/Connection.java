@@ -7,8 +7,9 @@ package io.caravan.cli.http;
  * @param token   ACL secret sent as {@code X-Nomad-Token}, or {@code null}
  * @param region  sent as {@code ?region=} on every request, or {@code null}
  * @param tls     how to check the agent and present a client certificate over {@code https://}
+ * @param namespace sent as {@code ?namespace=} on every request (as Nomad's API client does), or {@code null}
  */
-public record Connection(String address, String token, String region, ClientTls tls) {
+public record Connection(String address, String token, String region, ClientTls tls, String namespace) {
     public static final String DEFAULT_ADDRESS = "http://127.0.0.1:4646";
 
     public Connection {
@@ -16,6 +17,12 @@ public record Connection(String address, String token, String region, ClientTls 
         token = blankToNull(token);
         region = blankToNull(region);
         tls = tls == null ? ClientTls.NONE : tls;
+        namespace = blankToNull(namespace);
+    }
+
+    /** Without a namespace: the agent's default applies. */
+    public Connection(String address, String token, String region, ClientTls tls) {
+        this(address, token, region, tls, null);
     }
 
     public boolean https() {
