@@ -48,6 +48,10 @@ public final class ClientForwardRoutes implements ApiRoutes {
             "stats", ApiEndpoint.of("ClientAllocations.Stats", AclRule.namespace(Capability.READ_JOB)),
             "gc", ApiEndpoint.of("ClientAllocations.GarbageCollect", AclRule.namespace(Capability.SUBMIT_JOB)));
 
+    /** {@code alloc exec}: a bidirectional stream, not forwarded yet (see {@link #execElsewhere}). */
+    static final ApiEndpoint EXEC = ApiEndpoint.of("ClientAllocations.Exec",
+            AclRule.namespace(Capability.ALLOC_EXEC));
+
     private final ServerState state;
     private final Rpc rpc;
     private final LeaderLocator servers;
@@ -68,6 +72,23 @@ public final class ClientForwardRoutes implements ApiRoutes {
             routes.getAsync("/v1/client/allocation/{alloc}/" + op, inAllocNamespace, this::forward)
                     .writeAsync("/v1/client/allocation/{alloc}/" + op, inAllocNamespace, this::forward);
         });
+        routes.get("/v1/client/allocation/{alloc}/exec", EXEC.namespacedBy(this::allocNamespace),
+                this::execElsewhere);
+    }
+
+    /**
+     * The RPC transport carries request and answer, not a stream both ways, so exec is served only by the client
+     * agent that runs the allocation (a dev agent serves its own): the answer says where to go.
+     */
+    private ApiResponse execElsewhere(ApiRequest request) {
+        String allocId = request.pathParam("alloc");
+        Allocation alloc = state.store().snapshot().get(NomadTables.ALLOCS, allocId)
+                .orElseThrow(() -> CaravanException.notFound("Unknown allocation \"" + allocId + "\""));
+        String where = state.store().snapshot().get(NomadTables.NODES, alloc.nodeId())
+                .map(node -> node.httpAddr() == null || node.httpAddr().isEmpty() ? "" : " at " + node.httpAddr())
+                .orElse("");
+        throw CaravanException.notImplemented("alloc exec through a server is not supported yet: ask the client "
+                + "agent that runs allocation " + allocId + where + " (node " + alloc.nodeId() + ")");
     }
 
     /** The allocation's own namespace, for the rule; null for one that does not exist (the handler answers 404). */
