@@ -48,6 +48,7 @@ import io.caravan.cli.command.AllocCommand;
 import io.caravan.cli.command.AllocStatusCommand;
 import io.caravan.cli.command.AllocStopCommand;
 import io.caravan.cli.command.AllocLogsCommand;
+import io.caravan.cli.command.AllocExecCommand;
 import io.caravan.cli.command.AllocFsCommand;
 import io.caravan.cli.command.AllocRestartCommand;
 import io.caravan.cli.command.AllocSignalCommand;
@@ -228,7 +229,9 @@ public final class Main {
                         .addSubcommand(new AllocLogsCommand(ctx))
                         .addSubcommand(new AllocFsCommand(ctx))
                         .addSubcommand(new AllocRestartCommand(ctx))
-                        .addSubcommand(new AllocSignalCommand(ctx)))
+                        .addSubcommand(new AllocSignalCommand(ctx))
+                        // The command's own flags follow it (sh -c ...): options end at the first positional.
+                        .addSubcommand(new CommandLine(new AllocExecCommand(ctx)).setStopAtPositional(true)))
                 .addSubcommand(new CommandLine(new NodeCommand())
                         .addSubcommand(new NodeConfigCommand(ctx))
                         .addSubcommand(new NodeStatusCommand(ctx))
