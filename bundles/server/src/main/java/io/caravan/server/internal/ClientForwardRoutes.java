@@ -4,8 +4,10 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import io.caravan.api.CaravanException;
+import io.caravan.api.acl.Access;
 import io.caravan.api.acl.AclRule;
 import io.caravan.api.acl.Capability;
+import io.caravan.api.acl.Scope;
 import io.caravan.api.model.Allocation;
 import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiRequest;
@@ -52,6 +54,9 @@ public final class ClientForwardRoutes implements ApiRoutes {
     static final ApiEndpoint EXEC = ApiEndpoint.of("ClientAllocations.Exec",
             AclRule.namespace(Capability.ALLOC_EXEC));
 
+    /** The host's stats ({@code ?node_id=}), from the node itself. */
+    static final ApiEndpoint HOST_STATS = ApiEndpoint.of("ClientStats.Stats", AclRule.scope(Scope.NODE, Access.READ));
+
     private final ServerState state;
     private final Rpc rpc;
     private final LeaderLocator servers;
@@ -74,6 +79,20 @@ public final class ClientForwardRoutes implements ApiRoutes {
         });
         routes.get("/v1/client/allocation/{alloc}/exec", EXEC.namespacedBy(this::allocNamespace),
                 this::execElsewhere);
+        routes.getAsync("/v1/client/stats", HOST_STATS, this::hostStats);
+    }
+
+    /** {@code /v1/client/stats?node_id=}: answered by that node, through the connection it opened. */
+    private CompletableFuture<ApiResponse> hostStats(ApiRequest request) {
+        String nodeId = request.query("node_id").filter(id -> !id.isEmpty())
+                .orElseThrow(() -> CaravanException.badRequest("missing node_id: a server has no host stats of its "
+                        + "own to report; name the client node"));
+        if (state.store().snapshot().get(NomadTables.NODES, nodeId).isEmpty()) {
+            throw CaravanException.notFound("Unknown node \"" + nodeId + "\"");
+        }
+        return NodeCalls.orViaOtherServers(rpc.callNode(nodeId, HttpForward.METHOD, HttpForward.Call.of(request),
+                HttpForward.Answer.class).thenApply(HttpForward.Answer::toResponse), request, rpc,
+                servers.serverRpcAddresses());
     }
 
     /**
