@@ -1,9 +1,12 @@
 package io.caravan.client;
 
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import io.caravan.plugin.api.driver.ExecSession;
 import org.osgi.annotation.versioning.ProviderType;
 
 /**
@@ -57,5 +60,31 @@ public interface ClientAllocs {
      */
     default boolean gc(String allocId) {
         throw new UnsupportedOperationException("gc");
+    }
+
+    /**
+     * Starts {@code argv} in a running task, streams connected ({@code alloc exec}).
+     *
+     * @throws IllegalArgumentException for an unknown allocation or task, or a task that is not running
+     * @throws UnsupportedOperationException when the task's driver cannot exec ({@code exec not supported})
+     * @throws IllegalStateException when the driver failed to start the command
+     */
+    default ExecSession exec(String allocId, String taskName, List<String> argv, boolean tty) {
+        throw new UnsupportedOperationException("exec not supported");
+    }
+
+    /**
+     * Whether the task's driver isolates its filesystem (Nomad's {@code FSIsolation} other than {@code none}): exec
+     * into a task that is not isolated runs on the node itself, which takes {@code alloc-node-exec} too.
+     *
+     * @throws IllegalArgumentException for an unknown allocation or task
+     */
+    default boolean fsIsolated(String allocId, String taskName) {
+        return false;
+    }
+
+    /** The processes of each running task of the allocation (empty list when its driver cannot tell). */
+    default Map<String, List<Long>> taskPids(String allocId) {
+        return Map.of();
     }
 }

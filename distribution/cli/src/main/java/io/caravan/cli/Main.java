@@ -46,8 +46,11 @@ import io.caravan.cli.command.AclTokenUpdateCommand;
 import io.caravan.cli.command.AgentCommand;
 import io.caravan.cli.command.AgentInfoCommand;
 import io.caravan.cli.command.AllocCommand;
-import io.caravan.cli.command.AllocFsCommand;
+import io.caravan.cli.command.AllocStatusCommand;
+import io.caravan.cli.command.AllocStopCommand;
 import io.caravan.cli.command.AllocLogsCommand;
+import io.caravan.cli.command.AllocExecCommand;
+import io.caravan.cli.command.AllocFsCommand;
 import io.caravan.cli.command.AllocRestartCommand;
 import io.caravan.cli.command.AllocSignalCommand;
 import io.caravan.cli.command.DeploymentCommand;
@@ -58,8 +61,6 @@ import io.caravan.cli.command.DeploymentPromoteCommand;
 import io.caravan.cli.command.DeploymentResumeCommand;
 import io.caravan.cli.command.DeploymentStatusCommand;
 import io.caravan.cli.command.DeploymentUnblockCommand;
-import io.caravan.cli.command.AllocStatusCommand;
-import io.caravan.cli.command.AllocStopCommand;
 import io.caravan.cli.command.ConfigCommand;
 import io.caravan.cli.command.ConfigReloadCommand;
 import io.caravan.cli.command.ConfigValidateCommand;
@@ -255,7 +256,9 @@ public final class Main {
                         .addSubcommand(new AllocLogsCommand(ctx))
                         .addSubcommand(new AllocFsCommand(ctx))
                         .addSubcommand(new AllocRestartCommand(ctx))
-                        .addSubcommand(new AllocSignalCommand(ctx)))
+                        .addSubcommand(new AllocSignalCommand(ctx))
+                        // The command's own flags follow it (sh -c ...): options end at the first positional.
+                        .addSubcommand(new CommandLine(new AllocExecCommand(ctx)).setStopAtPositional(true)))
                 .addSubcommand(new CommandLine(new NodeCommand())
                         .addSubcommand(new NodeConfigCommand(ctx))
                         .addSubcommand(new NodeStatusCommand(ctx))

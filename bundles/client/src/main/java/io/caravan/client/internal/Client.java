@@ -40,6 +40,7 @@ import io.caravan.client.internal.node.NodeBuilder;
 import io.caravan.client.internal.node.NodeRegistration;
 import io.caravan.client.internal.state.ClientStateStore.PersistedAlloc;
 import io.caravan.client.internal.state.ClientStateStore;
+import io.caravan.plugin.api.driver.ExecSession;
 import io.caravan.plugin.api.driver.TaskDriver;
 import io.caravan.plugin.api.fingerprint.Fingerprinter;
 import org.slf4j.Logger;
@@ -403,5 +404,24 @@ public final class Client implements ClientAllocs, AutoCloseable {
     public void signal(String allocId, String taskName, String signal) {
         runner(allocId).orElseThrow(() -> new IllegalArgumentException("Unknown allocation \"" + allocId + "\""))
                 .signal(taskName, signal);
+    }
+
+    @Override
+    public ExecSession exec(String allocId, String taskName, List<String> argv, boolean tty) {
+        return known(allocId).task(taskName).exec(argv, tty);
+    }
+
+    @Override
+    public boolean fsIsolated(String allocId, String taskName) {
+        return known(allocId).task(taskName).fsIsolated();
+    }
+
+    @Override
+    public Map<String, List<Long>> taskPids(String allocId) {
+        return known(allocId).taskPids();
+    }
+
+    private AllocRunner known(String allocId) {
+        return runner(allocId).orElseThrow(() -> new IllegalArgumentException("Unknown allocation \"" + allocId + "\""));
     }
 }

@@ -2,6 +2,7 @@ package io.caravan.client.internal;
 
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -9,6 +10,7 @@ import java.util.Set;
 import io.caravan.agent.AgentInfo;
 import io.caravan.api.endpoint.NodeEndpoint;
 import io.caravan.client.ClientAllocs;
+import io.caravan.plugin.api.driver.ExecSession;
 import io.caravan.plugin.api.driver.TaskDriver;
 import io.caravan.plugin.api.fingerprint.Fingerprinter;
 import io.caravan.tls.AgentTls;
@@ -133,5 +135,20 @@ public final class ClientAgent implements ClientAllocs {
     @Override
     public void signal(String allocId, String taskName, String signal) {
         client.signal(allocId, taskName, signal);
+    }
+
+    @Override
+    public ExecSession exec(String allocId, String taskName, List<String> argv, boolean tty) {
+        return client.exec(allocId, taskName, argv, tty);
+    }
+
+    @Override
+    public boolean fsIsolated(String allocId, String taskName) {
+        return client.fsIsolated(allocId, taskName);
+    }
+
+    @Override
+    public Map<String, List<Long>> taskPids(String allocId) {
+        return client.taskPids(allocId);
     }
 }

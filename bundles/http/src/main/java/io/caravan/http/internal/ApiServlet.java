@@ -36,6 +36,7 @@ import io.caravan.http.QueryOptions;
 import io.caravan.http.RawBody;
 import io.caravan.http.RouteTable;
 import io.caravan.http.StreamingBody;
+import io.caravan.http.WebSocketBody;
 import io.caravan.rpc.LeaderLocator;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.Servlet;
@@ -443,6 +444,12 @@ public final class ApiServlet extends HttpServlet {
             response.setHeader("X-Content-Type-Options", "nosniff");
             response.setContentLength(raw.bytes().length);
             response.getOutputStream().write(raw.bytes());
+            return false;
+        }
+        if (answer.body() instanceof WebSocketBody socket) {
+            if (!WebSocketUpgrade.upgrade(request, socket)) {
+                writeError(response, 400, "expected a WebSocket upgrade request");
+            }
             return false;
         }
         if (answer.body() instanceof StreamingBody body) {

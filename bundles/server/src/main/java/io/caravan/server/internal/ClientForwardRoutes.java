@@ -4,8 +4,10 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import io.caravan.api.CaravanException;
+import io.caravan.api.acl.Access;
 import io.caravan.api.acl.AclRule;
 import io.caravan.api.acl.Capability;
+import io.caravan.api.acl.Scope;
 import io.caravan.api.model.Allocation;
 import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiRequest;
@@ -48,6 +50,13 @@ public final class ClientForwardRoutes implements ApiRoutes {
             "stats", ApiEndpoint.of("ClientAllocations.Stats", AclRule.namespace(Capability.READ_JOB)),
             "gc", ApiEndpoint.of("ClientAllocations.GarbageCollect", AclRule.namespace(Capability.SUBMIT_JOB)));
 
+    /** {@code alloc exec}: a bidirectional stream, not forwarded yet (see {@link #execElsewhere}). */
+    static final ApiEndpoint EXEC = ApiEndpoint.of("ClientAllocations.Exec",
+            AclRule.namespace(Capability.ALLOC_EXEC));
+
+    /** The host's stats ({@code ?node_id=}), from the node itself. */
+    static final ApiEndpoint HOST_STATS = ApiEndpoint.of("ClientStats.Stats", AclRule.scope(Scope.NODE, Access.READ));
+
     private final ServerState state;
     private final Rpc rpc;
     private final LeaderLocator servers;
@@ -68,6 +77,37 @@ public final class ClientForwardRoutes implements ApiRoutes {
             routes.getAsync("/v1/client/allocation/{alloc}/" + op, inAllocNamespace, this::forward)
                     .writeAsync("/v1/client/allocation/{alloc}/" + op, inAllocNamespace, this::forward);
         });
+        routes.get("/v1/client/allocation/{alloc}/exec", EXEC.namespacedBy(this::allocNamespace),
+                this::execElsewhere);
+        routes.getAsync("/v1/client/stats", HOST_STATS, this::hostStats);
+    }
+
+    /** {@code /v1/client/stats?node_id=}: answered by that node, through the connection it opened. */
+    private CompletableFuture<ApiResponse> hostStats(ApiRequest request) {
+        String nodeId = request.query("node_id").filter(id -> !id.isEmpty())
+                .orElseThrow(() -> CaravanException.badRequest("missing node_id: a server has no host stats of its "
+                        + "own to report; name the client node"));
+        if (state.store().snapshot().get(NomadTables.NODES, nodeId).isEmpty()) {
+            throw CaravanException.notFound("Unknown node \"" + nodeId + "\"");
+        }
+        return NodeCalls.orViaOtherServers(rpc.callNode(nodeId, HttpForward.METHOD, HttpForward.Call.of(request),
+                HttpForward.Answer.class).thenApply(HttpForward.Answer::toResponse), request, rpc,
+                servers.serverRpcAddresses());
+    }
+
+    /**
+     * The RPC transport carries request and answer, not a stream both ways, so exec is served only by the client
+     * agent that runs the allocation (a dev agent serves its own): the answer says where to go.
+     */
+    private ApiResponse execElsewhere(ApiRequest request) {
+        String allocId = request.pathParam("alloc");
+        Allocation alloc = state.store().snapshot().get(NomadTables.ALLOCS, allocId)
+                .orElseThrow(() -> CaravanException.notFound("Unknown allocation \"" + allocId + "\""));
+        String where = state.store().snapshot().get(NomadTables.NODES, alloc.nodeId())
+                .map(node -> node.httpAddr() == null || node.httpAddr().isEmpty() ? "" : " at " + node.httpAddr())
+                .orElse("");
+        throw CaravanException.notImplemented("alloc exec through a server is not supported yet: ask the client "
+                + "agent that runs allocation " + allocId + where + " (node " + alloc.nodeId() + ")");
     }
 
     /** The allocation's own namespace, for the rule; null for one that does not exist (the handler answers 404). */

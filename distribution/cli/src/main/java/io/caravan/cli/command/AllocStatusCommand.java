@@ -25,7 +25,8 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code caravan alloc status ID}: one allocation in Nomad's layout: its fields, then per task its state,
  * allocated resources, task summary and recent events (newest first); {@code -verbose} adds full IDs, absolute
- * times and the placement metrics. Live resource usage (client stats) is not shown.
+ * times and the placement metrics; {@code -stats} adds the running tasks' live resource usage (the client's
+ * {@code /stats}): used/allocated CPU and memory, and the measured memory and CPU figures.
  */
 @Command(name = "status", description = "Display the status of an allocation.")
 public final class AllocStatusCommand extends HttpCommand {
@@ -41,6 +42,12 @@ public final class AllocStatusCommand extends HttpCommand {
 
     @Option(names = {"-short", "--short"}, description = "Only basic information and the tasks' states.")
     boolean brief;
+
+    @Option(names = {"-stats", "--stats"}, description = "Display detailed resource usage statistics.")
+    boolean stats;
+
+    /** The allocation's {@code AllocResourceUsage} with {@code -stats} for a running allocation, else null. */
+    private JsonNode usage;
 
     public AllocStatusCommand(Context ctx) {
         super(ctx);
@@ -104,12 +111,16 @@ public final class AllocStatusCommand extends HttpCommand {
             add(basic, "Failures", Long.toString(metrics.path("CoalescedFailures").asLong()));
         }
         Nomad.keyValues(ctx.out(), basic);
+        if (stats && "running".equals(Json.text(a.get("ClientStatus")))) {
+            usage = api.get("/v1/client/allocation/" + Json.pathSegment(Json.text(a.get("ID"))) + "/stats");
+        }
         for (String task : tasks(a)) {
             JsonNode state = a.path("TaskStates").path(task);
             ctx.out().println();
             ctx.out().println("Task " + Nomad.quote(task) + lifecycleSuffix(a, task) + " is "
                     + Nomad.quote(Json.text(state.get("State"))));
             resources(a, task);
+            measured(task);
             ctx.out().println();
             taskEvents(state);
         }
@@ -156,7 +167,11 @@ public final class AllocStatusCommand extends HttpCommand {
         long memory = resources.path("Memory").path("MemoryMB").asLong();
         long memoryMax = resources.path("Memory").path("MemoryMaxMB").asLong();
         Table table = new Table(cores > 0 ? "CPU (" + cores + " cores)" : "CPU", "Memory", "Disk", "Addresses");
-        table.row(resources.path("Cpu").path("CpuShares").asLong() + " MHz", Nomad.mebibytes(memory),
+        JsonNode used = taskUsage(task);
+        String cpuUsed = used == null ? "" : (long) Math.floor(used.path("CpuStats").path("TotalTicks").asDouble()) + "/";
+        String memoryUsed = used == null ? "" : Nomad.bytes(used.path("MemoryStats").path("RSS").asDouble()) + "/";
+        table.row(cpuUsed + resources.path("Cpu").path("CpuShares").asLong() + " MHz",
+                memoryUsed + Nomad.mebibytes(memory),
                 Nomad.mebibytes(a.path("AllocatedResources").path("Shared").path("DiskMB").asLong()),
                 addresses.isEmpty() ? "" : addresses.get(0));
         String max = memoryMax != 0 && memoryMax != memory ? "Max: " + Nomad.mebibytes(memoryMax) : "";
@@ -167,6 +182,62 @@ public final class AllocStatusCommand extends HttpCommand {
             table.row("", "", "", addresses.get(i));
         }
         table.print(ctx.out());
+    }
+
+    /** The task's {@code ResourceUsage} from {@code -stats}, or null. */
+    private JsonNode taskUsage(String task) {
+        JsonNode found = usage == null ? null : usage.path("Tasks").path(task).get("ResourceUsage");
+        return found == null || found.isNull() ? null : found;
+    }
+
+    /** {@code -stats}: the figures the client measured, named as Nomad names them, in its order (sorted). */
+    private void measured(String task) {
+        JsonNode used = taskUsage(task);
+        if (used == null) {
+            return;
+        }
+        JsonNode memory = used.path("MemoryStats");
+        List<String> names = measuredNames(memory);
+        if (!names.isEmpty()) {
+            Table table = new Table(names.toArray(String[]::new));
+            table.row(names.stream().map(name -> switch (name) {
+                case "RSS" -> Nomad.bytes(memory.path("RSS").asDouble());
+                case "Cache" -> Nomad.bytes(memory.path("Cache").asDouble());
+                case "Swap" -> Nomad.bytes(memory.path("Swap").asDouble());
+                case "Usage" -> Nomad.bytes(memory.path("Usage").asDouble());
+                case "Max Usage" -> Nomad.bytes(memory.path("MaxUsage").asDouble());
+                case "Kernel Usage" -> Nomad.bytes(memory.path("KernelUsage").asDouble());
+                case "Kernel Max Usage" -> Nomad.bytes(memory.path("KernelMaxUsage").asDouble());
+                default -> "";
+            }).toList());
+            ctx.out().println();
+            ctx.out().println("Memory Stats");
+            table.print(ctx.out());
+        }
+        JsonNode cpu = used.path("CpuStats");
+        names = measuredNames(cpu);
+        if (!names.isEmpty()) {
+            Table table = new Table(names.toArray(String[]::new));
+            table.row(names.stream().map(name -> switch (name) {
+                case "Percent" -> Nomad.percent(cpu.path("Percent").asDouble());
+                case "User Mode" -> Nomad.percent(cpu.path("UserMode").asDouble());
+                case "System Mode" -> Nomad.percent(cpu.path("SystemMode").asDouble());
+                case "Throttled Periods" -> Long.toString(cpu.path("ThrottledPeriods").asLong());
+                case "Throttled Time" -> Long.toString(cpu.path("ThrottledTime").asLong());
+                default -> "";
+            }).toList());
+            ctx.out().println();
+            ctx.out().println("CPU Stats");
+            table.print(ctx.out());
+        }
+    }
+
+    /** {@code Measured}, sorted. */
+    private static List<String> measuredNames(JsonNode stats) {
+        List<String> names = new ArrayList<>();
+        stats.path("Measured").forEach(n -> names.add(n.asText()));
+        names.sort(null);
+        return names;
     }
 
     private void taskEvents(JsonNode state) {

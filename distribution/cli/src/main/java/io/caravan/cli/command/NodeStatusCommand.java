@@ -2,6 +2,7 @@ package io.caravan.cli.command;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.caravan.cli.Context;
@@ -39,6 +40,9 @@ public final class NodeStatusCommand extends HttpCommand {
 
     @Option(names = {"-allocs", "--allocs"}, description = "Add a column with the number of running allocations.")
     boolean allocs;
+
+    @Option(names = {"-stats", "--stats"}, description = "Show the host's resource usage in detail.")
+    boolean stats;
 
     @Option(names = {"-json", "--json"}, description = "Output in JSON format.")
     boolean json;
@@ -141,6 +145,9 @@ public final class NodeStatusCommand extends HttpCommand {
             events(node);
             section("Allocated Resources");
             allocatedResources(node, running(nodeAllocs)).print(ctx.out());
+            if (stats) {
+                hostStats(api, node);
+            }
         }
         section("Allocations");
         AllocTable.lines(nodeAllocs, verbose, false, ctx.zone()).forEach(ctx.out()::println);
@@ -263,6 +270,55 @@ public final class NodeStatusCommand extends HttpCommand {
         return new Table("CPU", "Memory", "Disk", "Alloc Count").placeholder(Nomad.NONE)
                 .row(cpu + "/" + totalCpu + " MHz", Nomad.mebibytes(memory) + "/" + Nomad.mebibytes(totalMemory),
                         Nomad.mebibytes(disk) + "/" + Nomad.mebibytes(totalDisk), count);
+    }
+
+    /**
+     * {@code -stats}: the host's usage from {@code /v1/client/stats} (through a server if need be), as Nomad's
+     * "Host Resource Utilization" and its detailed CPU, memory and disk stats.
+     */
+    private void hostStats(ApiClient api, JsonNode node) throws ApiException {
+        JsonNode host = api.get("/v1/client/stats", Map.of("node_id", Json.text(node.get("ID"))));
+        JsonNode memory = host.path("Memory");
+        JsonNode disks = host.path("DiskStats");
+        long totalCpu = node.path("NodeResources").path("Cpu").path("CpuShares").asLong();
+        section("Host Resource Utilization");
+        JsonNode disk = disks.isEmpty() ? null : disks.get(0);
+        new Table("CPU", "Memory", "Disk").row(Math.round(host.path("CPUTicksConsumed").asDouble()) + "/" + totalCpu
+                + " MHz", Nomad.bytes(memory.path("Used").asDouble()) + "/" + Nomad.bytes(memory.path("Total")
+                .asDouble()), disk == null ? "" : Nomad.bytes(disk.path("Used").asDouble()) + "/"
+                + Nomad.bytes(disk.path("Size").asDouble())).print(ctx.out());
+        section("CPU Stats");
+        boolean first = true;
+        for (JsonNode cpu : host.path("CPU")) {
+            if (!first) {
+                ctx.out().println();
+            }
+            first = false;
+            Nomad.keyValues(ctx.out(), List.of(List.of("CPU", Json.text(cpu.get("CPU"))),
+                    List.of("User", Nomad.percent(cpu.path("User").asDouble())),
+                    List.of("System", Nomad.percent(cpu.path("System").asDouble())),
+                    List.of("Idle", Nomad.percent(cpu.path("Idle").asDouble()))));
+        }
+        section("Memory Stats");
+        Nomad.keyValues(ctx.out(), List.of(List.of("Total", Nomad.bytes(memory.path("Total").asDouble())),
+                List.of("Available", Nomad.bytes(memory.path("Available").asDouble())),
+                List.of("Used", Nomad.bytes(memory.path("Used").asDouble())),
+                List.of("Free", Nomad.bytes(memory.path("Free").asDouble()))));
+        section("Disk Stats");
+        first = true;
+        for (JsonNode d : disks) {
+            if (!first) {
+                ctx.out().println();
+            }
+            first = false;
+            Nomad.keyValues(ctx.out(), List.of(List.of("Device", Json.text(d.get("Device"))),
+                    List.of("MountPoint", Json.text(d.get("Mountpoint"))),
+                    List.of("Size", Nomad.bytes(d.path("Size").asDouble())),
+                    List.of("Used", Nomad.bytes(d.path("Used").asDouble())),
+                    List.of("Available", Nomad.bytes(d.path("Available").asDouble())),
+                    List.of("Used Percent", Nomad.percent(d.path("UsedPercent").asDouble())),
+                    List.of("Inodes Percent", Nomad.percent(d.path("InodesUsedPercent").asDouble()))));
+        }
     }
 
     private void keyValues(JsonNode map) {

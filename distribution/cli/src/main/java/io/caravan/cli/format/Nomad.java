@@ -153,7 +153,11 @@ public final class Nomad {
 
     /** humanize's {@code IBytes} for a size in MiB: {@code 300 MiB}, {@code 1.0 GiB}, {@code 16 GiB}. */
     public static String mebibytes(long mib) {
-        double value = mib * 1024.0 * 1024.0;
+        return bytes(mib * 1024.0 * 1024.0);
+    }
+
+    /** humanize's {@code IBytes}: {@code 0 B}, {@code 1.5 KiB}, {@code 300 MiB}. */
+    public static String bytes(double value) {
         if (value < 10) {
             return (long) value + " B";
         }
@@ -161,5 +165,10 @@ public final class Nomad {
         int exponent = (int) Math.floor(Math.log(value) / Math.log(1024));
         double scaled = Math.floor(value / Math.pow(1024, exponent) * 10 + 0.5) / 10;
         return String.format(java.util.Locale.ROOT, scaled < 10 ? "%.1f %s" : "%.0f %s", scaled, units[exponent]);
+    }
+
+    /** A percentage as Nomad prints usage: two decimals and a percent sign. */
+    public static String percent(double value) {
+        return String.format(java.util.Locale.ROOT, "%.2f%%", value);
     }
 }

@@ -10,6 +10,8 @@ import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.net.http.WebSocket;
+import java.net.http.WebSocketHandshakeException;
 import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.CertPathBuilderException;
@@ -173,6 +175,29 @@ public final class ApiClient {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ApiException("interrupted");
+        }
+    }
+
+    /**
+     * Opens a WebSocket on {@code path} ({@code ws://} or {@code wss://} for the agent's address), with the token as
+     * {@code X-Nomad-Token}; an agent that answers with an error status fails with Nomad's wording.
+     */
+    public WebSocket webSocket(String path, Map<String, String> query, WebSocket.Listener listener)
+            throws ApiException {
+        URI uri = URI.create(uri(path, query).toString().replaceFirst("^http", "ws"));
+        WebSocket.Builder builder = http.newWebSocketBuilder().connectTimeout(CONNECT_TIMEOUT);
+        if (connection.token() != null) {
+            builder.header(TOKEN_HEADER, connection.token());
+        }
+        try {
+            return builder.buildAsync(uri, listener).join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof WebSocketHandshakeException refused) {
+                Object body = refused.getResponse().body();
+                throw new ApiException("Unexpected response code: " + refused.getResponse().statusCode()
+                        + (body == null ? "" : " (" + oneLine(body.toString()) + ")"));
+            }
+            throw unreachable(e.getCause() instanceof IOException io ? io : new IOException(e.getCause()));
         }
     }
 

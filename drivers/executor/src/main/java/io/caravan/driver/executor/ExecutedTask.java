@@ -8,6 +8,7 @@ import java.util.concurrent.CompletionStage;
 
 import io.caravan.plugin.api.driver.DriverException;
 import io.caravan.plugin.api.driver.ExecResult;
+import io.caravan.plugin.api.driver.ExecSession;
 import io.caravan.plugin.api.driver.ExitResult;
 import io.caravan.plugin.api.driver.TaskId;
 import io.caravan.plugin.api.driver.TaskStatus;
@@ -46,4 +47,10 @@ public interface ExecutedTask {
 
     /** Runs {@code argv} with the task's environment and working directory, capturing its output. */
     ExecResult exec(List<String> argv, Duration timeout) throws DriverException;
+
+    /** Starts {@code argv} with the task's environment and working directory, streams connected (alloc exec). */
+    ExecSession execStreaming(List<String> argv, boolean tty) throws DriverException;
+
+    /** The task's process and its descendants while it runs; empty once it has exited. */
+    List<Long> pids();
 }

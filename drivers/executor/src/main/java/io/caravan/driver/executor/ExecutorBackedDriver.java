@@ -7,6 +7,7 @@ import java.util.concurrent.CompletionStage;
 
 import io.caravan.plugin.api.driver.DriverException;
 import io.caravan.plugin.api.driver.ExecResult;
+import io.caravan.plugin.api.driver.ExecSession;
 import io.caravan.plugin.api.driver.ExitResult;
 import io.caravan.plugin.api.driver.TaskDriver;
 import io.caravan.plugin.api.driver.TaskId;
@@ -56,5 +57,15 @@ public interface ExecutorBackedDriver extends TaskDriver {
     @Override
     default ExecResult exec(TaskId id, List<String> argv, Duration timeout) throws DriverException {
         return executor().task(id).exec(argv, timeout);
+    }
+
+    @Override
+    default ExecSession execStreaming(TaskId id, List<String> argv, boolean tty) throws DriverException {
+        return executor().task(id).execStreaming(argv, tty);
+    }
+
+    @Override
+    default List<Long> pids(TaskId id) throws DriverException {
+        return executor().task(id).pids();
     }
 }

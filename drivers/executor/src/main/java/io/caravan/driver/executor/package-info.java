@@ -4,7 +4,7 @@
  * records the exit code in a file, so the task survives an agent restart and
  * {@link io.caravan.driver.executor.ProcessExecutor#recover} finds out how it ended.
  */
-@Version("1.0.0")
+@Version("1.1.0")
 package io.caravan.driver.executor;
 
 import org.osgi.annotation.versioning.Version;

@@ -1,9 +1,8 @@
 package io.caravan.client.http.internal;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -11,12 +10,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.LongSupplier;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
+import io.caravan.api.acl.Access;
 import io.caravan.api.acl.AclRule;
 import io.caravan.api.acl.Capability;
+import io.caravan.api.acl.Scope;
 import io.caravan.client.ClientAllocs;
 import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiRequest;
@@ -29,9 +31,8 @@ import org.osgi.service.component.annotations.Reference;
 
 /**
  * Nomad's client-side allocation endpoints: {@code restart}, {@code signal} and {@code gc} (handed to
- * {@link ClientAllocs}), and {@code stats}. Resource usage is not measured yet: {@code stats} answers Nomad's shape with zeros and an
- * empty {@code Measured} list, which is how a Nomad client says "nothing measured" (the CLI and UI then show no
- * figures instead of failing, as they would on an error status).
+ * {@link ClientAllocs}), {@code stats} (each running task's processes, read from {@code /proc}), and the host's
+ * {@code /v1/client/stats}.
  */
 @Component(service = ApiRoutes.class)
 public final class ClientAllocRoutes implements ApiRoutes {
@@ -43,18 +44,28 @@ public final class ClientAllocRoutes implements ApiRoutes {
     static final ApiEndpoint STATS = ApiEndpoint.of("ClientAllocations.Stats", AclRule.namespace(Capability.READ_JOB));
     static final ApiEndpoint GC = ApiEndpoint.of("ClientAllocations.GarbageCollect",
             AclRule.namespace(Capability.SUBMIT_JOB));
+    static final ApiEndpoint HOST_STATS = ApiEndpoint.of("ClientStats.Stats", AclRule.scope(Scope.NODE, Access.READ));
 
     private final ClientAllocs allocs;
     private final Clock clock;
+    private final ProcFs proc;
+    private final UsageSampler sampler;
 
     @Activate
     public ClientAllocRoutes(@Reference ClientAllocs allocs) {
-        this(allocs, Clock.systemUTC());
+        this(allocs, Clock.systemUTC(), new ProcFs(Path.of("/proc")), System::nanoTime,
+                nanos -> Thread.sleep(nanos / 1_000_000));
     }
 
     ClientAllocRoutes(ClientAllocs allocs, Clock clock) {
+        this(allocs, clock, new ProcFs(Path.of("/proc")), System::nanoTime, nanos -> { });
+    }
+
+    ClientAllocRoutes(ClientAllocs allocs, Clock clock, ProcFs proc, LongSupplier nanos, UsageSampler.Sleeper sleep) {
         this.allocs = allocs;
         this.clock = clock;
+        this.proc = proc;
+        this.sampler = new UsageSampler(proc, nanos, sleep);
     }
 
     @Override
@@ -66,7 +77,8 @@ public final class ClientAllocRoutes implements ApiRoutes {
                 .write("/v1/client/allocation/{alloc}/signal", ClientFsRoutes.inAllocNamespace(allocs, SIGNAL),
                         this::signal)
                 .get("/v1/client/allocation/{alloc}/stats", ClientFsRoutes.inAllocNamespace(allocs, STATS), this::stats)
-                .get("/v1/client/allocation/{alloc}/gc", ClientFsRoutes.inAllocNamespace(allocs, GC), this::gc);
+                .get("/v1/client/allocation/{alloc}/gc", ClientFsRoutes.inAllocNamespace(allocs, GC), this::gc)
+                .get("/v1/client/stats", HOST_STATS, this::hostStats);
     }
 
     /** Body of {@code restart}; missing fields (or no body at all) mean every running task. */
@@ -126,15 +138,94 @@ public final class ClientAllocRoutes implements ApiRoutes {
         return ApiResponse.empty();
     }
 
-    ApiResponse stats(ApiRequest request) throws IOException {
+    /**
+     * The running tasks' usage, summed for the allocation; a task that is not running has no entry, as in Nomad.
+     * Tasks whose driver cannot tell its processes report zeros with nothing in {@code Measured}.
+     */
+    ApiResponse stats(ApiRequest request) {
         String allocId = request.pathParam("alloc");
-        Path dir = known(allocId);
+        known(allocId);
+        Map<String, List<Long>> pids;
+        try {
+            pids = allocs.taskPids(allocId);
+        } catch (IllegalArgumentException e) {
+            throw refused(allocId, e);
+        }
+        List<Long> all = pids.values().stream().flatMap(List::stream).toList();
+        sampler.baseline(all);
+        double mhz = proc.cpuMhz();
         long now = timestamp();
         Map<String, TaskResourceUsage> tasks = new TreeMap<>();
-        for (String task : taskNames(dir)) {
-            tasks.put(task, new TaskResourceUsage(ResourceUsage.unmeasured(), now, Map.of()));
+        List<ResourceUsage> totals = new ArrayList<>();
+        for (Map.Entry<String, List<Long>> task : pids.entrySet()) {
+            if (task.getValue().isEmpty()) {
+                tasks.put(task.getKey(), new TaskResourceUsage(ResourceUsage.unmeasured(), now, Map.of()));
+                continue;
+            }
+            UsageSampler.TaskUsage usage = sampler.task(allocId + "/" + task.getKey(), task.getValue(), mhz);
+            tasks.put(task.getKey(), new TaskResourceUsage(usage.total(), now, usage.pids()));
+            totals.add(usage.total());
         }
-        return ApiResponse.ok(new AllocResourceUsage(ResourceUsage.unmeasured(), tasks, now));
+        return ApiResponse.ok(new AllocResourceUsage(ResourceUsage.sum(totals), tasks, now));
+    }
+
+    /** Nomad's {@code HostStats}: memory, each CPU's busy share, the block devices' file systems, uptime. */
+    ApiResponse hostStats(ApiRequest request) throws IOException {
+        if (request.query("node_id").filter(id -> !id.isEmpty() && !id.equals(allocs.nodeId())).isPresent()) {
+            throw CaravanException.badRequest("node_id " + request.query("node_id").get()
+                    + " is not this client's; ask a server, or the client agent of that node");
+        }
+        ProcFs.Memory memory = proc.memory();
+        double mhz = proc.cpuMhz();
+        List<HostCpuStats> cpus = new ArrayList<>();
+        double ticks = 0;
+        for (Map.Entry<String, double[]> cpu : sampler.hostCpus().entrySet()) {
+            double[] p = cpu.getValue();
+            cpus.add(new HostCpuStats(cpu.getKey(), p[0], p[1], p[2], p[3]));
+            ticks += p[3] / 100 * mhz;
+        }
+        List<HostDiskStats> disks = new ArrayList<>();
+        for (String[] mount : proc.mounts()) {
+            disks.add(HostDiskStats.of(mount[0], Path.of(mount[1])));
+        }
+        disks.removeIf(d -> d == null);
+        return ApiResponse.ok(new HostStats(new HostMemoryStats(memory.total(), memory.available(),
+                memory.total() - memory.available(), memory.free()), cpus, disks, List.of(), proc.uptime(),
+                timestamp(), ticks));
+    }
+
+    /** Nomad's {@code HostStats}. */
+    record HostStats(@JsonProperty("Memory") HostMemoryStats memory, @JsonProperty("CPU") List<HostCpuStats> cpu,
+                     @JsonProperty("DiskStats") List<HostDiskStats> diskStats,
+                     @JsonProperty("DeviceStats") List<Object> deviceStats, @JsonProperty("Uptime") long uptime,
+                     @JsonProperty("Timestamp") long timestamp,
+                     @JsonProperty("CPUTicksConsumed") double cpuTicksConsumed) {}
+
+    record HostMemoryStats(@JsonProperty("Total") long total, @JsonProperty("Available") long available,
+                           @JsonProperty("Used") long used, @JsonProperty("Free") long free) {}
+
+    record HostCpuStats(@JsonProperty("CPU") String cpu, @JsonProperty("User") double user,
+                        @JsonProperty("System") double system, @JsonProperty("Idle") double idle,
+                        @JsonProperty("Total") double total) {}
+
+    /** A file system's space; inode use is not known to the JVM and reported as 0. */
+    record HostDiskStats(@JsonProperty("Device") String device, @JsonProperty("Mountpoint") String mountpoint,
+                         @JsonProperty("Size") long size, @JsonProperty("Used") long used,
+                         @JsonProperty("Available") long available, @JsonProperty("UsedPercent") double usedPercent,
+                         @JsonProperty("InodesUsedPercent") double inodesUsedPercent) {
+        /** The mount's space, or null when it cannot be read (a mount point this user may not see). */
+        static HostDiskStats of(String device, Path mountpoint) {
+            try {
+                FileStore store = Files.getFileStore(mountpoint);
+                long size = store.getTotalSpace();
+                long available = store.getUsableSpace();
+                long used = size - store.getUnallocatedSpace();
+                double percent = size == 0 ? 0 : 100.0 * used / (used + available);
+                return new HostDiskStats(device, mountpoint.toString(), size, used, available, percent, 0);
+            } catch (IOException | SecurityException e) {
+                return null;
+            }
+        }
     }
 
     /** Nomad's {@code AllocResourceUsage}. */
@@ -155,9 +246,29 @@ public final class ClientAllocRoutes implements ApiRoutes {
             return new ResourceUsage(new MemoryStats(0, 0, 0, 0, 0, 0, 0, 0, List.of()),
                     new CpuStats(0, 0, 0, 0, 0, 0, List.of()), List.of());
         }
+
+        /** The sum of the tasks' usage, measuring what all of them measure; none: unmeasured. */
+        static ResourceUsage sum(List<ResourceUsage> parts) {
+            if (parts.isEmpty()) {
+                return unmeasured();
+            }
+            MemoryStats m = new MemoryStats(0, 0, 0, 0, 0, 0, 0, 0, parts.get(0).memoryStats().measured());
+            CpuStats c = new CpuStats(0, 0, 0, 0, 0, 0, parts.get(0).cpuStats().measured());
+            for (ResourceUsage p : parts) {
+                MemoryStats pm = p.memoryStats();
+                CpuStats pc = p.cpuStats();
+                m = new MemoryStats(m.rss() + pm.rss(), m.cache() + pm.cache(), m.swap() + pm.swap(),
+                        m.mappedFile() + pm.mappedFile(), m.usage() + pm.usage(), m.maxUsage() + pm.maxUsage(),
+                        m.kernelUsage() + pm.kernelUsage(), m.kernelMaxUsage() + pm.kernelMaxUsage(), m.measured());
+                c = new CpuStats(c.systemMode() + pc.systemMode(), c.userMode() + pc.userMode(),
+                        c.totalTicks() + pc.totalTicks(), c.throttledPeriods() + pc.throttledPeriods(),
+                        c.throttledTime() + pc.throttledTime(), c.percent() + pc.percent(), c.measured());
+            }
+            return new ResourceUsage(m, c, List.of());
+        }
     }
 
-    /** Nomad's {@code MemoryStats}; {@code Measured} names what was measured (nothing yet). */
+    /** Nomad's {@code MemoryStats}; {@code Measured} names what was measured. */
     record MemoryStats(@JsonProperty("RSS") long rss, @JsonProperty("Cache") long cache,
                        @JsonProperty("Swap") long swap, @JsonProperty("MappedFile") long mappedFile,
                        @JsonProperty("Usage") long usage, @JsonProperty("MaxUsage") long maxUsage,
@@ -176,23 +287,6 @@ public final class ClientAllocRoutes implements ApiRoutes {
     private long timestamp() {
         Instant now = clock.instant();
         return now.getEpochSecond() * 1_000_000_000L + now.getNano();
-    }
-
-    /** The task directories: every directory of the allocation but the shared {@code alloc}. */
-    private static List<String> taskNames(Path dir) throws IOException {
-        List<String> out = new ArrayList<>();
-        if (!Files.isDirectory(dir)) {
-            return out;
-        }
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-            for (Path entry : entries) {
-                String name = entry.getFileName().toString();
-                if (!name.equals("alloc") && Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
-                    out.add(name);
-                }
-            }
-        }
-        return out;
     }
 
     private Path known(String allocId) {

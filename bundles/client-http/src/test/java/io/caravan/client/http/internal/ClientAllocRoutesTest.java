@@ -4,6 +4,7 @@ import static io.caravan.client.http.internal.ClientFsRoutesTest.assertStatus;
 import static io.caravan.client.http.internal.ClientFsRoutesTest.fieldNames;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +12,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.caravan.api.json.NomadJson;
@@ -71,7 +73,8 @@ class ClientAllocRoutesTest {
     }
 
     @Test
-    void statsHaveNomadsShapeWithNothingMeasured() throws Exception {
+    void statsHaveNomadsShapeWithNothingMeasuredForATaskWithoutProcesses() throws Exception {
+        allocs.pids.put("sidecar", List.of());
         JsonNode json = NomadJson.mapper().valueToTree(routes.stats(TestRequest.get(ALLOC, "")).body());
         assertEquals(List.of("ResourceUsage", "Tasks", "Timestamp"), fieldNames(json));
         assertEquals(1700000000_000000005L, json.get("Timestamp").asLong());
@@ -80,8 +83,82 @@ class ClientAllocRoutesTest {
         assertEquals(0, usage.get("MemoryStats").get("RSS").asLong());
         assertEquals(0, usage.get("MemoryStats").get("Measured").size());
         assertEquals(0.0, usage.get("CpuStats").get("Percent").asDouble());
-        assertEquals(List.of("sidecar", "web"), fieldNames(json.get("Tasks")));
-        assertEquals(List.of("ResourceUsage", "Timestamp", "Pids"), fieldNames(json.get("Tasks").get("web")));
+        assertEquals(List.of("sidecar"), fieldNames(json.get("Tasks")));
+        assertEquals(List.of("ResourceUsage", "Timestamp", "Pids"), fieldNames(json.get("Tasks").get("sidecar")));
         assertStatus(404, () -> routes.stats(TestRequest.get("zz", "")));
+    }
+
+    /** Captured /proc files: the task's process used 50 user and 10 system ticks in the second between readings. */
+    @Test
+    void statsMeasureTheTasksProcessesFromProc() throws Exception {
+        Path proc = Files.createDirectories(temp.resolve("proc"));
+        Files.createDirectories(proc.resolve("4242"));
+        Files.writeString(proc.resolve("4242/stat"), stat(250, 50));
+        Files.writeString(proc.resolve("4242/status"), "Name:\tsleep\nVmRSS:\t    2048 kB\nVmSwap:\t      16 kB\n");
+        Files.writeString(proc.resolve("cpuinfo"), "processor\t: 0\ncpu MHz\t\t: 2000.000\nprocessor\t: 1\n"
+                + "cpu MHz\t\t: 2000.000\n");
+        AtomicLong nanos = new AtomicLong(5_000_000_000L);
+        routes = new ClientAllocRoutes(allocs, Clock.fixed(Instant.ofEpochSecond(1700000000, 5), ZoneOffset.UTC),
+                new ProcFs(proc), nanos::get, wait -> {
+                    nanos.addAndGet(1_000_000_000L);
+                    Files.writeString(proc.resolve("4242/stat"), stat(300, 60));
+                });
+        allocs.pids.put("web", List.of(4242L, 999999L));   // the second is gone: skipped
+        JsonNode json = NomadJson.mapper().valueToTree(routes.stats(TestRequest.get(ALLOC, "")).body());
+        JsonNode web = json.get("Tasks").get("web").get("ResourceUsage");
+        assertEquals(2048 * 1024, web.get("MemoryStats").get("RSS").asLong());
+        assertEquals(16 * 1024, web.get("MemoryStats").get("Swap").asLong());
+        assertEquals(2048 * 1024, web.get("MemoryStats").get("MaxUsage").asLong());
+        assertEquals("[\"RSS\",\"Swap\"]", web.get("MemoryStats").get("Measured").toString());
+        assertEquals(50.0, web.get("CpuStats").get("UserMode").asDouble(), 0.001);
+        assertEquals(10.0, web.get("CpuStats").get("SystemMode").asDouble(), 0.001);
+        assertEquals(60.0, web.get("CpuStats").get("Percent").asDouble(), 0.001);
+        assertEquals(1200.0, web.get("CpuStats").get("TotalTicks").asDouble(), 0.001);
+        assertEquals(List.of("4242"), fieldNames(json.get("Tasks").get("web").get("Pids")));
+        assertEquals(2048 * 1024, json.get("ResourceUsage").get("MemoryStats").get("RSS").asLong());
+    }
+
+    @Test
+    void hostStatsFromProc() throws Exception {
+        Path proc = Files.createDirectories(temp.resolve("proc"));
+        Files.writeString(proc.resolve("stat"), "cpu  200 0 100 700 0 0 0 0 0 0\n"
+                + "cpu0 100 0 50 350 0 0 0 0 0 0\ncpu1 100 0 50 350 0 0 0 0 0 0\nintr 1 2 3\n");
+        Files.writeString(proc.resolve("meminfo"), "MemTotal:        1000 kB\nMemFree:          200 kB\n"
+                + "MemAvailable:     600 kB\n");
+        Files.writeString(proc.resolve("uptime"), "12345.67 2345.00\n");
+        Files.writeString(proc.resolve("cpuinfo"), "cpu MHz\t\t: 1000.000\ncpu MHz\t\t: 1000.000\n");
+        Files.writeString(proc.resolve("mounts"), "proc /proc proc rw 0 0\n/dev/sda1 " + temp + " ext4 rw 0 0\n");
+        AtomicLong nanos = new AtomicLong(1);
+        routes = new ClientAllocRoutes(allocs, Clock.fixed(Instant.ofEpochSecond(1700000000, 5), ZoneOffset.UTC),
+                new ProcFs(proc), nanos::get, wait -> {
+                    nanos.addAndGet(1_000_000_000L);
+                    // cpu0: 100 ticks, 60 user, 20 system, 20 idle; cpu1 idle
+                    Files.writeString(proc.resolve("stat"), "cpu  260 0 120 820 0 0 0 0 0 0\n"
+                            + "cpu0 160 0 70 370 0 0 0 0 0 0\ncpu1 100 0 50 450 0 0 0 0 0 0\n");
+                });
+        JsonNode json = NomadJson.mapper().valueToTree(routes.hostStats(TestRequest.get(ALLOC, "")).body());
+        assertEquals(List.of("Memory", "CPU", "DiskStats", "DeviceStats", "Uptime", "Timestamp", "CPUTicksConsumed"),
+                fieldNames(json));
+        assertEquals("{\"Total\":1024000,\"Available\":614400,\"Used\":409600,\"Free\":204800}",
+                json.get("Memory").toString());
+        assertEquals(12345, json.get("Uptime").asLong());
+        JsonNode cpu0 = json.get("CPU").get(0);
+        assertEquals("cpu0", cpu0.get("CPU").asText());
+        assertEquals(60.0, cpu0.get("User").asDouble(), 0.001);
+        assertEquals(20.0, cpu0.get("System").asDouble(), 0.001);
+        assertEquals(20.0, cpu0.get("Idle").asDouble(), 0.001);
+        assertEquals(80.0, cpu0.get("Total").asDouble(), 0.001);
+        assertEquals(0.0, json.get("CPU").get(1).get("Total").asDouble(), 0.001);
+        assertEquals(800.0, json.get("CPUTicksConsumed").asDouble(), 0.001);
+        assertEquals(1, json.get("DiskStats").size());
+        assertEquals("/dev/sda1", json.get("DiskStats").get(0).get("Device").asText());
+        assertTrue(json.get("DiskStats").get(0).get("Size").asLong() > 0);
+        assertStatus(400, () -> routes.hostStats(TestRequest.get(ALLOC, "node_id=other-node")));
+    }
+
+    /** A /proc/<pid>/stat line whose command name holds a space and parentheses, as real ones may. */
+    private static String stat(long utime, long stime) {
+        return "4242 (my (odd) cmd) S 1 4242 4242 0 -1 4194560 100 0 0 0 " + utime + " " + stime
+                + " 0 0 20 0 1 0 12345 1000000 300 18446744073709551615\n";
     }
 }

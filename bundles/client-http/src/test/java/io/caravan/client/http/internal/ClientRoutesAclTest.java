@@ -58,6 +58,9 @@ class ClientRoutesAclTest {
         };
         new ClientFsRoutes(allocs, null, System::currentTimeMillis).register(table);   // declaring streams nothing
         new ClientAllocRoutes(allocs).register(table);
+        new ClientExecRoutes(allocs).register(table);
+        // The host's stats are not an allocation's: node:read, whatever the namespace (hostStatsNeedNodeRead).
+        declared.remove("GET /v1/client/stats");
         return declared;
     }
 
@@ -73,7 +76,7 @@ class ClientRoutesAclTest {
     @Test
     void everyRuleIsCheckedInTheAllocationsNamespaceNotTheQuerys() {
         Map<String, ApiEndpoint> routes = routes(allocs());
-        assertEquals(13, routes.size(), routes.keySet().toString());
+        assertEquals(14, routes.size(), routes.keySet().toString());
         Identity dev = token(only("dev", Set.copyOf(Capability.ALL)));
         routes.forEach((route, endpoint) -> {
             TestRequest prod = TestRequest.get("in-prod", "namespace=dev");
@@ -115,5 +118,27 @@ class ClientRoutesAclTest {
         assertEquals("ClientAllocations.GarbageCollect", gc.name());
         assertFalse(gc.rule().allows(lifecycle, gc.namespace().apply(prod)));
         assertTrue(gc.rule().allows(token(only("prod", Set.of(Capability.SUBMIT_JOB))), gc.namespace().apply(prod)));
+    }
+
+    @Test
+    void execNeedsAllocExecAndHostStatsNodeRead() {
+        Map<String, ApiEndpoint> routes = routes(allocs());
+        TestRequest prod = TestRequest.get("in-prod", "");
+        ApiEndpoint exec = routes.get("GET /v1/client/allocation/{alloc}/exec");
+        assertEquals("ClientAllocations.Exec", exec.name());
+        assertTrue(exec.rule().allows(token(only("prod", Set.of(Capability.ALLOC_EXEC))), exec.namespace().apply(prod)));
+        assertFalse(exec.rule().allows(token(only("prod", Set.of(Capability.READ_FS, Capability.ALLOC_LIFECYCLE))),
+                exec.namespace().apply(prod)));
+        ApiEndpoint host = ClientAllocRoutes.HOST_STATS;
+        assertFalse(host.rule().allows(token(only("prod", Set.copyOf(Capability.ALL))), "prod"));
+        Acl nodeRead = new Acl() {
+            public boolean isManagement() { return false; }
+            public boolean allowNamespace(String ns, String capability) { return false; }
+            public boolean allowAnyNamespace(String capability) { return false; }
+            public boolean allow(Scope scope, Access access) { return scope == Scope.NODE && access == Access.READ; }
+            public boolean allowHostVolume(String name, String capability) { return false; }
+            public boolean allowVariable(String ns, String path, String capability) { return false; }
+        };
+        assertTrue(host.rule().allows(token(nodeRead), "default"));
     }
 }

@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.caravan.client.ClientAllocs;
+import io.caravan.plugin.api.driver.ExecSession;
 
 /** A client with allocation directories in a temp dir, recording lifecycle calls. */
 final class TestAllocs implements ClientAllocs {
@@ -17,6 +18,12 @@ final class TestAllocs implements ClientAllocs {
     final Map<String, String> namespaces = new ConcurrentHashMap<>();
     static final String RUNNING = "still-running";
     final List<String> calls = new ArrayList<>();
+    /** What {@link #taskPids} answers for every allocation: the running tasks' processes. */
+    final Map<String, List<Long>> pids = new ConcurrentHashMap<>();
+    /** What {@link #exec} starts, or null: the driver cannot exec. */
+    volatile ExecSession session;
+    /** Whether the tasks' driver isolates their filesystem. */
+    volatile boolean isolated;
 
     @Override
     public String nodeId() {
@@ -58,5 +65,35 @@ final class TestAllocs implements ClientAllocs {
             throw new IllegalStateException("driver cannot send signals");
         }
         calls.add("signal " + allocId + " " + taskName + " " + signal);
+    }
+
+    @Override
+    public Map<String, List<Long>> taskPids(String allocId) {
+        if (!dirs.containsKey(allocId)) {
+            throw new IllegalArgumentException("Unknown allocation \"" + allocId + "\"");
+        }
+        return new java.util.TreeMap<>(pids);
+    }
+
+    @Override
+    public ExecSession exec(String allocId, String taskName, List<String> argv, boolean tty) {
+        if (!dirs.containsKey(allocId)) {
+            throw new IllegalArgumentException("Unknown allocation \"" + allocId + "\"");
+        }
+        if (!taskName.equals("web")) {
+            throw new IllegalArgumentException("task \"" + taskName + "\" not found");
+        }
+        if (session == null) {
+            throw new UnsupportedOperationException("exec not supported");
+        }
+        synchronized (this) {
+            calls.add("exec " + allocId + " " + taskName + " " + argv + " tty=" + tty);
+        }
+        return session;
+    }
+
+    @Override
+    public boolean fsIsolated(String allocId, String taskName) {
+        return isolated;
     }
 }

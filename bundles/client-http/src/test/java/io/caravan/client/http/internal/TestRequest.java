@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.caravan.api.CaravanException;
+import io.caravan.api.acl.Identity;
 import io.caravan.api.json.NomadJson;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.QueryOptions;
@@ -20,6 +21,8 @@ final class TestRequest implements ApiRequest {
     private final String allocId;
     private final Map<String, List<String>> query = new LinkedHashMap<>();
     private final String body;
+    private final Map<String, String> headers = new LinkedHashMap<>();
+    private Identity identity = Identity.UNRESTRICTED;
 
     private TestRequest(String method, String allocId, String rawQuery, String body) {
         this.method = method;
@@ -41,6 +44,23 @@ final class TestRequest implements ApiRequest {
 
     static TestRequest put(String allocId, String body) {
         return new TestRequest("PUT", allocId, "", body);
+    }
+
+    /** With this header (names as given, matched without case). */
+    TestRequest header(String name, String value) {
+        headers.put(name.toLowerCase(java.util.Locale.ROOT), value);
+        return this;
+    }
+
+    /** As {@code caller} (unrestricted unless set). */
+    TestRequest as(Identity caller) {
+        this.identity = caller;
+        return this;
+    }
+
+    @Override
+    public Identity identity() {
+        return identity;
     }
 
     @Override
@@ -74,7 +94,7 @@ final class TestRequest implements ApiRequest {
 
     @Override
     public Optional<String> header(String name) {
-        return Optional.empty();
+        return Optional.ofNullable(headers.get(name.toLowerCase(java.util.Locale.ROOT)));
     }
 
     @Override

@@ -281,6 +281,26 @@ public final class AllocRunner {
         }
     }
 
+    /** The named task, for exec. */
+    public TaskRunner task(String taskName) {
+        TaskRunner tr = tasks.get(taskName);
+        if (tr == null) {
+            throw new IllegalArgumentException("task \"" + taskName + "\" not found");
+        }
+        return tr;
+    }
+
+    /** The processes of each running task, for resource usage. */
+    public Map<String, List<Long>> taskPids() {
+        Map<String, List<Long>> out = new LinkedHashMap<>();
+        for (TaskRunner tr : new ArrayList<>(tasks.values())) {
+            if (!tr.dead()) {
+                out.put(tr.task().name(), tr.pids());
+            }
+        }
+        return out;
+    }
+
     private List<TaskRunner> select(String taskName) {
         if (taskName == null || taskName.isEmpty()) {
             return new ArrayList<>(tasks.values());

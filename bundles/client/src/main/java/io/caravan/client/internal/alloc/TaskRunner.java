@@ -19,12 +19,15 @@ import io.caravan.api.model.TaskState;
 import io.caravan.client.internal.hooks.ArtifactHook;
 import io.caravan.client.internal.hooks.TaskHook;
 import io.caravan.client.internal.hooks.TaskHookContext;
+import io.caravan.plugin.api.driver.DriverCapabilities;
 import io.caravan.plugin.api.driver.DriverException;
+import io.caravan.plugin.api.driver.ExecSession;
 import io.caravan.plugin.api.driver.ExitResult;
 import io.caravan.plugin.api.driver.TaskConfig;
 import io.caravan.plugin.api.driver.TaskDriver;
 import io.caravan.plugin.api.driver.TaskHandle;
 import io.caravan.plugin.api.driver.TaskId;
+import io.caravan.plugin.api.driver.UnsupportedCapabilityException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -591,6 +594,44 @@ public final class TaskRunner {
         }
         emit(events.signaling(signal));
         driver.signal(id, signal);
+    }
+
+    /** {@code alloc exec}: the command runs in the task through its driver. */
+    public ExecSession exec(List<String> argv, boolean tty) {
+        TaskDriver driver = runningDriver();
+        try {
+            return driver.execStreaming(id, argv, tty);
+        } catch (UnsupportedCapabilityException e) {
+            throw new UnsupportedOperationException("exec not supported", e);
+        } catch (DriverException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    /** Whether the driver isolates the task's filesystem (exec of a task that is not isolated runs on the node). */
+    public boolean fsIsolated() {
+        return services.drivers().apply(task.driver())
+                .map(d -> !DriverCapabilities.FS_ISOLATION_NONE.equals(d.capabilities().fsIsolation()))
+                .orElse(false);
+    }
+
+    /** The task's processes while it runs; empty when the driver cannot tell. */
+    List<Long> pids() {
+        try {
+            return runningDriver().pids(id);
+        } catch (DriverException | IllegalArgumentException e) {
+            return List.of();
+        }
+    }
+
+    private TaskDriver runningDriver() {
+        synchronized (this) {
+            if (handle == null || parked || dead()) {
+                throw new IllegalArgumentException("task \"" + task.name() + "\" is not running");
+            }
+            return services.drivers().apply(task.driver())
+                    .orElseThrow(() -> new IllegalStateException("driver " + task.driver() + " is not available"));
+        }
     }
 
     // -------------------------------------------------------------------------------------------- state

@@ -45,4 +45,18 @@ public interface TaskDriver {
     default ExecResult exec(TaskId id, List<String> argv, Duration timeout) throws DriverException {
         throw new UnsupportedCapabilityException("exec");
     }
+
+    /**
+     * Starts {@code argv} inside the task's environment (working directory, environment, and the isolation the
+     * driver gives its tasks), its streams connected to the caller, on a terminal when {@code tty}: Nomad's
+     * {@code alloc exec}.
+     */
+    default ExecSession execStreaming(TaskId id, List<String> argv, boolean tty) throws DriverException {
+        throw new UnsupportedCapabilityException("exec");
+    }
+
+    /** The task's processes (its own and their descendants), for resource usage; empty when unknown. */
+    default List<Long> pids(TaskId id) throws DriverException {
+        return List.of();
+    }
 }

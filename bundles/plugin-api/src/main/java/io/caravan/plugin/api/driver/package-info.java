@@ -3,7 +3,7 @@
  * {@link io.caravan.plugin.api.driver.TaskDriver} with the property {@code caravan.driver.name} (Nomad's driver
  * name, e.g. {@code raw_exec}); its configuration is the factory PID {@code io.caravan.driver.<name>}.
  */
-@Version("1.0.0")
+@Version("1.1.0")
 package io.caravan.plugin.api.driver;
 
 import org.osgi.annotation.versioning.Version;

@@ -24,6 +24,7 @@ import io.caravan.plugin.api.driver.DriverCapabilities;
 import io.caravan.plugin.api.driver.DriverException;
 import io.caravan.plugin.api.driver.DriverHealth;
 import io.caravan.plugin.api.driver.ExecResult;
+import io.caravan.plugin.api.driver.ExecSession;
 import io.caravan.plugin.api.driver.ExitResult;
 import io.caravan.plugin.api.driver.TaskConfig;
 import io.caravan.plugin.api.driver.TaskHandle;
@@ -200,6 +201,18 @@ public abstract class ChrootDriver implements ExecutorBackedDriver {
     @Override
     public ExecResult exec(TaskId id, List<String> argv, Duration timeout) throws DriverException {
         ExecutedTask task = executor.task(id);
+        return task.exec(inChroot(id, task, argv), timeout);
+    }
+
+    /** As {@link #exec}, with the streams connected; the TTY (if any) is opened on the host and handed in. */
+    @Override
+    public ExecSession execStreaming(TaskId id, List<String> argv, boolean tty) throws DriverException {
+        ExecutedTask task = executor.task(id);
+        return task.execStreaming(inChroot(id, task, argv), tty);
+    }
+
+    /** {@code argv} run in the task's namespaces (entered through its init), chrooted, as its user. */
+    private List<String> inChroot(TaskId id, ExecutedTask task, List<String> argv) throws DriverException {
         ChrootTask chroot = chroots.get(id);
         if (chroot == null || chroot.root().isEmpty()) {
             throw new DriverException(name + ": the chroot of task " + id + " is not known");
@@ -208,7 +221,7 @@ public abstract class ChrootDriver implements ExecutorBackedDriver {
         List<String> command = new ArrayList<>(List.of(host.nsenter(), "--target", Long.toString(task.pid()),
                 "--mount", "--uts", "--ipc", "--pid", "--", host.chroot(), chroot.root(), "/usr/bin/env", "--chdir=/"));
         command.addAll(executor.asUser(chroot.user(), argv));
-        return task.exec(command, timeout);
+        return command;
     }
 
     /**

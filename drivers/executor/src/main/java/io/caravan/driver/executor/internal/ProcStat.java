@@ -1,5 +1,12 @@
 package io.caravan.driver.executor.internal;
 
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,6 +52,27 @@ record ProcStat(char state, long parent, long processGroup, long startTicks) {
         } catch (IOException e) {
             return Optional.empty();
         }
+    }
+
+    /** {@code pid} and its descendants, from one scan of {@code /proc}. */
+    static List<Long> tree(long pid) {
+        Map<Long, List<Long>> children = new HashMap<>();
+        try (Stream<Path> entries = Files.list(PROC)) {
+            entries.map(p -> p.getFileName().toString()).filter(name -> name.chars().allMatch(Character::isDigit))
+                    .map(Long::parseLong)
+                    .forEach(candidate -> of(candidate).ifPresent(
+                            s -> children.computeIfAbsent(s.parent(), k -> new ArrayList<>()).add(candidate)));
+        } catch (IOException e) {
+            return List.of(pid);
+        }
+        List<Long> out = new ArrayList<>();
+        Deque<Long> todo = new ArrayDeque<>(List.of(pid));
+        while (!todo.isEmpty()) {
+            long next = todo.pop();
+            out.add(next);
+            todo.addAll(children.getOrDefault(next, List.of()));
+        }
+        return out;
     }
 
     /** Whether {@code pid} has a handler for {@code signal} (bit {@code signal - 1} of SigCgt in its status). */

@@ -12,6 +12,7 @@ import java.util.concurrent.CompletionStage;
 import io.caravan.driver.executor.ExecutedTask;
 import io.caravan.plugin.api.driver.DriverException;
 import io.caravan.plugin.api.driver.ExecResult;
+import io.caravan.plugin.api.driver.ExecSession;
 import io.caravan.plugin.api.driver.ExitResult;
 import io.caravan.plugin.api.driver.TaskId;
 import io.caravan.plugin.api.driver.TaskStatus;
@@ -195,6 +196,19 @@ final class WrappedTask implements ExecutedTask {
             throw new DriverException("task " + id + " is not running");
         }
         return TaskExec.inEnvironmentOf(pid(), argv, timeout);
+    }
+
+    @Override
+    public ExecSession execStreaming(List<String> argv, boolean tty) throws DriverException {
+        if (!state.task().alive()) {
+            throw new DriverException("task " + id + " is not running");
+        }
+        return StreamingExec.start(pid(), argv, tty);
+    }
+
+    @Override
+    public List<Long> pids() {
+        return state.task().alive() ? ProcStat.tree(pid()) : List.of();
     }
 
     void deleteFiles() {
