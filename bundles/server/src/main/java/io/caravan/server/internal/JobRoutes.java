@@ -122,10 +122,10 @@ public final class JobRoutes implements ApiRoutes {
         ApiEndpoint evalGet = EVAL_GET.namespacedBy(this::evalNamespace);
         ApiEndpoint evalAllocations = EVAL_ALLOCATIONS.namespacedBy(this::evalNamespace);
         routes.getAsync("/v1/jobs", LIST, this::listJobs)
-                .writeAsync("/v1/jobs", REGISTER, this::registerJob)
+                .writeAsync("/v1/jobs", REGISTER, r -> registerJob(r, null))
                 .getAsync("/v1/job/{id}", GET, r -> reads.one(r, NomadTables.JOBS, jobKey(r), "job not found")
                         .thenApply(ChildJobRoutes::payloadDecoded))
-                .writeAsync("/v1/job/{id}", REGISTER, this::registerJob)
+                .writeAsync("/v1/job/{id}", REGISTER, r -> registerJob(r, r.pathParam("id")))
                 .deleteAsync("/v1/job/{id}", DEREGISTER, this::deregisterJob)
                 .write("/v1/job/{id}/plan", PLAN, this::planJob)
                 .writeAsync("/v1/job/{id}/scale", SCALE, this::scaleJob)
@@ -182,7 +182,7 @@ public final class JobRoutes implements ApiRoutes {
                 // whatever no suffix route claims as the job's ID.
                 .getAsync("/v1/job/{id*}", GET, r -> reads.one(r, NomadTables.JOBS, jobKey(r), "job not found")
                         .thenApply(ChildJobRoutes::payloadDecoded))
-                .writeAsync("/v1/job/{id*}", REGISTER, this::registerJob)
+                .writeAsync("/v1/job/{id*}", REGISTER, r -> registerJob(r, r.pathParam("id")))
                 .deleteAsync("/v1/job/{id*}", DEREGISTER, this::deregisterJob);
     }
 
@@ -241,8 +241,7 @@ public final class JobRoutes implements ApiRoutes {
      * On {@code /v1/job/:id}, the body's job must be that job (Nomad's texts): otherwise a write to one URL would
      * register another job. Checked before anything else of the body, as Nomad does.
      */
-    private static void requireIdOfPath(ApiRequest r, JsonNode body, String mismatch) {
-        String id = r.pathParam("id");
+    private static void requireIdOfPath(String id, JsonNode body, String mismatch) {
         JsonNode named = (body.has("Job") ? body.get("Job") : body).path("ID");
         if (id != null && named.isTextual() && !named.asText().equals(id)) {
             throw CaravanException.badRequest(mismatch);
@@ -322,9 +321,10 @@ public final class JobRoutes implements ApiRoutes {
 
     // ---- writes -----------------------------------------------------------------------------------------------
 
-    private CompletionStage<ApiResponse> registerJob(ApiRequest r) {
+    /** @param pathId the job ID the URL names ({@code /v1/job/:id}); null for {@code /v1/jobs} */
+    private CompletionStage<ApiResponse> registerJob(ApiRequest r, String pathId) {
         JsonNode body = inJobNamespace(r, REGISTER, r.body(JsonNode.class));
-        requireIdOfPath(r, body, "Job ID does not match name");
+        requireIdOfPath(pathId, body, "Job ID does not match name");
         Namespaces.require(store.snapshot(), jobNamespace(r, body));
         Job job = Jobs.canonical(body, agent.region(), limits);
         String warnings = Jobs.warnings(body);
@@ -443,7 +443,7 @@ public final class JobRoutes implements ApiRoutes {
     /** Nomad's {@code PUT /v1/job/:id/plan}: what registering would do, nothing written. */
     private ApiResponse planJob(ApiRequest r) throws io.caravan.scheduler.SchedulerException {
         JsonNode body = inJobNamespace(r, PLAN, r.body(JsonNode.class));
-        requireIdOfPath(r, body, "Job ID does not match");
+        requireIdOfPath(r.pathParam("id"), body, "Job ID does not match");
         Namespaces.require(store.snapshot(), jobNamespace(r, body));
         Job job = Jobs.canonical(body, agent.region(), limits);
         JobPlans.PlanResponse p = JobPlans.plan(store.snapshot(), job, java.time.Clock.systemUTC());

@@ -67,8 +67,8 @@ public final class NamespaceRoutes implements ApiRoutes {
         routes.getAsync("/v1/namespaces", LIST, this::list)
                 .getAsync("/v1/namespace/{name}", GET.namespacedBy(r -> Namespaces.get(store.snapshot(),
                         r.pathParam("name")).map(Namespaces.Namespace::name).orElse(null)), this::get)
-                .writeAsync("/v1/namespace", UPSERT, this::upsert)
-                .writeAsync("/v1/namespace/{name}", UPSERT, this::upsert)
+                .writeAsync("/v1/namespace", UPSERT, r -> upsert(r, null))
+                .writeAsync("/v1/namespace/{name}", UPSERT, r -> upsert(r, r.pathParam("name")))
                 .deleteAsync("/v1/namespace/{name}", DELETE, this::delete);
     }
 
@@ -97,13 +97,16 @@ public final class NamespaceRoutes implements ApiRoutes {
         });
     }
 
-    /** Nomad's {@code PUT /v1/namespace[/:name]}: the body is the namespace; a path name must be the body's. */
-    private CompletionStage<ApiResponse> upsert(ApiRequest r) {
+    /**
+     * Nomad's {@code PUT /v1/namespace[/:name]}: the body is the namespace; a path name must be the body's.
+     *
+     * @param path the name the URL gives; null for {@code /v1/namespace}
+     */
+    private CompletionStage<ApiResponse> upsert(ApiRequest r, String path) {
         JsonNode body = r.body(JsonNode.class);
         if (body == null || !body.isObject()) {
             throw CaravanException.badRequest("Request body must be a namespace object");
         }
-        String path = r.pathParam("name");
         String name = body.path("Name").asText("");
         if (name.isEmpty() && path != null) {
             name = path;

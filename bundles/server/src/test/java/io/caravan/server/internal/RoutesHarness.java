@@ -152,7 +152,13 @@ final class RoutesHarness implements AutoCloseable {
     /** Path parameters by name; query parameters as {@code ?name}. */
     record Request(String method, String path, Map<String, String> params, JsonNode json, Identity identity)
             implements ApiRequest {
-        public String pathParam(String name) { return params.get(name); }
+        public String pathParam(String name) {
+            // As the servlet's: asking for a parameter the route does not have is a bug.
+            if (!path.contains("{" + name + "}")) {
+                throw new IllegalArgumentException("route has no parameter " + name);
+            }
+            return params.get(name);
+        }
         public Optional<String> query(String name) { return Optional.ofNullable(params.get("?" + name)); }
         public List<String> queryAll(String name) { return query(name).map(List::of).orElse(List.of()); }
         public Optional<String> header(String name) { return Optional.empty(); }
