@@ -98,6 +98,8 @@ import io.caravan.cli.command.NodeStatusCommand;
 import io.caravan.cli.command.OperatorCommand;
 import io.caravan.cli.command.OperatorKeygenCommand;
 import io.caravan.cli.command.OperatorRaftCommand;
+import io.caravan.cli.command.NodeIntroCommand;
+import io.caravan.cli.command.NodeIntroCreateCommand;
 import io.caravan.cli.command.OperatorRootCommand;
 import io.caravan.cli.command.OperatorRootKeyringCommand;
 import io.caravan.cli.command.OperatorRootKeyringListCommand;
@@ -268,7 +270,9 @@ public final class Main {
                         .addSubcommand(new NodeConfigCommand(ctx))
                         .addSubcommand(new NodeStatusCommand(ctx))
                         .addSubcommand(new NodeEligibilityCommand(ctx))
-                        .addSubcommand(new NodeDrainCommand(ctx)))
+                        .addSubcommand(new NodeDrainCommand(ctx))
+                        .addSubcommand(new CommandLine(new NodeIntroCommand())
+                                .addSubcommand(new NodeIntroCreateCommand(ctx))))
                 .addSubcommand(new CommandLine(new OperatorCommand())
                         .addSubcommand(new OperatorKeygenCommand(ctx))
                         .addSubcommand(new CommandLine(new OperatorRaftCommand())
