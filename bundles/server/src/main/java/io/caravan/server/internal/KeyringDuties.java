@@ -132,11 +132,17 @@ public final class KeyringDuties {
                 .whenComplete((r, e) -> writing.set(false));
     }
 
-    /** Removes inactive keys older than the GC threshold, one write each; the result is how many were sent. */
+    /**
+     * Removes keys inactive for longer than the GC threshold, one write each; the result is how many were sent. A key
+     * became inactive when the next newer key was created, so that is when its time starts (not its own creation: a
+     * key rotated out after 30 days must not vanish minutes later, with the identities it signed).
+     */
     int gc() {
         long now = keyring.clock().millis() * 1_000_000L;
-        List<RootKey> old = state.snapshot().all(Keyring.ROOT_KEYS)
-                .filter(k -> !k.active() && now - k.createTime() > gcThreshold.toNanos()).toList();
+        List<RootKey> all = state.snapshot().all(Keyring.ROOT_KEYS).toList();
+        List<RootKey> old = all.stream().filter(k -> !k.active()).filter(k -> all.stream()
+                .filter(newer -> newer.createIndex() > k.createIndex()).mapToLong(RootKey::createTime).min()
+                .stream().anyMatch(inactiveSince -> now - inactiveSince > gcThreshold.toNanos())).toList();
         for (RootKey k : old) {
             LOG.atInfo().addKeyValue("key_id", k.keyId()).log("removing inactive root key past the GC threshold");
             writes.submit(new Command.RootKeyDelete(k.keyId()));

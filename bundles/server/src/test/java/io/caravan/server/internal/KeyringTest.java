@@ -176,6 +176,9 @@ class KeyringTest {
         RootKey second = duties.ensureActive().orElseThrow().toCompletableFuture().get(5, TimeUnit.SECONDS);
         assertNotEquals(first.keyId(), second.keyId());
         assertEquals(1, keys().stream().filter(RootKey::active).count());
+        assertEquals(0, duties.gc(), "inactive only since now, though created 721h ago");
+        clock.advance(Duration.ofMinutes(61));
+        assertEquals(1, duties.gc());
     }
 
     @Test
