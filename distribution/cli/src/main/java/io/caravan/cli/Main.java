@@ -98,6 +98,13 @@ import io.caravan.cli.command.NodeStatusCommand;
 import io.caravan.cli.command.OperatorCommand;
 import io.caravan.cli.command.OperatorKeygenCommand;
 import io.caravan.cli.command.OperatorRaftCommand;
+import io.caravan.cli.command.NodeIntroCommand;
+import io.caravan.cli.command.NodeIntroCreateCommand;
+import io.caravan.cli.command.OperatorRootCommand;
+import io.caravan.cli.command.OperatorRootKeyringCommand;
+import io.caravan.cli.command.OperatorRootKeyringListCommand;
+import io.caravan.cli.command.OperatorRootKeyringRemoveCommand;
+import io.caravan.cli.command.OperatorRootKeyringRotateCommand;
 import io.caravan.cli.command.OperatorRaftListPeersCommand;
 import io.caravan.cli.command.OperatorRaftRemovePeerCommand;
 import io.caravan.cli.command.OperatorRaftSkipEntryCommand;
@@ -263,7 +270,9 @@ public final class Main {
                         .addSubcommand(new NodeConfigCommand(ctx))
                         .addSubcommand(new NodeStatusCommand(ctx))
                         .addSubcommand(new NodeEligibilityCommand(ctx))
-                        .addSubcommand(new NodeDrainCommand(ctx)))
+                        .addSubcommand(new NodeDrainCommand(ctx))
+                        .addSubcommand(new CommandLine(new NodeIntroCommand())
+                                .addSubcommand(new NodeIntroCreateCommand(ctx))))
                 .addSubcommand(new CommandLine(new OperatorCommand())
                         .addSubcommand(new OperatorKeygenCommand(ctx))
                         .addSubcommand(new CommandLine(new OperatorRaftCommand())
@@ -272,7 +281,12 @@ public final class Main {
                                 .addSubcommand(new OperatorRaftSkipEntryCommand(ctx)))
                         .addSubcommand(new CommandLine(new OperatorSchedulerCommand())
                                 .addSubcommand(new SchedulerGetConfigCommand(ctx))
-                                .addSubcommand(new SchedulerSetConfigCommand(ctx))))
+                                .addSubcommand(new SchedulerSetConfigCommand(ctx)))
+                        .addSubcommand(new CommandLine(new OperatorRootCommand())
+                                .addSubcommand(new CommandLine(new OperatorRootKeyringCommand())
+                                        .addSubcommand(new OperatorRootKeyringListCommand(ctx))
+                                        .addSubcommand(new OperatorRootKeyringRotateCommand(ctx))
+                                        .addSubcommand(new OperatorRootKeyringRemoveCommand(ctx)))))
                 .addSubcommand(new CommandLine(new VarCommand())
                         .addSubcommand(new VarInitCommand(ctx))
                         .addSubcommand(new VarPutCommand(ctx))

@@ -244,7 +244,8 @@ public final class ApiServlet extends HttpServlet {
             response.setHeader(header[0], header[1]);
         }
         String path = request.getRequestURI();
-        if (!path.startsWith("/v1/")) {
+        // Besides the API, the public discovery documents (/.well-known/jwks.json and friends) are routes too.
+        if (!path.startsWith("/v1/") && !path.startsWith("/.well-known/")) {
             root(path, current, response);
             return;
         }

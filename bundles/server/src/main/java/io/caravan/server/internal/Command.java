@@ -516,6 +516,45 @@ sealed interface Command {
         }
     }
 
+    /** A server publishes its keystore's public key, so that servers seal root keys to it ({@link Keyring}). */
+    record KeystoreRegister(Keyring.Keystore keystore) implements Command {
+        @Override
+        public void validate() {
+            Checks.present(keystore, "Keystore");
+            Checks.text(keystore.id(), "Keystore.ID");
+            Checks.text(keystore.publicKey(), "Keystore.PublicKey");
+        }
+    }
+
+    /** A new root key (rotation or the first leader's), its material sealed per keystore; see {@link Keyring}. */
+    record RootKeyUpsert(Keyring.RootKey key) implements Command {
+        @Override
+        public void validate() {
+            Checks.present(key, "Key");
+            Checks.text(key.keyId(), "Key.KeyID");
+            Checks.text(key.publicKey(), "Key.PublicKey");
+            Checks.oneOf(key.state(), "Key.State", Keyring.ACTIVE, Keyring.INACTIVE);
+        }
+    }
+
+    /** A server that holds a root key seals a copy for a keystore that lacks one. */
+    record RootKeyWrap(String keyId, String keystoreId, Keyring.WrappedKey copy) implements Command {
+        @Override
+        public void validate() {
+            Checks.text(keyId, "KeyID");
+            Checks.text(keystoreId, "KeystoreID");
+            Checks.present(copy, "Copy");
+        }
+    }
+
+    /** Removes an inactive root key (the active one is refused when applied). */
+    record RootKeyDelete(String keyId) implements Command {
+        @Override
+        public void validate() {
+            Checks.text(keyId, "KeyID");
+        }
+    }
+
     /** The checks of {@link #validate}: each throws {@link IllegalArgumentException} naming the field. */
     final class Checks {
         private Checks() {

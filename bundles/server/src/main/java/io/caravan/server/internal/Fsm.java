@@ -96,6 +96,10 @@ final class Fsm {
         on(Command.NamespaceUpsert.class, Namespaces::upsert);
         on(Command.NamespaceDelete.class, Namespaces::delete);
         on(Command.ScalingEventRecord.class, ScalingEvents::record);
+        on(Command.KeystoreRegister.class, KeyringApply::registerKeystore);
+        on(Command.RootKeyUpsert.class, KeyringApply::upsertRootKey);
+        on(Command.RootKeyWrap.class, KeyringApply::wrapRootKey);
+        on(Command.RootKeyDelete.class, KeyringApply::deleteRootKey);
         for (Class<?> type : Command.class.getPermittedSubclasses()) {
             if (!appliers.containsKey(type)) {
                 throw new IllegalStateException("no applier for command " + type.getSimpleName());

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,6 +25,8 @@ import io.caravan.state.StateStore;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
 
 /**
  * Resolves secrets on a server, from the replicated ACL tables. Hot path: one snapshot, the ACL tables' indexes, one
@@ -47,6 +50,9 @@ public final class ServerAclResolver implements AclResolver, EndpointProvider {
     private final Clock clock;
     private final Map<String, Resolved> bySecret = new ConcurrentHashMap<>();
     private final Map<List<String>, Compiled> byPolicies = new ConcurrentHashMap<>();
+    /** Verifies workload identities; absent (JWTs refused) until this server's keyring is up. */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    volatile KeyringService keyring;
 
     @Activate
     public ServerAclResolver(@Reference ServerState state, @Reference PolicyCompiler compiler) {
@@ -64,6 +70,9 @@ public final class ServerAclResolver implements AclResolver, EndpointProvider {
         StateSnapshot s = store.snapshot();
         if (secret == null || secret.isEmpty()) {
             return Identity.anonymous(acl(s, List.of(ANONYMOUS_POLICY)));
+        }
+        if (isJwt(secret)) {
+            return workload(s, secret);
         }
         long aclIndex = aclIndex(s);
         Instant now = clock.instant();
@@ -110,6 +119,11 @@ public final class ServerAclResolver implements AclResolver, EndpointProvider {
         if (secret == null || secret.isEmpty()) {
             return new ResolvedToken("", "anonymous", AclToken.CLIENT, rules(s, List.of(ANONYMOUS_POLICY)), null);
         }
+        if (isJwt(secret)) {
+            WorkloadIdentities.Claims c = workloadClaims(s, secret);
+            return new ResolvedToken("", "workload:" + c.subject(), AclToken.CLIENT,
+                    List.of(WorkloadIdentities.implicitPolicy(c, group(s, c))), null);
+        }
         AclToken token = s.byIndex(NomadTables.ACL_TOKENS, "secret", secret).findFirst()
                 .orElseThrow(() -> new CaravanException(ErrorCode.PERMISSION_DENIED, "ACL token not found"));
         if (token.expired(clock.instant())) {
@@ -117,6 +131,32 @@ public final class ServerAclResolver implements AclResolver, EndpointProvider {
         }
         return new ResolvedToken(token.accessorId(), token.name(), token.type(),
                 token.isManagement() ? List.of() : rules(s, policyNames(s, token)), token.expirationTime());
+    }
+
+    /** Nomad's order: a secret that is not a UUID is checked as a JWT against the keyring. */
+    private static boolean isJwt(String secret) {
+        return secret.chars().filter(ch -> ch == '.').count() == 2;
+    }
+
+    /**
+     * A workload identity: verified by the keyring, its allocation live, with Nomad's implicit policy (not cached:
+     * an allocation may stop at any moment, and checking the signature is cheap next to a request).
+     */
+    private Identity workload(StateSnapshot s, String jwt) {
+        WorkloadIdentities.Claims c = workloadClaims(s, jwt);
+        return new Identity(Identity.Kind.TOKEN, c.allocationId() + "/" + c.task(), "workload:" + c.subject(),
+                compiler.compile(List.of(WorkloadIdentities.implicitPolicy(c, group(s, c)))));
+    }
+
+    private WorkloadIdentities.Claims workloadClaims(StateSnapshot s, String jwt) {
+        KeyringService verifier = keyring;
+        return Optional.ofNullable(verifier).flatMap(k -> k.verify(jwt))
+                .flatMap(claims -> WorkloadIdentities.workload(s, claims))
+                .orElseThrow(() -> new CaravanException(ErrorCode.PERMISSION_DENIED, "ACL token not found"));
+    }
+
+    private static String group(StateSnapshot s, WorkloadIdentities.Claims c) {
+        return s.get(NomadTables.ALLOCS, c.allocationId()).map(a -> a.taskGroup()).orElse("");
     }
 
     private static List<String> rules(StateSnapshot s, List<String> names) {

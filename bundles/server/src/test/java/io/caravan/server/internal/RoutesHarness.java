@@ -167,6 +167,9 @@ final class RoutesHarness implements AutoCloseable {
             return new QueryOptions("global", query("namespace").orElse("default"), 0, Duration.ZERO, false, "",
                     "", 0, "", false);
         }
+        public byte[] rawBody() {
+            return json == null ? new byte[0] : json.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        }
         public <T> T body(Class<T> type) {
             try {
                 return NomadJson.mapper().treeToValue(json, type);

@@ -1,0 +1,152 @@
+package io.caravan.server.internal;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.caravan.api.GoDuration;
+import io.caravan.consensus.Leadership;
+import io.caravan.server.internal.Keyring.RootKey;
+import io.caravan.state.StateSnapshot;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The keyring's leader duties: the first root key, rotation once the active key is older than
+ * {@code root_key_rotation_threshold}, and removal of inactive keys older than {@code root_key_gc_threshold} every
+ * {@code root_key_gc_interval}. Exists while this server leads (like {@link LeaderDuties}), kept apart from it so each
+ * stays small. A new key is sealed to every published keystore; {@link KeyringService} fills in later ones.
+ */
+@Component(service = KeyringDuties.class, immediate = true, configurationPid = "io.caravan.server",
+        configurationPolicy = ConfigurationPolicy.REQUIRE)
+public final class KeyringDuties {
+    private static final Logger LOG = LoggerFactory.getLogger(KeyringDuties.class);
+    private static final long CHECK_MS = 1000;
+
+    /** The server block's keyring settings (Nomad's names and defaults, Go durations). */
+    @interface Config {
+        String root_key_rotation_threshold() default "720h";
+
+        String root_key_gc_interval() default "10m";
+
+        String root_key_gc_threshold() default "1h";
+    }
+
+    private final KeyringService keyring;
+    private final RaftWrites writes;
+    private final StateSnapshotSource state;
+    private final Duration rotation;
+    private final Duration gcThreshold;
+    private final AtomicBoolean writing = new AtomicBoolean();
+    private ScheduledExecutorService timer;
+
+    /** Where the duties read the replicated state (the store's latest snapshot). */
+    interface StateSnapshotSource {
+        StateSnapshot snapshot();
+    }
+
+    @Activate
+    public KeyringDuties(@Reference Leadership leadership, @Reference ServerState state,
+                         @Reference KeyringService keyring, @Reference RaftWrites writes, Config config) {
+        this(state.store()::snapshot, keyring, writes, config);
+        ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "caravan-keyring-leader");
+            t.setDaemon(true);
+            return t;
+        });
+        pool.scheduleWithFixedDelay(this::ensureSafely, 0, CHECK_MS, TimeUnit.MILLISECONDS);
+        long gcEvery = Math.max(1000, GoDuration.parse(config.root_key_gc_interval()).toMillis());
+        pool.scheduleWithFixedDelay(this::gcSafely, gcEvery, gcEvery, TimeUnit.MILLISECONDS);
+        timer = pool;
+    }
+
+    KeyringDuties(StateSnapshotSource state, KeyringService keyring, RaftWrites writes, Config config) {
+        this.state = state;
+        this.keyring = keyring;
+        this.writes = writes;
+        this.rotation = GoDuration.parse(config.root_key_rotation_threshold());
+        this.gcThreshold = GoDuration.parse(config.root_key_gc_threshold());
+    }
+
+    @Deactivate
+    void deactivate() {
+        if (timer != null) {
+            timer.shutdownNow();
+        }
+    }
+
+    private void ensureSafely() {
+        try {
+            ensureActive();
+        } catch (RuntimeException e) {
+            LOG.atWarn().setCause(e).log("keyring check failed");
+        }
+    }
+
+    private void gcSafely() {
+        try {
+            gc();
+        } catch (RuntimeException e) {
+            LOG.atWarn().setCause(e).log("root key garbage collection failed");
+        }
+    }
+
+    /**
+     * The first key once this server's keystore is published, and a new one when the active key is older than the
+     * rotation threshold. Empty when nothing was due (or a write is in flight).
+     */
+    Optional<CompletionStage<RootKey>> ensureActive() {
+        StateSnapshot s = state.snapshot();
+        if (s.get(Keyring.KEYSTORES, keyring.keystore().id()).isEmpty()) {
+            return Optional.empty(); // our own keystore first, so that this leader can open what it creates
+        }
+        Optional<RootKey> active = s.all(Keyring.ROOT_KEYS).filter(RootKey::active).findFirst();
+        long now = keyring.clock().millis() * 1_000_000L;
+        if (active.isPresent() && now - active.get().createTime() < rotation.toNanos()) {
+            return Optional.empty();
+        }
+        return Optional.of(rotate(active.isEmpty() ? "no active root key" : "root key rotation threshold reached"));
+    }
+
+    /** A new active key sealed to every published keystore; the previous one becomes inactive. */
+    CompletionStage<RootKey> rotate(String why) {
+        if (!writing.compareAndSet(false, true)) {
+            return CompletableFuture.failedFuture(new IllegalStateException("a root key write is in flight"));
+        }
+        StateSnapshot s = state.snapshot();
+        RootKey key = Keyring.row(Keyring.generate(), keyring.clock().millis() * 1_000_000L,
+                s.all(Keyring.KEYSTORES).toList());
+        LOG.atInfo().addKeyValue("key_id", key.keyId()).addKeyValue("reason", why).log("new root key");
+        return writes.submit(new Command.RootKeyUpsert(key)).thenApply(r -> key.withIndexes(r.index(), r.index()))
+                .whenComplete((r, e) -> writing.set(false));
+    }
+
+    /**
+     * Removes keys inactive for longer than the GC threshold, one write each; the result is how many were sent. A key
+     * became inactive when the next newer key was created, so that is when its time starts (not its own creation: a
+     * key rotated out after 30 days must not vanish minutes later, with the identities it signed).
+     */
+    int gc() {
+        long now = keyring.clock().millis() * 1_000_000L;
+        List<RootKey> all = state.snapshot().all(Keyring.ROOT_KEYS).toList();
+        List<RootKey> old = all.stream().filter(k -> !k.active()).filter(k -> all.stream()
+                .filter(newer -> newer.createIndex() > k.createIndex()).mapToLong(RootKey::createTime).min()
+                .stream().anyMatch(inactiveSince -> now - inactiveSince > gcThreshold.toNanos())).toList();
+        for (RootKey k : old) {
+            LOG.atInfo().addKeyValue("key_id", k.keyId()).log("removing inactive root key past the GC threshold");
+            writes.submit(new Command.RootKeyDelete(k.keyId()));
+        }
+        return old.size();
+    }
+}

@@ -1,0 +1,292 @@
+package io.caravan.server.internal;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.KeyPair;
+import java.security.Signature;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.security.spec.X509EncodedKeySpec;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.caravan.server.internal.Keyring.Keystore;
+import io.caravan.server.internal.Keyring.Material;
+import io.caravan.server.internal.Keyring.RootKey;
+import io.caravan.state.StateSnapshot;
+import io.caravan.state.StateStore;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This server's part of the keyring ({@link Keyring}): its keystore (the X25519 key-encryption key in
+ * {@code <data_dir>/server/keystore/kek}, created on first start; in memory without a data directory), its
+ * published public key, the root keys it can open, and the copies it seals for servers that lack one. It signs and
+ * verifies Caravan's JWTs (JWS {@code EdDSA}, {@code kid} = the root key's ID) and serves the JWKS.
+ */
+@Component(service = KeyringService.class, configurationPid = "io.caravan.server",
+        configurationPolicy = ConfigurationPolicy.REQUIRE)
+public final class KeyringService {
+    private static final Logger LOG = LoggerFactory.getLogger(KeyringService.class);
+    static final String KEYSTORE_FILE = "kek";
+    private static final long TICK_MS = 1000;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Base64.Encoder URL = Base64.getUrlEncoder().withoutPadding();
+    private static final Base64.Decoder UNURL = Base64.getUrlDecoder();
+    /** DER prefix of an Ed25519 SubjectPublicKeyInfo: the raw 32-byte key follows (the JWK's {@code x}). */
+    private static final int ED25519_PREFIX = 12;
+
+    /** The configuration this component reads from PID {@code io.caravan.server}. */
+    @interface Config {
+        String data_dir() default "";
+    }
+
+    private final StateStore store;
+    private final RaftWrites writes;
+    private final KeyPair keystore;
+    private final Keystore published;
+    private final Clock clock;
+    private final Map<String, Material> opened = new ConcurrentHashMap<>();
+    /** Writes in flight (registration, copies), so a tick does not send them twice. */
+    private final Set<String> pending = ConcurrentHashMap.newKeySet();
+    private final ScheduledExecutorService timer;
+
+    @Activate
+    public KeyringService(@Reference ServerState state, @Reference RaftWrites writes, Config config) {
+        this(state.store(), writes, loadKeystore(config.data_dir()), Clock.systemUTC(), true);
+    }
+
+    KeyringService(StateStore store, RaftWrites writes, KeyPair keystore, Clock clock, boolean tick) {
+        this.store = store;
+        this.writes = writes;
+        this.keystore = keystore;
+        this.published = Keyring.keystore(keystore.getPublic());
+        this.clock = clock;
+        if (tick) {
+            ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(1, r -> {
+                Thread t = new Thread(r, "caravan-keyring");
+                t.setDaemon(true);
+                return t;
+            });
+            pool.scheduleWithFixedDelay(this::tickSafely, 0, TICK_MS, TimeUnit.MILLISECONDS);
+            this.timer = pool;
+        } else {
+            this.timer = null;
+        }
+    }
+
+    @Deactivate
+    void deactivate() {
+        if (timer != null) {
+            timer.shutdownNow();
+        }
+    }
+
+    Keystore keystore() {
+        return published;
+    }
+
+    Clock clock() {
+        return clock;
+    }
+
+    /** The key pair in {@code <data_dir>/server/keystore/kek} (PKCS#8 then X.509, Base64 lines), made if absent. */
+    static KeyPair loadKeystore(String dataDir) {
+        if (dataDir == null || dataDir.isEmpty()) {
+            return Keyring.newKeystorePair();
+        }
+        Path file = Path.of(dataDir, "server", "keystore", KEYSTORE_FILE);
+        try {
+            if (Files.exists(file)) {
+                List<String> lines = Files.readAllLines(file, StandardCharsets.US_ASCII);
+                KeyFactory x = KeyFactory.getInstance("X25519");
+                return new KeyPair(x.generatePublic(new X509EncodedKeySpec(Keyring.unb64(lines.get(1)))),
+                        x.generatePrivate(new PKCS8EncodedKeySpec(Keyring.unb64(lines.get(0)))));
+            }
+            KeyPair pair = Keyring.newKeystorePair();
+            Files.createDirectories(file.getParent());
+            Path tmp = file.resolveSibling(KEYSTORE_FILE + ".tmp");
+            Files.writeString(tmp, Keyring.b64(pair.getPrivate().getEncoded()) + "\n"
+                    + Keyring.b64(pair.getPublic().getEncoded()) + "\n", StandardCharsets.US_ASCII);
+            try {
+                Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
+            } catch (UnsupportedOperationException e) {
+                // not a POSIX file system: the directory's permissions are all there is
+            }
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
+            return pair;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read or create the keystore " + file, e);
+        } catch (GeneralSecurityException | RuntimeException e) {
+            throw new IllegalStateException("invalid keystore " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void tickSafely() {
+        try {
+            tick();
+        } catch (RuntimeException e) {
+            LOG.atWarn().setCause(e).log("keyring replication pass failed");
+        }
+    }
+
+    /**
+     * One replication pass: publish this keystore if the state lacks it, and seal each key this server holds for
+     * every published keystore without a copy.
+     */
+    void tick() {
+        StateSnapshot s = store.snapshot();
+        if (s.get(Keyring.KEYSTORES, published.id()).isEmpty()) {
+            send("register", new Command.KeystoreRegister(published));
+            return;
+        }
+        List<Keystore> keystores = s.all(Keyring.KEYSTORES).toList();
+        s.all(Keyring.ROOT_KEYS).forEach(key -> {
+            Optional<Material> material = open(key);
+            if (material.isEmpty()) {
+                return;
+            }
+            for (Keystore k : keystores) {
+                if (!key.wrapped().containsKey(k.id())) {
+                    send("wrap " + key.keyId() + " " + k.id(),
+                            new Command.RootKeyWrap(key.keyId(), k.id(), Keyring.wrap(material.get(), k)));
+                }
+            }
+        });
+    }
+
+    private void send(String what, Command command) {
+        if (writes == null || !pending.add(what)) {
+            return;
+        }
+        writes.submit(command).whenComplete((r, e) -> {
+            pending.remove(what);
+            if (e != null) {
+                LOG.atDebug().addKeyValue("write", what).setCause(e).log("keyring write failed; retried next pass");
+            }
+        });
+    }
+
+    /** A key opened with this server's copy; empty while this server has none. */
+    Optional<Material> open(RootKey key) {
+        Material cached = opened.get(key.keyId());
+        if (cached != null) {
+            return Optional.of(cached);
+        }
+        Keyring.WrappedKey copy = key.wrapped().get(published.id());
+        if (copy == null) {
+            return Optional.empty();
+        }
+        try {
+            Material m = Keyring.unwrap(key, copy, keystore);
+            opened.put(key.keyId(), m);
+            return Optional.of(m);
+        } catch (GeneralSecurityException | RuntimeException e) {
+            LOG.atWarn().addKeyValue("key_id", key.keyId()).setCause(e).log("cannot open this server's copy of a root key");
+            return Optional.empty();
+        }
+    }
+
+    Optional<RootKey> activeKey() {
+        return store.snapshot().all(Keyring.ROOT_KEYS).filter(RootKey::active).findFirst();
+    }
+
+    /** Signs claims with the active key; fails when the keyring has none this server can open yet. */
+    String sign(Map<String, Object> claims) {
+        RootKey key = activeKey().orElseThrow(() -> new IllegalStateException("the keyring has no active root key yet"));
+        Material m = open(key).orElseThrow(() -> new IllegalStateException(
+                "this server holds no copy of root key " + key.keyId() + " yet"));
+        Map<String, Object> header = new LinkedHashMap<>();
+        header.put("alg", "EdDSA");
+        header.put("kid", key.keyId());
+        header.put("typ", "JWT");
+        try {
+            String signed = URL.encodeToString(JSON.writeValueAsBytes(header)) + "."
+                    + URL.encodeToString(JSON.writeValueAsBytes(claims));
+            Signature sig = Signature.getInstance("Ed25519");
+            sig.initSign(m.signingKey());
+            sig.update(signed.getBytes(StandardCharsets.US_ASCII));
+            return signed + "." + URL.encodeToString(sig.sign());
+        } catch (IOException | GeneralSecurityException e) {
+            throw new IllegalStateException("cannot sign: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The claims of a JWT this keyring signed, if its signature verifies against the key its {@code kid} names and it
+     * is within {@code nbf}/{@code exp}; empty otherwise (not ours, forged, expired, or its key removed).
+     */
+    Optional<Map<String, Object>> verify(String jwt) {
+        String[] parts = jwt == null ? new String[0] : jwt.split("\\.", -1);
+        if (parts.length != 3) {
+            return Optional.empty();
+        }
+        try {
+            Map<String, Object> header = JSON.readValue(UNURL.decode(parts[0]), new TypeReference<>() { });
+            if (!"EdDSA".equals(header.get("alg")) || !(header.get("kid") instanceof String kid)) {
+                return Optional.empty();
+            }
+            Optional<RootKey> key = store.snapshot().get(Keyring.ROOT_KEYS, kid);
+            if (key.isEmpty()) {
+                return Optional.empty();
+            }
+            Signature sig = Signature.getInstance("Ed25519");
+            sig.initVerify(Keyring.publicKey(key.get()));
+            sig.update((parts[0] + "." + parts[1]).getBytes(StandardCharsets.US_ASCII));
+            if (!sig.verify(UNURL.decode(parts[2]))) {
+                return Optional.empty();
+            }
+            Map<String, Object> claims = JSON.readValue(UNURL.decode(parts[1]), new TypeReference<>() { });
+            long now = clock.millis() / 1000;
+            if (claims.get("exp") instanceof Number exp && now >= exp.longValue()) {
+                return Optional.empty();
+            }
+            if (claims.get("nbf") instanceof Number nbf && now < nbf.longValue()) {
+                return Optional.empty();
+            }
+            return Optional.of(claims);
+        } catch (IOException | GeneralSecurityException | IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The public keys as an RFC 7517 key set: OKP/Ed25519 JWKs, {@code kid} = key ID, every key not yet removed. */
+    Map<String, Object> jwks() {
+        List<Map<String, Object>> keys = new ArrayList<>();
+        store.snapshot().all(Keyring.ROOT_KEYS).forEach(key -> {
+            byte[] der = Keyring.unb64(key.publicKey());
+            Map<String, Object> jwk = new LinkedHashMap<>();
+            jwk.put("kty", "OKP");
+            jwk.put("crv", "Ed25519");
+            jwk.put("kid", key.keyId());
+            jwk.put("use", "sig");
+            jwk.put("alg", "EdDSA");
+            jwk.put("x", URL.encodeToString(java.util.Arrays.copyOfRange(der, ED25519_PREFIX, der.length)));
+            keys.add(jwk);
+        });
+        return Map.of("keys", keys);
+    }
+}

@@ -1,0 +1,147 @@
+package io.caravan.server.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.caravan.acl.internal.PolicyCompilerService;
+import io.caravan.api.CaravanException;
+import io.caravan.api.ErrorCode;
+import io.caravan.api.acl.Identity;
+import io.caravan.api.model.Allocation;
+import io.caravan.api.model.Job;
+import io.caravan.api.model.Task;
+import io.caravan.state.StateTxn;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** A task's identity: Nomad's claims, and the implicit policy it carries back to the API. */
+class WorkloadIdentityTest {
+    private final ServerState state = new ServerState();
+    private final RaftWrites raft = JobLimitsTest.writes(state, new AtomicLong());
+    private final EvalBrokerTest.MutableClock clock = new EvalBrokerTest.MutableClock();
+    private final KeyringService keyring = new KeyringService(state.store(), raft, Keyring.newKeystorePair(), clock,
+            false);
+    private final ServerAclResolver resolver = new ServerAclResolver(state.store(), new PolicyCompilerService(),
+            clock);
+    private Job job;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        keyring.tick();
+        new KeyringDuties(state.store()::snapshot, keyring, raft, KeyringTest.config("720h", "1h")).ensureActive()
+                .orElseThrow().toCompletableFuture().get(5, TimeUnit.SECONDS);
+        resolver.keyring = keyring;
+        job = FsmTest.job("web", 50);
+        put(alloc("a1", Allocation.CLIENT_RUNNING));
+    }
+
+    @AfterEach
+    void stop() {
+        state.deactivate();
+    }
+
+    private Allocation alloc(String id, String clientStatus) {
+        try {
+            return io.caravan.api.json.NomadJson.mapper().readValue("""
+                    {"ID": "%s", "Namespace": "default", "JobID": "web", "TaskGroup": "web", "NodeID": "n1",
+                     "DesiredStatus": "run", "ClientStatus": "%s"}""".formatted(id, clientStatus), Allocation.class)
+                    .toBuilder().job(job).build();
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void put(Allocation alloc) {
+        long index = state.store().snapshot().tableIndex(NomadTables.ALLOCS.name()) + 100;
+        try (StateTxn txn = state.store().begin(index)) {
+            txn.put(NomadTables.ALLOCS, alloc);
+            txn.commit();
+        }
+    }
+
+    private String sign(String allocId, Task task) {
+        Allocation alloc = state.store().snapshot().get(NomadTables.ALLOCS, allocId).orElseThrow();
+        return keyring.sign(WorkloadIdentities.claims(alloc, task, "default", clock.millis() / 1000, ""));
+    }
+
+    private Task task() {
+        return job.taskGroups().get(0).tasks().get(0);
+    }
+
+    @Test
+    void theClaimsAreNomads() {
+        Task withTtl = task();
+        Map<String, Object> claims = WorkloadIdentities.claims(alloc("a1", "running"), withTtl, "default", 1000,
+                "https://nomad.example.com");
+        assertEquals("default", claims.get("nomad_namespace"));
+        assertEquals("web", claims.get("nomad_job_id"));
+        assertEquals("a1", claims.get("nomad_allocation_id"));
+        assertEquals("server", claims.get("nomad_task"));
+        assertEquals("global:default:web:web:server:default", claims.get("sub"));
+        assertEquals(List.of("nomadproject.io"), claims.get("aud"));
+        assertEquals(1000L, claims.get("iat"));
+        assertEquals(1000L, claims.get("nbf"));
+        assertFalse(claims.containsKey("exp"), "no ttl: no expiry, as Nomad");
+        assertEquals("https://nomad.example.com", claims.get("iss"));
+    }
+
+    @Test
+    void aTtlAndAudiencesFromTheIdentityBlock() throws Exception {
+        Job withIdentity = Jobs.canonical(io.caravan.api.json.NomadJson.mapper().readTree("""
+                {"Job": {"ID": "web", "TaskGroups": [{"Name": "web", "Tasks": [{"Name": "server",
+                  "Driver": "raw_exec", "Config": {"command": "/bin/sleep"},
+                  "Identity": {"Env": true, "File": true, "TTL": 3600000000000, "Aud": ["vault.io"]}}]}]}}
+                """), "global");
+        Map<String, Object> claims = WorkloadIdentities.claims(alloc("a1", "running"),
+                withIdentity.taskGroups().get(0).tasks().get(0), "default", 1000, "");
+        assertEquals(4600L, claims.get("exp"));
+        assertEquals(List.of("vault.io"), claims.get("aud"));
+    }
+
+    @Test
+    void theIdentityReadsItsOwnJobsVariablesOnly() {
+        Identity id = resolver.resolve(sign("a1", task()));
+        assertEquals("workload:global:default:web:web:server:default", id.name());
+        assertTrue(id.acl().allowVariable("default", "nomad/jobs/web", "read"));
+        assertTrue(id.acl().allowVariable("default", "nomad/jobs/web/web/server", "list"));
+        assertTrue(id.acl().allowVariable("default", "nomad/jobs", "read"));
+        assertFalse(id.acl().allowVariable("default", "nomad/jobs/other", "read"));
+        assertFalse(id.acl().allowVariable("default", "nomad/jobs/web", "write"));
+        assertFalse(id.acl().allowVariable("prod", "nomad/jobs/web", "read"));
+        assertEquals("workload:global:default:web:web:server:default",
+                resolver.lookup(sign("a1", task())).name());
+    }
+
+    @Test
+    void aFinishedAllocationsOrAForgedIdentityIsDenied() {
+        String jwt = sign("a1", task());
+        String[] parts = jwt.split("\\.");
+        CaravanException forged = assertThrows(CaravanException.class,
+                () -> resolver.resolve(parts[0] + "." + parts[1] + "." + parts[2].substring(3) + "abc"));
+        assertEquals(ErrorCode.PERMISSION_DENIED, forged.code());
+        put(alloc("a1", Allocation.CLIENT_COMPLETE).toBuilder().desiredStatus(Allocation.DESIRED_STOP).build());
+        assertEquals(ErrorCode.PERMISSION_DENIED, assertThrows(CaravanException.class, () -> resolver.resolve(jwt))
+                .code());
+    }
+
+    @Test
+    void anExpiredIdentityIsDenied() {
+        Allocation alloc = state.store().snapshot().get(NomadTables.ALLOCS, "a1").orElseThrow();
+        Map<String, Object> claims = new java.util.HashMap<>(WorkloadIdentities.claims(alloc, task(), "default",
+                clock.millis() / 1000, ""));
+        claims.put("exp", clock.millis() / 1000 + 60);
+        String jwt = keyring.sign(claims);
+        resolver.resolve(jwt);
+        clock.advance(Duration.ofMinutes(2));
+        assertThrows(CaravanException.class, () -> resolver.resolve(jwt));
+    }
+}
