@@ -55,6 +55,7 @@ public final class DeploymentRoutes implements ApiRoutes {
     static final ApiEndpoint JOB_LATEST_DEPLOYMENT = ApiEndpoint.of("Job.LatestDeployment", READ_JOB);
     static final ApiEndpoint JOB_REVERT = ApiEndpoint.of("Job.Revert", SUBMIT_JOB);
     static final ApiEndpoint JOB_STABLE = ApiEndpoint.of("Job.Stable", SUBMIT_JOB);
+    static final ApiEndpoint JOB_TAG_VERSION = ApiEndpoint.of("Job.TagVersion", SUBMIT_JOB);
 
     static final StateReads.Namespaced<Deployment> DEPLOYMENTS_READ = new StateReads.Namespaced<>(
             Deployment::namespace, Capability.READ_JOB);
@@ -99,7 +100,9 @@ public final class DeploymentRoutes implements ApiRoutes {
                     return new Indexed<>(latest, s.tableIndex(NomadTables.DEPLOYMENTS.name()));
                 }))
                 .writeAsync("/v1/job/{id}/revert", JOB_REVERT, this::revert)
-                .writeAsync("/v1/job/{id}/stable", JOB_STABLE, this::stable);
+                .writeAsync("/v1/job/{id}/stable", JOB_STABLE, this::stable)
+                .writeAsync("/v1/job/{id}/versions/{tag}/tag", JOB_TAG_VERSION, r -> tag(r, false))
+                .deleteAsync("/v1/job/{id}/versions/{tag}/tag", JOB_TAG_VERSION, r -> tag(r, true));
     }
 
     /** A deployment's own namespace, for the rule; null for one that does not exist (the handler answers 404). */
@@ -268,6 +271,29 @@ public final class DeploymentRoutes implements ApiRoutes {
     /** Nomad's {@code JobStabilityResponse}. */
     record StableResponse(long index) {}
 
+    /** Nomad's {@code JobTagRequest}: the version to tag (null: the latest) and a description. */
+    record TagRequest(String jobId, String name, Long version, String description) {}
+
+    /** Nomad's {@code JobTagResponse}. */
+    record TagResponse(String name, String description, long taggedTime, long index) {}
+
+    private CompletionStage<ApiResponse> tag(ApiRequest r, boolean unset) {
+        String name = r.pathParam("tag");
+        TagRequest req = unset ? new TagRequest(null, null, null, null) : r.body(TagRequest.class);
+        sameJob(r, req.jobId());
+        if (req.name() != null && !req.name().isEmpty() && !req.name().equals(name)) {
+            throw CaravanException.invalid("Name", "tag name does not match the path's \"" + name + "\"");
+        }
+        if (req.version() != null && req.version() < 0) {
+            throw CaravanException.invalid("Version", "must not be negative");
+        }
+        long now = now();
+        return writes.submit(new Command.JobVersionTag(r.options().namespace(), r.pathParam("id"), name,
+                        req.version(), req.description(), now, unset))
+                .thenApply(result -> ApiResponse.ok(new TagResponse(name, req.description() == null ? ""
+                        : req.description(), unset ? 0 : now, result.index()), QueryMeta.index(result.index())));
+    }
+
     /** The body's JobID: the path's when missing, a 400 when it names another job. */
     private static void sameJob(ApiRequest r, String bodyJobId) {
         if (bodyJobId != null && !bodyJobId.isEmpty() && !bodyJobId.equals(r.pathParam("id"))) {
@@ -305,7 +331,8 @@ public final class DeploymentRoutes implements ApiRoutes {
                         + ns + "\" at version " + req.jobVersion() + " not found"));
         long now = now();
         // The old spec registered again, as a new version; only if nobody changed the job meanwhile.
-        Job job = target.withStable(false).withStop(false).withSubmitTime(now);
+        // A tag names one version: the copy starts untagged.
+        Job job = target.toBuilder().versionTag(null).build().withStable(false).withStop(false).withSubmitTime(now);
         Evaluation eval = Evaluation.forJob(UUID.randomUUID().toString(), job, Evaluation.TRIGGER_JOB_REGISTER, now);
         return writes.submit(new Command.JobRegister(job, eval, true, current.jobModifyIndex())).thenApply(result ->
                 ApiResponse.ok(new JobRoutes.RegisterResponse(eval.id(), result.evalCreateIndex(),

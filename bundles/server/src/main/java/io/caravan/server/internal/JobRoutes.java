@@ -152,7 +152,8 @@ public final class JobRoutes implements ApiRoutes {
                     ws.prefix(NomadTables.JOB_VERSIONS.name(), jobKey(r) + "\0");
                     List<Job> versions = s.reversed(NomadTables.JOB_VERSIONS)
                             .filter(j -> NomadTables.key(j.namespace(), j.id()).equals(jobKey(r))).toList();
-                    return new Indexed<>(new Versions(versions, List.of()),
+                    return new Indexed<>(new Versions(versions, r.query("diffs")
+                            .map(d -> d.isEmpty() || d.equals("true")).orElse(false) ? diffs(versions) : List.of()),
                             s.tableIndex(NomadTables.JOB_VERSIONS.name()));
                 }))
                 .getAsync("/v1/job/{id}/evaluations", EVALUATIONS, r -> reads.query(r, (s, ws) -> {
@@ -305,6 +306,15 @@ public final class JobRoutes implements ApiRoutes {
     /** Nomad's JobValidateResponse. */
     record ValidateResponse(boolean driverConfigValidated, List<String> validationErrors, String error,
                             String warnings) {}
+
+    /** Nomad's {@code Diffs}: each version against the one before it, newest first (one fewer than versions). */
+    private static List<Object> diffs(List<Job> newestFirst) {
+        List<Object> out = new java.util.ArrayList<>();
+        for (int i = 0; i + 1 < newestFirst.size(); i++) {
+            out.add(JobDiffs.diff(newestFirst.get(i + 1), newestFirst.get(i), Map.of()));
+        }
+        return out;
+    }
 
     /** Nomad's {@code /v1/job/:id/versions} body. */
     record Versions(List<Job> versions, List<Object> diffs) {}

@@ -189,4 +189,65 @@ class DeploymentRoutesTest {
         error(call("POST /v1/job/{id}/stable", "web", "{\"JobVersion\": 9, \"Stable\": true}"), 404,
                 "job \"web\" at version 9 not found");
     }
+
+    /** The tag routes take two path parameters: the job's {@code id} and the {@code tag}. */
+    private Object tagCall(String method, String tag, String body) {
+        AsyncHandler handler = routes.get(method + " /v1/job/{id}/versions/{tag}/tag");
+        assertTrue(handler != null, "no tag route for " + method);
+        try {
+            JsonNode json = body == null ? null : NomadJson.mapper().readTree(body);
+            RouteAclTest.Request inner = new RouteAclTest.Request(method, "/v1/job/web/versions/" + tag + "/tag",
+                    "web", Map.of(), json, Identity.UNRESTRICTED);
+            io.caravan.http.ApiRequest r = (io.caravan.http.ApiRequest) java.lang.reflect.Proxy.newProxyInstance(
+                    getClass().getClassLoader(), new Class<?>[] {io.caravan.http.ApiRequest.class},
+                    (proxy, m, args) -> m.getName().equals("pathParam") && "tag".equals(args[0]) ? tag
+                            : m.invoke(inner, args));
+            return handler.handle(r).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        } catch (CaravanException e) {
+            return e;
+        } catch (ExecutionException | CompletionException e) {
+            return e.getCause();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private Map<String, Object> tagOf(long version) {
+        return state.store().snapshot().get(NomadTables.JOB_VERSIONS, "default\0web\0" + String.format("%020d",
+                version)).orElseThrow().versionTag();
+    }
+
+    @Test
+    void versionTagsAreUniquePerJobAndComeOff() {
+        assertTrue(tagCall("PUT", "golden", "{\"Version\": 0, \"Description\": \"known good\"}")
+                instanceof ApiResponse);
+        assertEquals("golden", tagOf(0).get("Name"));
+        assertEquals("known good", tagOf(0).get("Description"));
+        assertTrue(((Number) tagOf(0).get("TaggedTime")).longValue() > 0);
+        assertEquals(null, state.store().snapshot().get(NomadTables.JOBS, "default\0web").orElseThrow()
+                .versionTag(), "the current job is version 1, untagged");
+
+        error(tagCall("PUT", "golden", "{\"Version\": 1}"), 400,
+                "tag \"golden\" already exists on a different version of job \"web\"");
+        assertTrue(tagCall("PUT", "golden", "{\"Version\": 0, \"Description\": \"still\"}")
+                instanceof ApiResponse, "re-tagging the same version changes its description");
+        assertEquals("still", tagOf(0).get("Description"));
+        error(tagCall("PUT", "other", "{\"Version\": 9}"), 404, "job \"web\" at version 9 not found");
+        error(tagCall("PUT", "other", "{\"Name\": \"else\", \"Version\": 1}"), 400,
+                "Name: tag name does not match the path's \"other\"");
+
+        // No version: the latest, mirrored on the job.
+        assertTrue(tagCall("POST", "latest", "{}") instanceof ApiResponse);
+        assertEquals("latest", tagOf(1).get("Name"));
+        assertEquals("latest", state.store().snapshot().get(NomadTables.JOBS, "default\0web").orElseThrow()
+                .versionTag().get("Name"));
+
+        // A revert copies the spec, not the tag.
+        ok("POST /v1/job/{id}/revert", "web", "{\"JobID\": \"web\", \"JobVersion\": 0}");
+        assertEquals(null, tagOf(2));
+
+        assertTrue(tagCall("DELETE", "golden", null) instanceof ApiResponse);
+        assertEquals(null, tagOf(0));
+        error(tagCall("DELETE", "golden", null), 404, "tag \"golden\" not found on job \"web\"");
+    }
 }
