@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import com.fasterxml.jackson.databind.node.NullNode;
 import io.caravan.api.CaravanException;
@@ -21,6 +22,10 @@ import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.ApiRoutes;
+import io.caravan.http.Page;
+import io.caravan.http.QueryOptions;
+import io.caravan.http.filter.Filter;
+import io.caravan.api.json.NomadJson;
 import io.caravan.http.QueryMeta;
 import io.caravan.http.RouteTable;
 import io.caravan.state.Indexed;
@@ -77,8 +82,7 @@ public final class DeploymentRoutes implements ApiRoutes {
     @Override
     public void register(RouteTable routes) {
         Function<ApiEndpoint, ApiEndpoint> own = e -> e.namespacedBy(this::deploymentNamespace);
-        routes.getAsync("/v1/deployments", LIST, r -> reads.list(r, NomadTables.DEPLOYMENTS, DEPLOYMENTS_READ,
-                        (s, d) -> d))
+        routes.getAsync("/v1/deployments", LIST, this::list)
                 .getAsync("/v1/deployment/{id}", own.apply(GET), r -> reads.one(r, NomadTables.DEPLOYMENTS,
                         r.pathParam("id"), "deployment not found", DEPLOYMENTS_READ))
                 .getAsync("/v1/deployment/allocations/{id}", own.apply(ALLOCATIONS), this::allocations)
@@ -251,6 +255,42 @@ public final class DeploymentRoutes implements ApiRoutes {
         List<String> all = new java.util.ArrayList<>(a);
         all.addAll(b);
         return all;
+    }
+
+    /** Nomad's order for deployments: by create index (then ID), its {@code next_token} being "index.ID". */
+    private static final Comparator<Deployment> CREATED = Comparator.comparingLong(Deployment::createIndex)
+            .thenComparing(Deployment::id);
+
+    /** {@code /v1/deployments}: ID prefix, namespace, filter and ACL as the other lists; paged in creation order. */
+    private CompletionStage<ApiResponse> list(ApiRequest r) {
+        QueryOptions o = r.options();
+        Filter filter = o.filter().isEmpty() ? null : Filter.parse(o.filter());
+        Predicate<Deployment> visible = DEPLOYMENTS_READ.visibleTo(r);
+        Comparator<Deployment> order = o.reverse() ? CREATED.reversed() : CREATED;
+        Predicate<Deployment> fromToken = o.nextToken().isEmpty() ? d -> true : fromToken(o.nextToken(), order);
+        return store.query(o.minIndex(), o.maxWait(), (s, ws) -> {
+            ws.table(NomadTables.DEPLOYMENTS.name());
+            Page<Deployment> page = Page.of(s.prefix(NomadTables.DEPLOYMENTS, o.prefix()).sorted(order)
+                            .filter(fromToken).iterator(),
+                    d -> visible.test(d) && (filter == null || filter.matches(NomadJson.mapper().valueToTree(d))),
+                    d -> d.createIndex() + "." + d.id(), o.perPage());
+            return new Indexed<>(page, s.tableIndex(NomadTables.DEPLOYMENTS.name()));
+        }).thenApply(result -> ApiResponse.ok(result.value().items(),
+                new QueryMeta(result.index(), true, 0, result.value().nextToken())));
+    }
+
+    /** Rows at or after the token "createIndex.ID" in {@code order}; a token of another shape is a 400. */
+    private static Predicate<Deployment> fromToken(String token, Comparator<Deployment> order) {
+        int dot = token.indexOf('.');
+        long index;
+        try {
+            index = Long.parseLong(token.substring(0, Math.max(0, dot)));
+        } catch (NumberFormatException e) {
+            throw CaravanException.invalid("next_token", "expected <create index>.<ID>, got \"" + token + "\"");
+        }
+        Deployment at = new Deployment(token.substring(dot + 1), null, null, 0, 0, 0, 0, false, java.util.Map.of(),
+                null, null, 0, index, 0, 0, 0);
+        return d -> order.compare(d, at) >= 0;
     }
 
     /** Only multiregion deployments are ever blocked, and Caravan has none: Nomad's errors for everything else. */

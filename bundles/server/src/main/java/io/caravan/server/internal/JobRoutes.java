@@ -134,12 +134,15 @@ public final class JobRoutes implements ApiRoutes {
                     ws.indexKey(NomadTables.ALLOCS.name(), "job", jobKey(r));
                     ws.key(NomadTables.SCALING_EVENTS.name(), jobKey(r));
                     Job job = s.get(NomadTables.JOBS, jobKey(r)).orElse(null);
+                    ws.indexKey(NomadTables.DEPLOYMENTS.name(), "job", jobKey(r));
                     return new Indexed<>(job == null ? null : ScaleStatus.of(job,
                             s.byIndex(NomadTables.ALLOCS, "job", jobKey(r)).toList(),
-                            s.get(NomadTables.SCALING_EVENTS, jobKey(r)).orElse(null)),
+                            s.get(NomadTables.SCALING_EVENTS, jobKey(r)).orElse(null),
+                            SnapshotSchedulerState.latestDeployment(s, job.namespace(), job.id()).orElse(null)),
                             Math.max(Math.max(s.tableIndex(NomadTables.JOBS.name()),
                                     s.tableIndex(NomadTables.ALLOCS.name())),
-                                    s.tableIndex(NomadTables.SCALING_EVENTS.name())));
+                                    Math.max(s.tableIndex(NomadTables.SCALING_EVENTS.name()),
+                                            s.tableIndex(NomadTables.DEPLOYMENTS.name()))));
                 }).thenApply(answer -> {
                     if (answer.body() == null) {
                         throw new CaravanException(ErrorCode.NOT_FOUND, "job not found");
@@ -243,6 +246,9 @@ public final class JobRoutes implements ApiRoutes {
      * register another job. Checked before anything else of the body, as Nomad does.
      */
     private static void requireIdOfPath(ApiRequest r, JsonNode body, String mismatch) {
+        if (!r.path().startsWith("/v1/job/")) {
+            return; // PUT /v1/jobs names no job (and the wire request throws for a parameter its route lacks)
+        }
         String id = r.pathParam("id");
         JsonNode named = (body.has("Job") ? body.get("Job") : body).path("ID");
         if (id != null && named.isTextual() && !named.asText().equals(id)) {
@@ -431,14 +437,18 @@ public final class JobRoutes implements ApiRoutes {
     /** Nomad's {@code JobScaleStatus}. */
     record ScaleStatus(String jobId, String namespace, long jobCreateIndex, long jobModifyIndex, boolean jobStopped,
                        Map<String, GroupScale> taskGroups) {
+        /** Placed, Healthy and Unhealthy come from the latest deployment's group when there is one, as in Nomad. */
         static ScaleStatus of(Job job, List<io.caravan.api.model.Allocation> allocs,
-                              ScalingEvents.JobScalingEvents events) {
+                              ScalingEvents.JobScalingEvents events, io.caravan.api.model.Deployment latest) {
             Map<String, GroupScale> groups = new java.util.LinkedHashMap<>();
             for (var g : job.taskGroups()) {
                 List<io.caravan.api.model.Allocation> mine = allocs.stream()
                         .filter(a -> g.name().equals(a.taskGroup()) && !a.terminal()).toList();
                 int running = (int) mine.stream().filter(a -> "running".equals(a.clientStatus())).count();
-                groups.put(g.name(), new GroupScale(g.count() == null ? 0 : g.count(), mine.size(), running, 0, 0,
+                io.caravan.api.model.DeploymentState d = latest == null ? null : latest.taskGroups().get(g.name());
+                groups.put(g.name(), new GroupScale(g.count() == null ? 0 : g.count(),
+                        d == null ? mine.size() : d.placedAllocs(), running, d == null ? 0 : d.healthyAllocs(),
+                        d == null ? 0 : d.unhealthyAllocs(),
                         events == null ? List.of() : events.scalingEvents().getOrDefault(g.name(), List.of())));
             }
             return new ScaleStatus(job.id(), job.namespace(), job.createIndex(), job.jobModifyIndex(),
@@ -446,7 +456,7 @@ public final class JobRoutes implements ApiRoutes {
         }
     }
 
-    /** Nomad's {@code TaskGroupScaleStatus}; health needs deployments, so Healthy/Unhealthy stay 0. */
+    /** Nomad's {@code TaskGroupScaleStatus}. */
     record GroupScale(int desired, int placed, int running, int healthy, int unhealthy,
                       List<ScalingEvents.ScalingEvent> events) {}
 

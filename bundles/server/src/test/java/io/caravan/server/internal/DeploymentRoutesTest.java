@@ -250,4 +250,60 @@ class DeploymentRoutesTest {
         assertEquals(null, tagOf(0));
         error(tagCall("DELETE", "golden", null), 404, "tag \"golden\" not found on job \"web\"");
     }
+
+    /** {@code GET /v1/deployments} with paging options (the test request's own options have none). */
+    private Object listPage(int perPage, String nextToken, boolean reverse) {
+        RouteAclTest.Request inner = new RouteAclTest.Request("GET", "/v1/deployments", null, Map.of(), null,
+                Identity.UNRESTRICTED);
+        io.caravan.http.QueryOptions o = new io.caravan.http.QueryOptions("global", "default", 0,
+                java.time.Duration.ZERO, false, "", "", perPage, nextToken, reverse);
+        io.caravan.http.ApiRequest r = (io.caravan.http.ApiRequest) java.lang.reflect.Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[] {io.caravan.http.ApiRequest.class},
+                (proxy, m, args) -> m.getName().equals("options") ? o : m.invoke(inner, args));
+        try {
+            return routes.get("GET /v1/deployments").handle(r).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        } catch (CaravanException e) {
+            return e;
+        } catch (ExecutionException e) {
+            return e.getCause();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void deploymentsListInCreationOrderAndPageWithNextToken() {
+        // Created after d1, sorting before it by ID: Nomad orders by create index.
+        Job job = state.store().snapshot().get(NomadTables.JOBS, "default\0web").orElseThrow();
+        write(new Command.PlanApply("e1", job, List.of(), List.of(), 2000,
+                DeploymentApplyTest.deployment("0later", job, 2, 0), List.of()));
+        long created = state.store().snapshot().get(NomadTables.DEPLOYMENTS, "0later").orElseThrow().createIndex();
+        assertEquals(List.of("d1", "0later"), ids(ok("GET /v1/deployments", null, null)));
+
+        ApiResponse first = (ApiResponse) listPage(1, "", false);
+        assertEquals(List.of("d1"), ids(NomadJson.mapper().valueToTree(first.body())));
+        assertEquals(created + ".0later", first.meta().nextToken());
+        ApiResponse second = (ApiResponse) listPage(1, created + ".0later", false);
+        assertEquals(List.of("0later"), ids(NomadJson.mapper().valueToTree(second.body())));
+        assertEquals(null, second.meta().nextToken());
+        assertEquals(List.of("0later", "d1"), ids(NomadJson.mapper().valueToTree(((ApiResponse) listPage(0, "",
+                true)).body())), "reverse");
+        error(listPage(1, "nonsense", false), 400, "next_token: expected <create index>.<ID>, got \"nonsense\"");
+    }
+
+    @Test
+    void scaleStatusTakesPlacedAndHealthFromTheLatestDeployment() {
+        Job job = state.store().snapshot().get(NomadTables.JOBS, "default\0web").orElseThrow();
+        write(new Command.DeploymentAllocHealth("d1", List.of("a0"), List.of("a1"), Evaluation.forJob("h1", job,
+                Evaluation.TRIGGER_DEPLOYMENT_WATCHER, 0).toBuilder().deploymentId("d1").build(), 3000));
+        JobRoutes.ScaleStatus withDeployment = JobRoutes.ScaleStatus.of(job,
+                state.store().snapshot().byIndex(NomadTables.ALLOCS, "job", "default\0web").toList(), null, d1());
+        JobRoutes.GroupScale g = withDeployment.taskGroups().get("web");
+        assertEquals(2, g.placed());
+        assertEquals(1, g.healthy());
+        assertEquals(1, g.unhealthy());
+        JobRoutes.GroupScale none = JobRoutes.ScaleStatus.of(job, List.of(), null, null).taskGroups().get("web");
+        assertEquals(0, none.healthy(), "no deployment: no health");
+        assertEquals(0, none.placed());
+    }
 }
