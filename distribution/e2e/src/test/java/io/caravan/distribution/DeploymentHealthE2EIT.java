@@ -80,6 +80,9 @@ class DeploymentHealthE2EIT {
     }
 
     private static final String SLEEP = "sleep 600";
+    /** The last word of each command used here. */
+    private static final java.util.Set<String> COMMANDS = java.util.Set.of("run", "promote", "apply", "unset",
+            "history", "revert");
 
     /** The CLI's result: exit code and everything it printed. */
     private record Result(int code, String output) {}
@@ -87,8 +90,12 @@ class DeploymentHealthE2EIT {
     private static Result cli(String name, Duration limit, String... words) throws Exception {
         Path out = dir.resolve(name + ".out");
         List<String> args = new ArrayList<>(List.of(words));
-        // -address goes after the two command words ("job run", "deployment promote"), before the rest.
-        args.add(2, "-address=" + agent.address());
+        // -address goes after the command words ("job run", "job tag apply"), before the rest.
+        int at = 0;
+        while (!COMMANDS.contains(args.get(at))) {
+            at++;
+        }
+        args.add(at + 1, "-address=" + agent.address());
         Process p = AgentProcess.run(out, args.toArray(String[]::new));
         if (!p.waitFor(limit.toSeconds(), TimeUnit.SECONDS)) {
             p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
@@ -106,11 +113,13 @@ class DeploymentHealthE2EIT {
         return agent.json("/v1/deployment/" + deploymentId).path("Status").asText();
     }
 
-    /** Live allocations of the job (desired to run), as list stubs. */
+    /** Live allocations of the job (desired to run, not failed or finished on the client), as list stubs. */
     private static List<JsonNode> live(String job) {
         List<JsonNode> out = new ArrayList<>();
         agent.json("/v1/job/" + job + "/allocations").forEach(a -> {
-            if (a.get("DesiredStatus").asText().equals("run")) {
+            String client = a.get("ClientStatus").asText();
+            if (a.get("DesiredStatus").asText().equals("run")
+                    && (client.equals("pending") || client.equals("running"))) {
                 out.add(a);
             }
         });
@@ -227,5 +236,59 @@ class DeploymentHealthE2EIT {
         assertEquals(1, bad.code(), bad.output());
         assertTrue(bad.output().lines().anyMatch(l -> l.matches("\\s+Status\\s+= failed")), bad.output());
         assertTrue(bad.output().contains("Failed due to unhealthy allocations"), bad.output());
+    }
+
+    @Test
+    void versionsCarryDiffsAndTagsAndATagNamesTheVersionToRevertTo() throws Exception {
+        String update = "max_parallel = 1\n min_healthy_time = \"1s\"\n healthy_deadline = \"30s\"";
+        for (int v = 0; v < 2; v++) {
+            Result run = cli("tagged-run" + v, WAIT, "job", "run", "-detach", jobFile("tagged", 1, update, v, SLEEP)
+                    .toString());
+            assertEquals(0, run.code(), run.output());
+        }
+        AgentProcess.await("two versions", WAIT, () -> agent.json("/v1/job/tagged/versions").path("Versions")
+                .size() == 2);
+
+        Result apply = cli("tag-apply", WAIT, "job", "tag", "apply", "-name", "golden", "-description", "known good",
+                "-version", "0", "tagged");
+        assertEquals(0, apply.code(), apply.output());
+        assertTrue(apply.output().contains("Job version 0 tagged with name \"golden\""), apply.output());
+        Result again = cli("tag-apply-again", WAIT, "job", "tag", "apply", "-name", "golden", "-version", "1",
+                "tagged");
+        assertEquals(1, again.code(), "a tag name is unique per job: " + again.output());
+        assertTrue(again.output().contains("already exists on a different version"), again.output());
+
+        JsonNode versions = agent.json("/v1/job/tagged/versions?diffs=true");
+        assertEquals(2, versions.path("Versions").size());
+        assertEquals(1, versions.path("Diffs").size(), "one diff per pair of versions: " + versions.path("Diffs"));
+        JsonNode diff = versions.path("Diffs").get(0);
+        assertEquals("Edited", diff.path("Type").asText());
+        assertTrue(diff.toString().contains("\"VERSION\""), "the env change shows: " + diff);
+        assertEquals("golden", versions.path("Versions").get(1).path("VersionTag").path("Name").asText());
+        assertEquals("known good", versions.path("Versions").get(1).path("VersionTag").path("Description")
+                .asText());
+        assertTrue(agent.json("/v1/job/tagged/versions").path("Diffs").size() == 0, "no diffs unless asked");
+
+        Result history = cli("history", WAIT, "job", "history", "-p", "tagged");
+        assertEquals(0, history.code(), history.output());
+        assertTrue(history.output().lines().anyMatch(l -> l.matches("Tag Name\\s+= golden")), history.output());
+        assertTrue(history.output().lines().anyMatch(l -> l.startsWith("Diff")), history.output());
+        assertTrue(history.output().contains("VERSION"), history.output());
+
+        Result revert = cli("revert", WAIT, "job", "revert", "-detach", "tagged", "golden");
+        assertEquals(0, revert.code(), revert.output());
+        AgentProcess.await("version 0's spec is version 2", WAIT,
+                () -> agent.json("/v1/job/tagged").path("Version").asInt() == 2);
+        JsonNode job = agent.json("/v1/job/tagged");
+        assertEquals("0", job.get("TaskGroups").get(0).get("Tasks").get(0).get("Env").get("VERSION").asText());
+        assertTrue(job.path("VersionTag").isNull() || job.path("VersionTag").isMissingNode(),
+                "the copy is untagged: " + job.path("VersionTag"));
+
+        Result unset = cli("tag-unset", WAIT, "job", "tag", "unset", "-name", "golden", "tagged");
+        assertEquals(0, unset.code(), unset.output());
+        assertTrue(agent.json("/v1/job/tagged/versions").path("Versions").findValues("VersionTag").stream()
+                .allMatch(t -> t.isNull()), "no tag left");
+        Result unsetAgain = cli("tag-unset-again", WAIT, "job", "tag", "unset", "-name", "golden", "tagged");
+        assertEquals(1, unsetAgain.code(), unsetAgain.output());
     }
 }
