@@ -135,7 +135,7 @@ public final class SchedulingScenarioBench {
                 """.formatted(id, count);
     }
 
-    private static void awaitNodes(HttpClient http, String base, int nodes, Duration timeout) throws Exception {
+    static void awaitNodes(HttpClient http, String base, int nodes, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             String body = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/nodes?filter="

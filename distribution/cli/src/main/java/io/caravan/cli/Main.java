@@ -77,6 +77,9 @@ import io.caravan.cli.command.JobRevertCommand;
 import io.caravan.cli.command.JobInspectCommand;
 import io.caravan.cli.command.JobPeriodicCommand;
 import io.caravan.cli.command.JobPeriodicForceCommand;
+import io.caravan.cli.command.JobTagApplyCommand;
+import io.caravan.cli.command.JobTagCommand;
+import io.caravan.cli.command.JobTagUnsetCommand;
 import io.caravan.cli.command.JobPlanCommand;
 import io.caravan.cli.command.JobRunCommand;
 import io.caravan.cli.command.JobStatusCommand;
@@ -240,7 +243,10 @@ public final class Main {
                         .addSubcommand(new CommandLine(new JobPeriodicCommand())
                                 .addSubcommand(new JobPeriodicForceCommand(ctx)))
                         .addSubcommand(new JobScaleCommand(ctx))
-                        .addSubcommand(new JobInitCommand(ctx)))
+                        .addSubcommand(new JobInitCommand(ctx))
+                        .addSubcommand(new CommandLine(new JobTagCommand())
+                                .addSubcommand(new JobTagApplyCommand(ctx))
+                                .addSubcommand(new JobTagUnsetCommand(ctx))))
                 .addSubcommand(new CommandLine(new DeploymentCommand())
                         .addSubcommand(new DeploymentListCommand(ctx))
                         .addSubcommand(new DeploymentStatusCommand(ctx))

@@ -295,4 +295,37 @@ class JobDeploymentCommandsTest extends FakeAgentTest {
         assertEquals(0, r.code(), r.err());
         assertTrue(agent.requests().stream().noneMatch(q -> q.path().startsWith("/v1/deployment")));
     }
+
+    @Test
+    void jobTagApplyAndUnsetNameAVersion() throws Exception {
+        agent.json("/v1/job/web", "{\"ID\":\"web\",\"Version\":4}");
+        agent.json("/v1/job/web/versions/golden/tag", "{\"Index\":50}");
+        Cli.Result latest = Cli.run(env, "job", "tag", "apply", "-name", "golden", "-description", "known good",
+                "web");
+        assertEquals(0, latest.code(), latest.err());
+        assertEquals("Job version 4 tagged with name \"golden\"\n", latest.out());
+        FakeAgent.Request put = agent.last("/v1/job/web/versions/golden/tag");
+        assertEquals("PUT", put.method());
+        assertEquals(NomadJson.mapper().readTree("{\"JobID\":\"web\",\"Name\":\"golden\",\"Version\":4,"
+                + "\"Description\":\"known good\"}"), NomadJson.mapper().readTree(put.body()));
+
+        Cli.Result v1 = Cli.run(env, "job", "tag", "apply", "-name", "golden", "-version", "1", "web");
+        assertEquals(0, v1.code(), v1.err());
+        assertEquals(1, NomadJson.mapper().readTree(agent.last("/v1/job/web/versions/golden/tag").body())
+                .path("Version").asLong());
+
+        Cli.Result unset = Cli.run(env, "job", "tag", "unset", "-name", "golden", "web");
+        assertEquals(0, unset.code(), unset.err());
+        assertEquals("Tag \"golden\" removed from job \"web\"\n", unset.out());
+        assertEquals("DELETE", agent.last("/v1/job/web/versions/golden/tag").method());
+
+        agent.reply("/v1/job/web/versions/silver/tag", 404, "tag \"silver\" not found on job \"web\"");
+        Cli.Result missing = Cli.run(env, "job", "tag", "unset", "-name", "silver", "web");
+        assertEquals(1, missing.code());
+        assertTrue(missing.err().startsWith("Error removing job version tag"), missing.err());
+
+        Cli.Result noName = Cli.run(env, "job", "tag", "apply", "web");
+        assertEquals(1, noName.code());
+        assertTrue(noName.err().contains("-name"), noName.err());
+    }
 }

@@ -422,6 +422,20 @@ sealed interface Command {
     }
 
     /**
+     * Put the tag {@code name} on one version of a job ({@code version} non-null; null: the latest), or take it off
+     * whichever version has it ({@code unset}). Names are unique per job, checked at apply time.
+     */
+    record JobVersionTag(String namespace, String jobId, String name, Long version, String description,
+                         long taggedTimeNanos, boolean unset) implements Command {
+        @Override
+        public void validate() {
+            Checks.text(namespace, "Namespace");
+            Checks.text(jobId, "JobID");
+            Checks.text(name, "Name");
+        }
+    }
+
+    /**
      * Write a variable's items. With {@code cas}, only if its ModifyIndex is still {@code checkIndex} (0: it must not
      * exist); while its lock is held, only by the holder ({@code lockId}). Both decided at apply time, with the
      * leader's clock of when the command was built ({@code nowNanos}, Unix), so racing writers cannot both win.

@@ -175,6 +175,13 @@ final class DeploymentApply {
             return Command.Result.rejected(index, 400, "deployment \"" + d.id() + "\" is already terminal ("
                     + d.status() + ")");
         }
+        if (Deployment.STATUS_RUNNING.equals(cmd.status()) && Deployment.STATUS_PAUSED.equals(d.status())) {
+            // Nomad's rule: a resumed deployment gets a whole progress_deadline again, so time paused never fails it.
+            Map<String, DeploymentState> groups = new LinkedHashMap<>();
+            d.taskGroups().forEach((g, s) -> groups.put(g, new GroupState(s)
+                    .requireProgressBy(progressFrom(s, cmd.timestampNanos())).build()));
+            d = copy(d, groups, d.status(), d.statusDescription(), index, cmd.timestampNanos());
+        }
         putStatus(txn, d, cmd.status(), cmd.statusDescription(), cmd.timestampNanos());
         long jobModifyIndex = 0;
         if (cmd.revertTo() != null) {
@@ -246,6 +253,62 @@ final class DeploymentApply {
                     + " not found");
         }
         return Command.Result.ok(index, 0, 0);
+    }
+
+    /**
+     * Nomad 1.9's version tags: {@code VersionTag {Name, Description, TaggedTime}} on a stored version (and on the job
+     * when it is that version). A name another version already carries is a 400; unsetting a name no version
+     * carries is a 404.
+     */
+    static Command.Result jobVersionTag(Fsm.Txn txn, Command.JobVersionTag cmd) {
+        StateTxn state = txn.state();
+        long index = txn.index();
+        String jobKey = NomadTables.key(cmd.namespace(), cmd.jobId());
+        Job current = state.get(NomadTables.JOBS, jobKey).orElse(null);
+        if (current == null) {
+            return Command.Result.rejected(index, 404, "job \"" + cmd.jobId() + "\" not found");
+        }
+        List<Job> versions = state.read().prefix(NomadTables.JOB_VERSIONS, jobKey + "\0").toList();
+        Job tagged = versions.stream().filter(v -> cmd.name().equals(tagName(v))).findFirst().orElse(null);
+        if (cmd.unset()) {
+            if (tagged == null) {
+                return Command.Result.rejected(index, 404, "tag \"" + cmd.name() + "\" not found on job \""
+                        + cmd.jobId() + "\"");
+            }
+            putVersion(txn, tagged, null);
+            return Command.Result.ok(index, 0, 0);
+        }
+        long version = cmd.version() == null ? current.version() : cmd.version();
+        Job target = versions.stream().filter(v -> v.version() == version).findFirst().orElse(null);
+        if (target == null) {
+            return Command.Result.rejected(index, 404, "job \"" + cmd.jobId() + "\" at version " + version
+                    + " not found");
+        }
+        if (tagged != null && tagged.version() != version) {
+            return Command.Result.rejected(index, 400, "tag \"" + cmd.name() + "\" already exists on a different "
+                    + "version of job \"" + cmd.jobId() + "\"");
+        }
+        Map<String, Object> tag = new LinkedHashMap<>();
+        tag.put("Name", cmd.name());
+        tag.put("Description", cmd.description() == null ? "" : cmd.description());
+        tag.put("TaggedTime", cmd.taggedTimeNanos());
+        putVersion(txn, target, tag);
+        return Command.Result.ok(index, 0, 0);
+    }
+
+    private static String tagName(Job v) {
+        return v.versionTag() == null ? null : (String) v.versionTag().get("Name");
+    }
+
+    /** A version with its tag replaced (null: removed), mirrored on the job when it is the current version. */
+    private static void putVersion(Fsm.Txn txn, Job version, Map<String, Object> tag) {
+        StateTxn state = txn.state();
+        long index = txn.index();
+        state.put(NomadTables.JOB_VERSIONS, version.toBuilder().versionTag(tag).build());
+        state.get(NomadTables.JOBS, NomadTables.key(version.namespace(), version.id()))
+                .filter(j -> j.version() == version.version())
+                .ifPresent(j -> state.put(NomadTables.JOBS, j.toBuilder().versionTag(tag).build()
+                        .withIndexes(j.createIndex(), index, j.jobModifyIndex())));
     }
 
     /** Marks a stored job version (and the job, when it is that version) stable; false when there is no such version. */

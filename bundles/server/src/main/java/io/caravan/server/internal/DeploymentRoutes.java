@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import com.fasterxml.jackson.databind.node.NullNode;
 import io.caravan.api.CaravanException;
@@ -21,6 +22,10 @@ import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.ApiRoutes;
+import io.caravan.http.Page;
+import io.caravan.http.QueryOptions;
+import io.caravan.http.filter.Filter;
+import io.caravan.api.json.NomadJson;
 import io.caravan.http.QueryMeta;
 import io.caravan.http.RouteTable;
 import io.caravan.state.Indexed;
@@ -55,6 +60,7 @@ public final class DeploymentRoutes implements ApiRoutes {
     static final ApiEndpoint JOB_LATEST_DEPLOYMENT = ApiEndpoint.of("Job.LatestDeployment", READ_JOB);
     static final ApiEndpoint JOB_REVERT = ApiEndpoint.of("Job.Revert", SUBMIT_JOB);
     static final ApiEndpoint JOB_STABLE = ApiEndpoint.of("Job.Stable", SUBMIT_JOB);
+    static final ApiEndpoint JOB_TAG_VERSION = ApiEndpoint.of("Job.TagVersion", SUBMIT_JOB);
 
     static final StateReads.Namespaced<Deployment> DEPLOYMENTS_READ = new StateReads.Namespaced<>(
             Deployment::namespace, Capability.READ_JOB);
@@ -76,8 +82,7 @@ public final class DeploymentRoutes implements ApiRoutes {
     @Override
     public void register(RouteTable routes) {
         Function<ApiEndpoint, ApiEndpoint> own = e -> e.namespacedBy(this::deploymentNamespace);
-        routes.getAsync("/v1/deployments", LIST, r -> reads.list(r, NomadTables.DEPLOYMENTS, DEPLOYMENTS_READ,
-                        (s, d) -> d))
+        routes.getAsync("/v1/deployments", LIST, this::list)
                 .getAsync("/v1/deployment/{id}", own.apply(GET), r -> reads.one(r, NomadTables.DEPLOYMENTS,
                         r.pathParam("id"), "deployment not found", DEPLOYMENTS_READ))
                 .getAsync("/v1/deployment/allocations/{id}", own.apply(ALLOCATIONS), this::allocations)
@@ -99,7 +104,9 @@ public final class DeploymentRoutes implements ApiRoutes {
                     return new Indexed<>(latest, s.tableIndex(NomadTables.DEPLOYMENTS.name()));
                 }))
                 .writeAsync("/v1/job/{id}/revert", JOB_REVERT, this::revert)
-                .writeAsync("/v1/job/{id}/stable", JOB_STABLE, this::stable);
+                .writeAsync("/v1/job/{id}/stable", JOB_STABLE, this::stable)
+                .writeAsync("/v1/job/{id}/versions/{tag}/tag", JOB_TAG_VERSION, r -> tag(r, false))
+                .deleteAsync("/v1/job/{id}/versions/{tag}/tag", JOB_TAG_VERSION, r -> tag(r, true));
     }
 
     /** A deployment's own namespace, for the rule; null for one that does not exist (the handler answers 404). */
@@ -250,6 +257,42 @@ public final class DeploymentRoutes implements ApiRoutes {
         return all;
     }
 
+    /** Nomad's order for deployments: by create index (then ID), its {@code next_token} being "index.ID". */
+    private static final Comparator<Deployment> CREATED = Comparator.comparingLong(Deployment::createIndex)
+            .thenComparing(Deployment::id);
+
+    /** {@code /v1/deployments}: ID prefix, namespace, filter and ACL as the other lists; paged in creation order. */
+    private CompletionStage<ApiResponse> list(ApiRequest r) {
+        QueryOptions o = r.options();
+        Filter filter = o.filter().isEmpty() ? null : Filter.parse(o.filter());
+        Predicate<Deployment> visible = DEPLOYMENTS_READ.visibleTo(r);
+        Comparator<Deployment> order = o.reverse() ? CREATED.reversed() : CREATED;
+        Predicate<Deployment> fromToken = o.nextToken().isEmpty() ? d -> true : fromToken(o.nextToken(), order);
+        return store.query(o.minIndex(), o.maxWait(), (s, ws) -> {
+            ws.table(NomadTables.DEPLOYMENTS.name());
+            Page<Deployment> page = Page.of(s.prefix(NomadTables.DEPLOYMENTS, o.prefix()).sorted(order)
+                            .filter(fromToken).iterator(),
+                    d -> visible.test(d) && (filter == null || filter.matches(NomadJson.mapper().valueToTree(d))),
+                    d -> d.createIndex() + "." + d.id(), o.perPage());
+            return new Indexed<>(page, s.tableIndex(NomadTables.DEPLOYMENTS.name()));
+        }).thenApply(result -> ApiResponse.ok(result.value().items(),
+                new QueryMeta(result.index(), true, 0, result.value().nextToken())));
+    }
+
+    /** Rows at or after the token "createIndex.ID" in {@code order}; a token of another shape is a 400. */
+    private static Predicate<Deployment> fromToken(String token, Comparator<Deployment> order) {
+        int dot = token.indexOf('.');
+        long index;
+        try {
+            index = Long.parseLong(token.substring(0, Math.max(0, dot)));
+        } catch (NumberFormatException e) {
+            throw CaravanException.invalid("next_token", "expected <create index>.<ID>, got \"" + token + "\"");
+        }
+        Deployment at = new Deployment(token.substring(dot + 1), null, null, 0, 0, 0, 0, false, java.util.Map.of(),
+                null, null, 0, index, 0, 0, 0);
+        return d -> order.compare(d, at) >= 0;
+    }
+
     /** Only multiregion deployments are ever blocked, and Caravan has none: Nomad's errors for everything else. */
     private CompletionStage<ApiResponse> unblock(ApiRequest r) {
         active(r, "can't unblock terminal deployment");
@@ -267,6 +310,29 @@ public final class DeploymentRoutes implements ApiRoutes {
 
     /** Nomad's {@code JobStabilityResponse}. */
     record StableResponse(long index) {}
+
+    /** Nomad's {@code JobTagRequest}: the version to tag (null: the latest) and a description. */
+    record TagRequest(String jobId, String name, Long version, String description) {}
+
+    /** Nomad's {@code JobTagResponse}. */
+    record TagResponse(String name, String description, long taggedTime, long index) {}
+
+    private CompletionStage<ApiResponse> tag(ApiRequest r, boolean unset) {
+        String name = r.pathParam("tag");
+        TagRequest req = unset ? new TagRequest(null, null, null, null) : r.body(TagRequest.class);
+        sameJob(r, req.jobId());
+        if (req.name() != null && !req.name().isEmpty() && !req.name().equals(name)) {
+            throw CaravanException.invalid("Name", "tag name does not match the path's \"" + name + "\"");
+        }
+        if (req.version() != null && req.version() < 0) {
+            throw CaravanException.invalid("Version", "must not be negative");
+        }
+        long now = now();
+        return writes.submit(new Command.JobVersionTag(r.options().namespace(), r.pathParam("id"), name,
+                        req.version(), req.description(), now, unset))
+                .thenApply(result -> ApiResponse.ok(new TagResponse(name, req.description() == null ? ""
+                        : req.description(), unset ? 0 : now, result.index()), QueryMeta.index(result.index())));
+    }
 
     /** The body's JobID: the path's when missing, a 400 when it names another job. */
     private static void sameJob(ApiRequest r, String bodyJobId) {
@@ -305,7 +371,8 @@ public final class DeploymentRoutes implements ApiRoutes {
                         + ns + "\" at version " + req.jobVersion() + " not found"));
         long now = now();
         // The old spec registered again, as a new version; only if nobody changed the job meanwhile.
-        Job job = target.withStable(false).withStop(false).withSubmitTime(now);
+        // A tag names one version: the copy starts untagged.
+        Job job = target.toBuilder().versionTag(null).build().withStable(false).withStop(false).withSubmitTime(now);
         Evaluation eval = Evaluation.forJob(UUID.randomUUID().toString(), job, Evaluation.TRIGGER_JOB_REGISTER, now);
         return writes.submit(new Command.JobRegister(job, eval, true, current.jobModifyIndex())).thenApply(result ->
                 ApiResponse.ok(new JobRoutes.RegisterResponse(eval.id(), result.evalCreateIndex(),

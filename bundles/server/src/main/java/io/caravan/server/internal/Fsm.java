@@ -90,6 +90,7 @@ final class Fsm {
         on(Command.DeploymentPromotion.class, DeploymentApply::promotion);
         on(Command.DeploymentAllocHealth.class, DeploymentApply::allocHealth);
         on(Command.JobStability.class, DeploymentApply::jobStability);
+        on(Command.JobVersionTag.class, DeploymentApply::jobVersionTag);
         on(Command.VariableSet.class, VariableApply::set);
         on(Command.VariableDelete.class, VariableApply::delete);
         on(Command.VariableLockUpdate.class, VariableApply::lock);

@@ -134,12 +134,15 @@ public final class JobRoutes implements ApiRoutes {
                     ws.indexKey(NomadTables.ALLOCS.name(), "job", jobKey(r));
                     ws.key(NomadTables.SCALING_EVENTS.name(), jobKey(r));
                     Job job = s.get(NomadTables.JOBS, jobKey(r)).orElse(null);
+                    ws.indexKey(NomadTables.DEPLOYMENTS.name(), "job", jobKey(r));
                     return new Indexed<>(job == null ? null : ScaleStatus.of(job,
                             s.byIndex(NomadTables.ALLOCS, "job", jobKey(r)).toList(),
-                            s.get(NomadTables.SCALING_EVENTS, jobKey(r)).orElse(null)),
+                            s.get(NomadTables.SCALING_EVENTS, jobKey(r)).orElse(null),
+                            SnapshotSchedulerState.latestDeployment(s, job.namespace(), job.id()).orElse(null)),
                             Math.max(Math.max(s.tableIndex(NomadTables.JOBS.name()),
                                     s.tableIndex(NomadTables.ALLOCS.name())),
-                                    s.tableIndex(NomadTables.SCALING_EVENTS.name())));
+                                    Math.max(s.tableIndex(NomadTables.SCALING_EVENTS.name()),
+                                            s.tableIndex(NomadTables.DEPLOYMENTS.name()))));
                 }).thenApply(answer -> {
                     if (answer.body() == null) {
                         throw new CaravanException(ErrorCode.NOT_FOUND, "job not found");
@@ -152,7 +155,8 @@ public final class JobRoutes implements ApiRoutes {
                     ws.prefix(NomadTables.JOB_VERSIONS.name(), jobKey(r) + "\0");
                     List<Job> versions = s.reversed(NomadTables.JOB_VERSIONS)
                             .filter(j -> NomadTables.key(j.namespace(), j.id()).equals(jobKey(r))).toList();
-                    return new Indexed<>(new Versions(versions, List.of()),
+                    return new Indexed<>(new Versions(versions, r.query("diffs")
+                            .map(d -> d.isEmpty() || d.equals("true")).orElse(false) ? diffs(versions) : List.of()),
                             s.tableIndex(NomadTables.JOB_VERSIONS.name()));
                 }))
                 .getAsync("/v1/job/{id}/evaluations", EVALUATIONS, r -> reads.query(r, (s, ws) -> {
@@ -305,6 +309,15 @@ public final class JobRoutes implements ApiRoutes {
     record ValidateResponse(boolean driverConfigValidated, List<String> validationErrors, String error,
                             String warnings) {}
 
+    /** Nomad's {@code Diffs}: each version against the one before it, newest first (one fewer than versions). */
+    private static List<Object> diffs(List<Job> newestFirst) {
+        List<Object> out = new java.util.ArrayList<>();
+        for (int i = 0; i + 1 < newestFirst.size(); i++) {
+            out.add(JobDiffs.diff(newestFirst.get(i + 1), newestFirst.get(i), Map.of()));
+        }
+        return out;
+    }
+
     /** Nomad's {@code /v1/job/:id/versions} body. */
     record Versions(List<Job> versions, List<Object> diffs) {}
 
@@ -421,14 +434,18 @@ public final class JobRoutes implements ApiRoutes {
     /** Nomad's {@code JobScaleStatus}. */
     record ScaleStatus(String jobId, String namespace, long jobCreateIndex, long jobModifyIndex, boolean jobStopped,
                        Map<String, GroupScale> taskGroups) {
+        /** Placed, Healthy and Unhealthy come from the latest deployment's group when there is one, as in Nomad. */
         static ScaleStatus of(Job job, List<io.caravan.api.model.Allocation> allocs,
-                              ScalingEvents.JobScalingEvents events) {
+                              ScalingEvents.JobScalingEvents events, io.caravan.api.model.Deployment latest) {
             Map<String, GroupScale> groups = new java.util.LinkedHashMap<>();
             for (var g : job.taskGroups()) {
                 List<io.caravan.api.model.Allocation> mine = allocs.stream()
                         .filter(a -> g.name().equals(a.taskGroup()) && !a.terminal()).toList();
                 int running = (int) mine.stream().filter(a -> "running".equals(a.clientStatus())).count();
-                groups.put(g.name(), new GroupScale(g.count() == null ? 0 : g.count(), mine.size(), running, 0, 0,
+                io.caravan.api.model.DeploymentState d = latest == null ? null : latest.taskGroups().get(g.name());
+                groups.put(g.name(), new GroupScale(g.count() == null ? 0 : g.count(),
+                        d == null ? mine.size() : d.placedAllocs(), running, d == null ? 0 : d.healthyAllocs(),
+                        d == null ? 0 : d.unhealthyAllocs(),
                         events == null ? List.of() : events.scalingEvents().getOrDefault(g.name(), List.of())));
             }
             return new ScaleStatus(job.id(), job.namespace(), job.createIndex(), job.jobModifyIndex(),
@@ -436,7 +453,7 @@ public final class JobRoutes implements ApiRoutes {
         }
     }
 
-    /** Nomad's {@code TaskGroupScaleStatus}; health needs deployments, so Healthy/Unhealthy stay 0. */
+    /** Nomad's {@code TaskGroupScaleStatus}. */
     record GroupScale(int desired, int placed, int running, int healthy, int unhealthy,
                       List<ScalingEvents.ScalingEvent> events) {}
 

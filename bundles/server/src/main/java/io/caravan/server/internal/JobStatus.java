@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import io.caravan.api.model.Allocation;
+import io.caravan.api.model.Deployment;
 import io.caravan.api.model.Evaluation;
 import io.caravan.api.model.Job;
 import io.caravan.api.model.JobSummary;
@@ -17,7 +18,7 @@ import io.caravan.state.StateTxn;
  * A job's derived state, updated once per command that touched the job: the summary's counts by client status,
  * kept incrementally from each allocation's before and after (a recount only when the job itself was written, since
  * its groups may have changed); Queued from the last finished evaluation; and the job's status by Nomad's rule —
- * running while an allocation is not terminal, pending while an evaluation is not, dead once everything is terminal
+ * running while an allocation is not terminal or a deployment is active, pending while an evaluation is not, dead once everything is terminal
  * or the job is stopped; periodic and parameterized jobs run until stopped.
  */
 final class JobStatus {
@@ -96,6 +97,10 @@ final class JobStatus {
                 return Job.STATUS_RUNNING;
             }
             anyAlloc = true;
+        }
+        // Nomad's rule: an active deployment (say, waiting on replacements for lost allocations) keeps it running.
+        if (view.byIndex(NomadTables.DEPLOYMENTS, "job", jobKey).anyMatch(Deployment::active)) {
+            return Job.STATUS_RUNNING;
         }
         boolean anyEval = false;
         for (Evaluation e : (Iterable<Evaluation>) view.byIndex(NomadTables.EVALS, "job", jobKey)::iterator) {

@@ -212,4 +212,35 @@ class DeploymentApplyTest {
         assertTrue(job().stable());
         assertEquals(404, apply(5, new Command.JobStability("default", "web", 9, true)).errorCode());
     }
+
+    @Test
+    void resumingAPausedDeploymentGivesItAWholeProgressDeadlineAgain() throws Exception {
+        placeUnderDeployment();
+        long later = T0 + Duration.ofMinutes(30).toNanos();
+        apply(4, new Command.DeploymentStatusChange("d1", Deployment.STATUS_PAUSED, "Deployment is paused", null,
+                null, T0 + 1));
+        assertEquals(Instant.ofEpochSecond(0, T0).plus(Duration.ofMinutes(10)),
+                stored("d1").taskGroups().get("web").requireProgressBy(), "pausing keeps the deadline");
+        apply(5, new Command.DeploymentStatusChange("d1", Deployment.STATUS_RUNNING, DeploymentApply.DESCRIPTION_RUNNING,
+                eval("r1"), null, later));
+        assertEquals(Deployment.STATUS_RUNNING, stored("d1").status());
+        assertEquals(Instant.ofEpochSecond(0, later).plus(Duration.ofMinutes(10)),
+                stored("d1").taskGroups().get("web").requireProgressBy(), "resumed: now + progress_deadline");
+    }
+
+    @Test
+    void anActiveDeploymentKeepsItsJobRunningAsInNomad() throws Exception {
+        placeUnderDeployment();
+        // Both allocations stop (say, lost): with the deployment still active the job is running, not dead.
+        for (String id : List.of("a1", "a2")) {
+            Allocation a = store.snapshot().get(NomadTables.ALLOCS, id).orElseThrow();
+            apply(id.equals("a1") ? 4 : 5, new Command.PlanApply("e", job(), List.of(a.toBuilder()
+                    .desiredStatus("stop").clientStatus("complete").build()), List.of(), T0, null, List.of()));
+        }
+        assertTrue(store.snapshot().get(NomadTables.ALLOCS, "a1").orElseThrow().terminal());
+        assertEquals(Job.STATUS_RUNNING, JobStatus.status(job(), store.snapshot(), "default\0web"));
+        apply(7, new Command.DeploymentStatusChange("d1", Deployment.STATUS_FAILED, "x", null, null, T0));
+        assertEquals(Job.STATUS_PENDING, JobStatus.status(job(), store.snapshot(), "default\0web"),
+                "no live allocation, no active deployment: the register's pending evaluation decides");
+    }
 }

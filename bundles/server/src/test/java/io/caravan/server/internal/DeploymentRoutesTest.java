@@ -189,4 +189,121 @@ class DeploymentRoutesTest {
         error(call("POST /v1/job/{id}/stable", "web", "{\"JobVersion\": 9, \"Stable\": true}"), 404,
                 "job \"web\" at version 9 not found");
     }
+
+    /** The tag routes take two path parameters: the job's {@code id} and the {@code tag}. */
+    private Object tagCall(String method, String tag, String body) {
+        AsyncHandler handler = routes.get(method + " /v1/job/{id}/versions/{tag}/tag");
+        assertTrue(handler != null, "no tag route for " + method);
+        try {
+            JsonNode json = body == null ? null : NomadJson.mapper().readTree(body);
+            RouteAclTest.Request inner = new RouteAclTest.Request(method, "/v1/job/web/versions/" + tag + "/tag",
+                    "web", Map.of(), json, Identity.UNRESTRICTED);
+            io.caravan.http.ApiRequest r = (io.caravan.http.ApiRequest) java.lang.reflect.Proxy.newProxyInstance(
+                    getClass().getClassLoader(), new Class<?>[] {io.caravan.http.ApiRequest.class},
+                    (proxy, m, args) -> m.getName().equals("pathParam") && "tag".equals(args[0]) ? tag
+                            : m.invoke(inner, args));
+            return handler.handle(r).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        } catch (CaravanException e) {
+            return e;
+        } catch (ExecutionException | CompletionException e) {
+            return e.getCause();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private Map<String, Object> tagOf(long version) {
+        return state.store().snapshot().get(NomadTables.JOB_VERSIONS, "default\0web\0" + String.format("%020d",
+                version)).orElseThrow().versionTag();
+    }
+
+    @Test
+    void versionTagsAreUniquePerJobAndComeOff() {
+        assertTrue(tagCall("PUT", "golden", "{\"Version\": 0, \"Description\": \"known good\"}")
+                instanceof ApiResponse);
+        assertEquals("golden", tagOf(0).get("Name"));
+        assertEquals("known good", tagOf(0).get("Description"));
+        assertTrue(((Number) tagOf(0).get("TaggedTime")).longValue() > 0);
+        assertEquals(null, state.store().snapshot().get(NomadTables.JOBS, "default\0web").orElseThrow()
+                .versionTag(), "the current job is version 1, untagged");
+
+        error(tagCall("PUT", "golden", "{\"Version\": 1}"), 400,
+                "tag \"golden\" already exists on a different version of job \"web\"");
+        assertTrue(tagCall("PUT", "golden", "{\"Version\": 0, \"Description\": \"still\"}")
+                instanceof ApiResponse, "re-tagging the same version changes its description");
+        assertEquals("still", tagOf(0).get("Description"));
+        error(tagCall("PUT", "other", "{\"Version\": 9}"), 404, "job \"web\" at version 9 not found");
+        error(tagCall("PUT", "other", "{\"Name\": \"else\", \"Version\": 1}"), 400,
+                "Name: tag name does not match the path's \"other\"");
+
+        // No version: the latest, mirrored on the job.
+        assertTrue(tagCall("POST", "latest", "{}") instanceof ApiResponse);
+        assertEquals("latest", tagOf(1).get("Name"));
+        assertEquals("latest", state.store().snapshot().get(NomadTables.JOBS, "default\0web").orElseThrow()
+                .versionTag().get("Name"));
+
+        // A revert copies the spec, not the tag.
+        ok("POST /v1/job/{id}/revert", "web", "{\"JobID\": \"web\", \"JobVersion\": 0}");
+        assertEquals(null, tagOf(2));
+
+        assertTrue(tagCall("DELETE", "golden", null) instanceof ApiResponse);
+        assertEquals(null, tagOf(0));
+        error(tagCall("DELETE", "golden", null), 404, "tag \"golden\" not found on job \"web\"");
+    }
+
+    /** {@code GET /v1/deployments} with paging options (the test request's own options have none). */
+    private Object listPage(int perPage, String nextToken, boolean reverse) {
+        RouteAclTest.Request inner = new RouteAclTest.Request("GET", "/v1/deployments", null, Map.of(), null,
+                Identity.UNRESTRICTED);
+        io.caravan.http.QueryOptions o = new io.caravan.http.QueryOptions("global", "default", 0,
+                java.time.Duration.ZERO, false, "", "", perPage, nextToken, reverse);
+        io.caravan.http.ApiRequest r = (io.caravan.http.ApiRequest) java.lang.reflect.Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[] {io.caravan.http.ApiRequest.class},
+                (proxy, m, args) -> m.getName().equals("options") ? o : m.invoke(inner, args));
+        try {
+            return routes.get("GET /v1/deployments").handle(r).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        } catch (CaravanException e) {
+            return e;
+        } catch (ExecutionException e) {
+            return e.getCause();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void deploymentsListInCreationOrderAndPageWithNextToken() {
+        // Created after d1, sorting before it by ID: Nomad orders by create index.
+        Job job = state.store().snapshot().get(NomadTables.JOBS, "default\0web").orElseThrow();
+        write(new Command.PlanApply("e1", job, List.of(), List.of(), 2000,
+                DeploymentApplyTest.deployment("0later", job, 2, 0), List.of()));
+        long created = state.store().snapshot().get(NomadTables.DEPLOYMENTS, "0later").orElseThrow().createIndex();
+        assertEquals(List.of("d1", "0later"), ids(ok("GET /v1/deployments", null, null)));
+
+        ApiResponse first = (ApiResponse) listPage(1, "", false);
+        assertEquals(List.of("d1"), ids(NomadJson.mapper().valueToTree(first.body())));
+        assertEquals(created + ".0later", first.meta().nextToken());
+        ApiResponse second = (ApiResponse) listPage(1, created + ".0later", false);
+        assertEquals(List.of("0later"), ids(NomadJson.mapper().valueToTree(second.body())));
+        assertEquals(null, second.meta().nextToken());
+        assertEquals(List.of("0later", "d1"), ids(NomadJson.mapper().valueToTree(((ApiResponse) listPage(0, "",
+                true)).body())), "reverse");
+        error(listPage(1, "nonsense", false), 400, "next_token: expected <create index>.<ID>, got \"nonsense\"");
+    }
+
+    @Test
+    void scaleStatusTakesPlacedAndHealthFromTheLatestDeployment() {
+        Job job = state.store().snapshot().get(NomadTables.JOBS, "default\0web").orElseThrow();
+        write(new Command.DeploymentAllocHealth("d1", List.of("a0"), List.of("a1"), Evaluation.forJob("h1", job,
+                Evaluation.TRIGGER_DEPLOYMENT_WATCHER, 0).toBuilder().deploymentId("d1").build(), 3000));
+        JobRoutes.ScaleStatus withDeployment = JobRoutes.ScaleStatus.of(job,
+                state.store().snapshot().byIndex(NomadTables.ALLOCS, "job", "default\0web").toList(), null, d1());
+        JobRoutes.GroupScale g = withDeployment.taskGroups().get("web");
+        assertEquals(2, g.placed());
+        assertEquals(1, g.healthy());
+        assertEquals(1, g.unhealthy());
+        JobRoutes.GroupScale none = JobRoutes.ScaleStatus.of(job, List.of(), null, null).taskGroups().get("web");
+        assertEquals(0, none.healthy(), "no deployment: no health");
+        assertEquals(0, none.placed());
+    }
 }

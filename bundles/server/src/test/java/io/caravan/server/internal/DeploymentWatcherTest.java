@@ -169,7 +169,10 @@ class DeploymentWatcherTest {
         AtomicLong raftIndex = new AtomicLong(10);
         RaftWrites raft = JobLimitsTest.writes(server, raftIndex);
         ScheduledExecutorService leader = Executors.newSingleThreadScheduledExecutor();
-        DeploymentWatcher watcher = new DeploymentWatcher(server.store(), raft, java.time.Clock.systemUTC(), leader);
+        // The watcher's clock at the plan's time: with the system clock the deployment (placed at T0, in 2001) is
+        // long past its progress deadline, and a look that ran before the health write (a loaded machine) failed it.
+        DeploymentWatcher watcher = new DeploymentWatcher(server.store(), raft,
+                java.time.Clock.fixed(java.time.Instant.ofEpochSecond(0, T0), java.time.ZoneOffset.UTC), leader);
         try {
             Job v0 = FsmTest.job("web", 50);
             raft.submit(new Command.JobRegister(v0, Evaluation.forJob("e0", v0, "job-register", 0), false, 0))

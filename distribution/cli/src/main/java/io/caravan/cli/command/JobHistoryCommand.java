@@ -110,6 +110,14 @@ public final class JobHistoryCommand extends HttpCommand {
         rows.add(List.of("Version", Json.text(v.get("Version"))));
         rows.add(List.of("Stable", Boolean.toString(v.path("Stable").asBoolean())));
         rows.add(List.of("Submit Date", Nomad.date(v.path("SubmitTime").asLong(), ctx.zone())));
+        JsonNode tag = v.path("VersionTag");
+        if (tag.hasNonNull("Name")) {
+            rows.add(List.of("Tag Name", Json.text(tag.get("Name"))));
+            if (!Json.text(tag.get("Description")).isEmpty()) {
+                rows.add(List.of("Tag Description", Json.text(tag.get("Description"))));
+            }
+        }
+        int header = rows.size();
         if (jobDiff != null) {
             rows.add(List.of("Diff", ""));
         }
@@ -117,10 +125,10 @@ public final class JobHistoryCommand extends HttpCommand {
             rows.add(List.of("Full", "JSON Job:"));
         }
         List<String> lines = Table.format(rows, " = ");
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < header; i++) {
             ctx.out().println(lines.get(i));
         }
-        int next = 3;
+        int next = header;
         if (jobDiff != null) {
             // Nomad's value starts on the next line: "Diff = " then the diff, unindented.
             ctx.out().println(lines.get(next++) + " ");

@@ -1,6 +1,7 @@
 package io.caravan.bench.nodesim.internal;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.caravan.api.endpoint.NodeEndpoint;
+import io.caravan.api.model.AllocDeploymentStatus;
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.DriverInfo;
 import io.caravan.api.model.Node;
@@ -30,7 +32,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Simulated client nodes for scheduling benchmarks (Nomad's C1M used 5,000 real hosts): each registers through the
  * real {@link NodeEndpoint}, heartbeats within the TTL the server returns, holds a blocking query on its
- * allocations like a real client, and reports every new allocation as running in one batched update. No tasks run.
+ * allocations like a real client, and reports every new allocation as running in one batched update (healthy too
+ * when it belongs to a deployment, unless {@code report_health = false}). No tasks run.
  * Configured by PID {@code io.caravan.bench.nodesim} (a {@code .cfg} file in the plugin directory).
  */
 @Component(configurationPid = "io.caravan.bench.nodesim", configurationPolicy = ConfigurationPolicy.REQUIRE)
@@ -51,17 +54,23 @@ public final class NodeSimulator {
         long cpu_mhz() default 16000;
 
         long memory_mb() default 65536;
+
+        @AttributeDefinition(description = "Report an allocation of a deployment healthy as soon as it runs, as a "
+                + "client's task-state health check would once min_healthy_time passed")
+        boolean report_health() default true;
     }
 
     private final NodeEndpoint endpoint;
     private final ScheduledExecutorService timers;
     private final List<SimNode> nodes = new ArrayList<>();
+    private final boolean reportHealth;
     private final AtomicLong running = new AtomicLong();
     private volatile boolean closed;
 
     @Activate
     public NodeSimulator(@Reference NodeEndpoint endpoint, Config config) {
         this.endpoint = endpoint;
+        this.reportHealth = config.report_health();
         ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(2, r -> {
             Thread t = new Thread(r, "caravan-nodesim");
             t.setDaemon(true);
@@ -162,14 +171,24 @@ public final class NodeSimulator {
             List<Allocation> updates = allocs.stream()
                     .filter(a -> Allocation.DESIRED_RUN.equals(a.desiredStatus())
                             && Allocation.CLIENT_PENDING.equals(a.clientStatus()))
-                    .map(a -> a.toBuilder().job(null).clientStatus(Allocation.CLIENT_RUNNING)
-                            .clientDescription("Tasks are running").build())
+                    .map(a -> health(a.toBuilder().job(null).clientStatus(Allocation.CLIENT_RUNNING)
+                            .clientDescription("Tasks are running"), a))
                     .toList();
             if (updates.isEmpty()) {
                 return CompletableFuture.completedFuture(null);
             }
             return endpoint.updateAllocs(node.id(), node.secretId(), updates).toCompletableFuture()
                     .thenAccept(index -> running.addAndGet(updates.size()));
+        }
+
+        /** With a deployment, the health a client reports beside "running" (the server keeps Canary itself). */
+        private Allocation health(Allocation.Builder update, Allocation a) {
+            if (reportHealth && a.deploymentId() != null && !a.deploymentId().isEmpty()) {
+                AllocDeploymentStatus was = a.deploymentStatus();
+                update.deploymentStatus(new AllocDeploymentStatus(true, Instant.now(), was != null && was.canary(),
+                        was == null ? 0 : was.modifyIndex()));
+            }
+            return update.build();
         }
 
         private void retry(Runnable action, Throwable cause) {
