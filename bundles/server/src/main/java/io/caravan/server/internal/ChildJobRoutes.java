@@ -92,10 +92,10 @@ public final class ChildJobRoutes implements ApiRoutes {
         }
         String token = r.query("idempotency_token").orElse("");
         if (!token.isEmpty()) {
-            // Nomad's idempotent dispatch: a live child dispatched with the same token is the answer.
+            // Nomad's idempotent dispatch: a child dispatched with the same token, until it is collected, is the
+            // answer (with no new evaluation).
             Job existing = PeriodicJobs.children(store.snapshot(), parent.namespace(), parent.id())
-                    .filter(c -> token.equals(c.dispatchIdempotencyToken()) && !Job.STATUS_DEAD.equals(c.status()))
-                    .findFirst().orElse(null);
+                    .filter(c -> token.equals(c.dispatchIdempotencyToken())).findFirst().orElse(null);
             if (existing != null) {
                 return CompletableFuture.completedFuture(ApiResponse.ok(new DispatchResponse(existing.id(), "", 0,
                         existing.createIndex(), existing.modifyIndex()), QueryMeta.index(existing.modifyIndex())));

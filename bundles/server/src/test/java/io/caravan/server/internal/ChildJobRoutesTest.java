@@ -168,6 +168,25 @@ class ChildJobRoutesTest {
     }
 
     @Test
+    void aSecondDispatchWithTheSameIdempotencyTokenAnswersTheFirstChild() throws Exception {
+        call("PUT /v1/jobs", null, JobLimitsTest.wrap(parameterized("render", "optional", List.of(), List.of())));
+        AsyncHandler dispatch = routes.get("PUT /v1/job/{id}/dispatch");
+        Map<String, String> token = Map.of("idempotency_token", "once");
+        JsonNode first = json(dispatch.handle(new RouteAclTest.Request("PUT", "/", "render", token,
+                dispatchBody("x", Map.of()), io.caravan.api.acl.Identity.UNRESTRICTED)).toCompletableFuture()
+                .get(5, TimeUnit.SECONDS).body());
+        long written = writes.get();
+        JsonNode second = json(dispatch.handle(new RouteAclTest.Request("PUT", "/", "render", token,
+                dispatchBody("x", Map.of()), io.caravan.api.acl.Identity.UNRESTRICTED)).toCompletableFuture()
+                .get(5, TimeUnit.SECONDS).body());
+        assertEquals(first.path("DispatchedJobID").asText(), second.path("DispatchedJobID").asText());
+        assertEquals("", second.path("EvalID").asText());
+        assertEquals(written, writes.get(), "nothing written the second time");
+        assertEquals("once", state.store().snapshot().get(NomadTables.JOBS, NomadTables.key("default",
+                first.path("DispatchedJobID").asText())).orElseThrow().dispatchIdempotencyToken());
+    }
+
+    @Test
     void aDispatchIsCheckedAgainstTheParentsRules() throws Exception {
         call("PUT /v1/jobs", null, JobLimitsTest.wrap(parameterized("render", "required", List.of("frame"),
                 List.of("quality"))));
