@@ -337,6 +337,14 @@ sealed interface Command {
             if (variable.items().isEmpty()) {
                 throw new IllegalArgumentException("Variable.Items: missing");
             }
+            if (variable.lock() != null) {
+                // The lock a holder names: its TTL and LockDelay, when given, must parse (the applier compares them).
+                for (String duration : new String[] {variable.lock().ttl(), variable.lock().lockDelay()}) {
+                    if (duration != null && !duration.isEmpty()) {
+                        GoDuration.parse(duration);
+                    }
+                }
+            }
         }
     }
 

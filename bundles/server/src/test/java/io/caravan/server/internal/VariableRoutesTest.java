@@ -247,7 +247,12 @@ class VariableRoutesTest {
 
         ApiResponse again = call("PUT", "leader", Map.of("lock-acquire", ""), "{}");
         assertEquals(409, again.status());
-        assertEquals(id, json(again).get("Lock").get("ID").asText());
+        assertEquals("30s", json(again).get("Lock").get("TTL").asText());
+        assertFalse(json(again).get("Lock").has("ID"), "the holder's ID is its proof: never shown to others");
+        assertFalse(json(call("GET", "leader", Map.of(), null)).get("Lock").has("ID"));
+        assertEquals(ErrorCode.BAD_REQUEST, refused("PUT", "leader", Map.of(),
+                "{\"Items\": {\"who\": \"a\"}, \"Lock\": {\"ID\": \"" + id + "\", \"TTL\": \"1h\"}}").code(),
+                "a held lock's TTL does not change");
         assertEquals(409, call("PUT", "leader", Map.of(), items("who", "b")).status(), "not the holder");
         assertEquals(409, call("DELETE", "leader", Map.of(), null).status(), "a held lock is not deleted");
         assertEquals(200, call("PUT", "leader", Map.of(),
@@ -258,6 +263,9 @@ class VariableRoutesTest {
         assertFalse(json(renewed).has("Items"), "a renewal answers the metadata");
         assertEquals(409, call("PUT", "leader", Map.of("lock-release", ""), "{\"Lock\": {\"ID\": \"other\"}}")
                 .status());
+        assertTrue(refused("PUT", "leader", Map.of("lock-release", ""),
+                "{\"Items\": {\"x\": \"y\"}, \"Lock\": {\"ID\": \"" + id + "\"}}").getMessage()
+                .startsWith("Items: lock-release does not change the items"));
         ApiResponse released = call("PUT", "leader", Map.of("lock-release", ""),
                 "{\"Lock\": {\"ID\": \"" + id + "\"}}");
         assertEquals(200, released.status());
