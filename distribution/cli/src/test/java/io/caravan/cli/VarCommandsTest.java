@@ -249,6 +249,24 @@ class VarCommandsTest extends FakeAgentTest {
     }
 
     @Test
+    void aLostLockStopsTheCommand() {
+        String locked = VAR.replace("\"Items\"", "\"Lock\":{\"ID\":\"lock-1\",\"TTL\":\"10s\",\"LockDelay\":\"15s\"},"
+                + "\"Items\"");
+        agent.json(PATH + "?namespace=default&lock-acquire=true", locked);
+        agent.reply(PATH + "?namespace=default&lock-renew=true", 409, VAR);
+        long started = System.nanoTime();
+        // The first renewal, half a TTL in, finds the lock gone: the command is stopped long before its 60 s.
+        Cli.Result r = Cli.run(env, "var", "lock", "-ttl", "10s", "app/db", "sleep", "60");
+        long took = (System.nanoTime() - started) / 1_000_000;
+        assertEquals(1, r.code());
+        assertTrue(r.err().startsWith("Lock error:lock lost"), r.err());
+        assertTrue(took < 20_000, "stopped after " + took + " ms");
+        assertTrue(agent.requests().stream().anyMatch(q -> q.query().endsWith("lock-renew=true")));
+        assertTrue(agent.requests().stream().noneMatch(q -> q.query().endsWith("lock-release=true")),
+                "a lost lock is not released");
+    }
+
+    @Test
     void lockWithEarlyReturnGivesUpWhenHeld() {
         agent.reply(PATH + "?namespace=default&lock-acquire=true", 409, VAR);
         Cli.Result r = Cli.run(env, "var", "lock", "-early-return", "app/db", "echo", "never");

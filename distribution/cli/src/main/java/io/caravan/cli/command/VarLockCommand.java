@@ -171,13 +171,13 @@ public final class VarLockCommand extends HttpCommand {
                         holder(lockId), 404, 409);
                 if (renewed.status() >= 400) {
                     lost.set("lock lost: " + renewed.body().path("Path").asText(url));
-                    child.destroy();
+                    stop(child);
                 }
                 failures[0] = 0;
             } catch (ApiException e) {
                 if (++failures[0] > maxRetry) {
                     lost.set("lock lost: " + e.getMessage());
-                    child.destroy();
+                    stop(child);
                 }
             }
         }, every, every, TimeUnit.MILLISECONDS);
@@ -186,7 +186,7 @@ public final class VarLockCommand extends HttpCommand {
             code = child.waitFor();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            child.destroy();
+            stop(child);
             code = -1;
         } finally {
             renewer.shutdownNow();
@@ -231,6 +231,12 @@ public final class VarLockCommand extends HttpCommand {
                 throw new ApiException("interrupted while waiting for the lock");
             }
         }
+    }
+
+    /** Stops the command and what it started (a shell's children too, which a shell may not pass SIGTERM on to). */
+    private static void stop(Process child) {
+        child.descendants().forEach(ProcessHandle::destroy);
+        child.destroy();
     }
 
     private void release(ApiClient api, String url, String namespace, String lockId) {
