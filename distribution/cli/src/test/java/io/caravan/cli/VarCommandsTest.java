@@ -136,6 +136,13 @@ class VarCommandsTest extends FakeAgentTest {
         Cli.Result wildcard = Cli.run(env, "var", "put", "-namespace", "*", "app/db", "k=v");
         assertEquals("The wildcard namespace (\"*\") is not valid for this command.\n", wildcard.err());
         assertTrue(agent.requests().isEmpty(), "nothing was sent: " + agent.requests());
+
+        agent.reply("/v1/var/a/../b", 400, "Path: must not contain \"..\"");
+        Cli.Result dots = Cli.run(env, "var", "put", "a/../b", "k=v");
+        assertEquals(1, dots.code());
+        assertEquals("Error creating variable: Unexpected response code: 400 (Path: must not contain \"..\")\n",
+                dots.err());
+        assertEquals("/v1/var/a/../b", agent.requests().get(0).path(), "sent as %2E%2E, decoded by the agent");
     }
 
     @Test
