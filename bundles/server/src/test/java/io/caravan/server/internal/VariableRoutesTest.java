@@ -1,5 +1,6 @@
 package io.caravan.server.internal;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -7,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -58,7 +60,7 @@ class VariableRoutesTest {
     private final Map<String, AsyncHandler> handlers = new HashMap<>();
 
     VariableRoutesTest() {
-        new VariableRoutes(state.store(), JobLimitsTest.writes(state, index), java.time.Clock.systemUTC())
+        new VariableRoutes(state.store(), JobLimitsTest.writes(state, index), Clock.systemUTC())
                 .register(new RouteTable() {
                     public RouteTable routeAsync(String method, String pattern, ApiEndpoint endpoint,
                                                  AsyncHandler handler) {
@@ -227,10 +229,6 @@ class VariableRoutesTest {
         assertTrue(refused("PUT", "p", Map.of("lock-renew", ""), "{}").getMessage().startsWith("Lock.ID: "));
         // Exactly at the limit is still accepted.
         assertDoesNotThrow(() -> call("PUT", "p", none, items("k", "x".repeat(65535))));
-    }
-
-    private static void assertDoesNotThrow(org.junit.jupiter.api.function.Executable e) {
-        org.junit.jupiter.api.Assertions.assertDoesNotThrow(e);
     }
 
     @Test

@@ -170,7 +170,7 @@ public final class VarLockCommand extends HttpCommand {
                 ApiClient.Answer renewed = api.call("PUT", url, query(namespace, "lock-renew"),
                         holder(lockId), 404, 409);
                 if (renewed.status() >= 400) {
-                    lost.set("lock lost: " + renewed.body().path("Path").asText(url));
+                    lost.set("lock lost: the renewal was refused (" + renewed.status() + ")");
                     stop(child);
                 }
                 failures[0] = 0;
@@ -235,8 +235,10 @@ public final class VarLockCommand extends HttpCommand {
 
     /** Stops the command and what it started (a shell's children too, which a shell may not pass SIGTERM on to). */
     private static void stop(Process child) {
-        child.descendants().forEach(ProcessHandle::destroy);
+        // The shell first (so it does not report its child's end), then the children it leaves behind.
+        List<ProcessHandle> started = child.descendants().toList();
         child.destroy();
+        started.forEach(ProcessHandle::destroy);
     }
 
     private void release(ApiClient api, String url, String namespace, String lockId) {

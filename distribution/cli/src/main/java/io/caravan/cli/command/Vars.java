@@ -1,6 +1,7 @@
 package io.caravan.cli.command;
 
 import java.io.PrintWriter;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -157,7 +158,7 @@ final class Vars {
         try {
             Value value = a.evaluate(EvalContext.empty());
             Object java = value.toJava();
-            return java instanceof java.math.BigDecimal d && d.stripTrailingZeros().scale() <= 0
+            return java instanceof BigDecimal d && d.stripTrailingZeros().scale() <= 0
                     ? (Object) d.longValueExact() : java;
         } catch (HclException | ArithmeticException e) {
             throw new IllegalArgumentException("error parsing hcl: " + a.name() + ": " + e.getMessage());
