@@ -136,6 +136,13 @@ class VarCommandsTest extends FakeAgentTest {
         Cli.Result wildcard = Cli.run(env, "var", "put", "-namespace", "*", "app/db", "k=v");
         assertEquals("The wildcard namespace (\"*\") is not valid for this command.\n", wildcard.err());
         assertTrue(agent.requests().isEmpty(), "nothing was sent: " + agent.requests());
+
+        agent.reply("/v1/var/a/../b", 400, "Path: must not contain \"..\"");
+        Cli.Result dots = Cli.run(env, "var", "put", "a/../b", "k=v");
+        assertEquals(1, dots.code());
+        assertEquals("Error creating variable: Unexpected response code: 400 (Path: must not contain \"..\")\n",
+                dots.err());
+        assertEquals("/v1/var/a/../b", agent.requests().get(0).path(), "sent as %2E%2E, decoded by the agent");
     }
 
     @Test
@@ -246,6 +253,24 @@ class VarCommandsTest extends FakeAgentTest {
         Cli.Result failing = Cli.run(env, "var", "lock", "-shell=false", "app/db", "false");
         assertEquals(1, failing.code());
         assertEquals("Lock error:exit status 1\n", failing.err());
+    }
+
+    @Test
+    void aLostLockStopsTheCommand() {
+        String locked = VAR.replace("\"Items\"", "\"Lock\":{\"ID\":\"lock-1\",\"TTL\":\"10s\",\"LockDelay\":\"15s\"},"
+                + "\"Items\"");
+        agent.json(PATH + "?namespace=default&lock-acquire=true", locked);
+        agent.reply(PATH + "?namespace=default&lock-renew=true", 409, VAR);
+        long started = System.nanoTime();
+        // The first renewal, half a TTL in, finds the lock gone: the command is stopped long before its 60 s.
+        Cli.Result r = Cli.run(env, "var", "lock", "-ttl", "10s", "app/db", "sleep", "60");
+        long took = (System.nanoTime() - started) / 1_000_000;
+        assertEquals(1, r.code());
+        assertTrue(r.err().contains("Lock error:lock lost: the renewal was refused (409)"), r.err());
+        assertTrue(took < 20_000, "stopped after " + took + " ms");
+        assertTrue(agent.requests().stream().anyMatch(q -> q.query().endsWith("lock-renew=true")));
+        assertTrue(agent.requests().stream().noneMatch(q -> q.query().endsWith("lock-release=true")),
+                "a lost lock is not released");
     }
 
     @Test

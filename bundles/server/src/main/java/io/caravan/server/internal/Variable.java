@@ -21,8 +21,8 @@ record Variable(String namespace, String path, Map<String, String> items,
         items = items == null ? Map.of() : new TreeMap<>(items);
     }
 
-    /** Nomad's {@code VariableLock}: the holder's ID and Go durations ({@code "15s"}). */
-    record Lock(String id, String ttl, String lockDelay) {}
+    /** Nomad's {@code VariableLock}: the holder's ID (absent where it is not shown) and Go durations ({@code "15s"}). */
+    record Lock(@JsonInclude(JsonInclude.Include.NON_NULL) String id, String ttl, String lockDelay) {}
 
     /** Nomad's {@code VariableMetadata}: what {@code /v1/vars} lists, never the items. */
     record Metadata(String namespace, String path, @JsonInclude(JsonInclude.Include.NON_NULL) Lock lock,
@@ -69,9 +69,18 @@ record Variable(String namespace, String path, Map<String, String> items,
             return variable.lock() != null && now < lockExpires;
         }
 
-        /** The variable as a reader sees it at {@code now}: without a lock whose TTL ran out. */
+        /** The variable as the lock's holder sees it at {@code now}: without a lock whose TTL ran out. */
         Variable at(long now) {
             return variable.lock() != null && !locked(now) ? variable.withLock(null) : variable;
+        }
+
+        /**
+         * The variable as anyone else sees it: a held lock without its ID, which is the holder's proof (whoever
+         * knew it could write, renew or release in the holder's place).
+         */
+        Variable shown(long now) {
+            Variable v = at(now);
+            return v.lock() == null ? v : v.withLock(new Lock(null, v.lock().ttl(), v.lock().lockDelay()));
         }
     }
 }

@@ -17,6 +17,7 @@ final class VariableApply {
     static final String LOCK_DELAY = "variable lock delay has not passed";
     static final String NOT_LOCKED = "variable doesn't hold a lock";
     static final String NOT_FOUND = "variable not found";
+    static final String LOCK_IMMUTABLE = "Lock: the TTL and LockDelay of a held lock can not be changed";
 
     private VariableApply() {
     }
@@ -32,6 +33,9 @@ final class VariableApply {
         boolean held = current.isPresent() && current.get().locked(now);
         if (held && !current.get().variable().lock().id().equals(cmd.lockId())) {
             return Command.Result.rejected(txn.index(), 409, LOCKED);
+        }
+        if (held && changesLock(asked.lock(), current.get().variable().lock())) {
+            return Command.Result.rejected(txn.index(), 400, LOCK_IMMUTABLE);
         }
         if (current.isPresent()) {
             Variable was = current.get().variable();
@@ -80,8 +84,11 @@ final class VariableApply {
                     return Command.Result.rejected(txn.index(), 409, LOCK_DELAY);
                 }
             }
-            // An existing variable keeps its items: taking its lock does not overwrite them (Nomad's rule).
+            // Items given replace the variable's; none given keep them (Nomad's rule for lock-acquire).
             Variable base = current.map(Variable.Entry::variable).orElse(asked);
+            if (current.isPresent() && !asked.items().isEmpty()) {
+                base = base.withItems(asked.items());
+            }
             long createIndex = current.isPresent() ? base.createIndex() : txn.index();
             long createTime = current.isPresent() ? base.createTime() : now;
             Variable written = base.withLock(lock).withIndexes(createIndex, createTime, txn.index(), now);
@@ -104,6 +111,16 @@ final class VariableApply {
                     .withIndexes(held.createIndex(), held.createTime(), txn.index(), now), 0));
         }
         return Command.Result.ok(txn.index());
+    }
+
+    /** Whether a write names lock parameters other than those of the lock held (unnamed ones stay as they are). */
+    private static boolean changesLock(Variable.Lock given, Variable.Lock held) {
+        if (given == null) {
+            return false;
+        }
+        return given.ttl() != null && !given.ttl().isEmpty() && nanos(given.ttl()) != nanos(held.ttl())
+                || given.lockDelay() != null && !given.lockDelay().isEmpty()
+                && nanos(given.lockDelay()) != nanos(held.lockDelay());
     }
 
     static String key(String namespace, String path) {

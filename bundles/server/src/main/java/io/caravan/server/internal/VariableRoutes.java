@@ -110,9 +110,9 @@ public final class VariableRoutes implements ApiRoutes {
                             .takeWhile(e -> e.key().startsWith(scan));
             Iterator<Variable.Entry> ordered = rows.iterator();
             Page<Variable.Entry> page = Page.of(ordered, e -> visible.test(e) && (filter == null
-                            || filter.matches(NomadJson.mapper().valueToTree(e.at(now).metadata()))),
+                            || filter.matches(NomadJson.mapper().valueToTree(e.shown(now).metadata()))),
                     e -> e.key().replace('\0', '.'), o.perPage());
-            return new Indexed<>(page.map(e -> e.at(now).metadata()),
+            return new Indexed<>(page.map(e -> e.shown(now).metadata()),
                     s.tableIndex(NomadTables.VARIABLES.name()));
         }).thenApply(result -> ApiResponse.ok(result.value().items(),
                 new QueryMeta(result.index(), true, 0, result.value().nextToken())));
@@ -131,7 +131,7 @@ public final class VariableRoutes implements ApiRoutes {
             if (found.isEmpty()) {
                 throw new CaravanException(ErrorCode.NOT_FOUND, VariableApply.NOT_FOUND);
             }
-            return new ApiResponse(200, ((Variable.Entry) found.get()).at(now()), answer.meta());
+            return new ApiResponse(200, ((Variable.Entry) found.get()).shown(now()), answer.meta());
         });
     }
 
@@ -174,11 +174,21 @@ public final class VariableRoutes implements ApiRoutes {
         long now = now();
         Variable variable = new Variable(namespace, path, items, null, 0, 0, 0, 0);
         if (operations.isEmpty()) {
-            String lockId = body.lock() == null ? null : body.lock().id();
-            return submit(r, new Command.VariableSet(variable, cas.isPresent(), cas.orElse(0L), lockId, now),
-                    namespace, path, false);
+            LockBody named = body.lock();
+            if (named == null) {
+                return submit(r, new Command.VariableSet(variable, cas.isPresent(), cas.orElse(0L), null, now),
+                        namespace, path, false);
+            }
+            duration(named.ttl(), DEFAULT_LOCK_TTL, "Lock.TTL");
+            duration(named.lockDelay(), DEFAULT_LOCK_DELAY, "Lock.LockDelay");
+            Variable.Lock lock = new Variable.Lock(named.id(), named.ttl(), named.lockDelay());
+            return submit(r, new Command.VariableSet(variable.withLock(lock), cas.isPresent(), cas.orElse(0L),
+                    named.id(), now), namespace, path, false);
         }
         String operation = operations.get(0);
+        if (!operation.equals(Command.VariableLockUpdate.ACQUIRE) && !items.isEmpty()) {
+            throw CaravanException.invalid("Items", operation + " does not change the items; send none");
+        }
         Variable.Lock lock = lock(operation, body.lock());
         return submit(r, new Command.VariableLockUpdate(operation, variable.withLock(lock), now), namespace, path,
                 operation.equals(Command.VariableLockUpdate.RENEW));
@@ -217,7 +227,7 @@ public final class VariableRoutes implements ApiRoutes {
         }
         Optional<Variable.Entry> current = store.snapshot().get(NomadTables.VARIABLES,
                 NomadTables.key(namespace, path));
-        Variable body = current.map(e -> e.at(now()))
+        Variable body = current.map(e -> e.shown(now()))
                 .orElse(new Variable(namespace, path, Map.of(), null, 0, 0, 0, 0));
         if (!READ_RULE.allows(r.identity(), namespace, path)) {
             body = body.withItems(Map.of());

@@ -121,7 +121,16 @@ class VariableApplyTest {
         assertEquals(0, lock(11, Command.VariableLockUpdate.ACQUIRE, "leader", "holder-2", T0 + 25 * SECOND)
                 .errorCode());
         assertEquals("holder-2", stored("leader").variable().lock().id());
-        assertEquals(Map.of("k", "v"), stored("leader").variable().items(), "acquiring keeps the items");
+        assertEquals(Map.of("k", "v"), stored("leader").variable().items(), "acquiring without items keeps them");
+        assertNull(stored("leader").shown(T0 + 25 * SECOND).lock().id(), "others never see the holder's ID");
+
+        // The holder may change the items, not the lock's parameters.
+        Variable renamedTtl = var("leader", Map.of("k", "w")).withLock(new Variable.Lock("holder-2", "1h", null));
+        assertEquals(400, apply(12, new Command.VariableSet(renamedTtl, false, 0, "holder-2", T0 + 26 * SECOND))
+                .errorCode());
+        Variable sameTtl = var("leader", Map.of("k", "w")).withLock(new Variable.Lock("holder-2", "15s", null));
+        assertEquals(0, apply(13, new Command.VariableSet(sameTtl, false, 0, "holder-2", T0 + 26 * SECOND))
+                .errorCode());
     }
 
     @Test
@@ -134,8 +143,10 @@ class VariableApplyTest {
         assertEquals(0, lock(8, Command.VariableLockUpdate.RELEASE, "l", "me", T0 + 11 * SECOND).errorCode());
         assertNull(stored("l").variable().lock());
         assertFalse(stored("l").locked(T0 + 11 * SECOND));
-        assertEquals(0, lock(9, Command.VariableLockUpdate.ACQUIRE, "l", "you", T0 + 12 * SECOND).errorCode(),
-                "a released lock has no delay");
+        assertEquals(0, apply(9, new Command.VariableLockUpdate(Command.VariableLockUpdate.ACQUIRE,
+                new Variable("default", "l", Map.of("new", "items"), new Variable.Lock("you", "15s", "10s"), 0, 0, 0,
+                        0), T0 + 12 * SECOND)).errorCode(), "a released lock has no delay");
+        assertEquals(Map.of("new", "items"), stored("l").variable().items(), "items given on acquire replace");
         assertEquals(404, lock(10, Command.VariableLockUpdate.RENEW, "nothing", "me", T0).errorCode());
     }
 

@@ -1,5 +1,6 @@
 package io.caravan.server.internal;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -7,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -58,7 +60,7 @@ class VariableRoutesTest {
     private final Map<String, AsyncHandler> handlers = new HashMap<>();
 
     VariableRoutesTest() {
-        new VariableRoutes(state.store(), JobLimitsTest.writes(state, index), java.time.Clock.systemUTC())
+        new VariableRoutes(state.store(), JobLimitsTest.writes(state, index), Clock.systemUTC())
                 .register(new RouteTable() {
                     public RouteTable routeAsync(String method, String pattern, ApiEndpoint endpoint,
                                                  AsyncHandler handler) {
@@ -229,10 +231,6 @@ class VariableRoutesTest {
         assertDoesNotThrow(() -> call("PUT", "p", none, items("k", "x".repeat(65535))));
     }
 
-    private static void assertDoesNotThrow(org.junit.jupiter.api.function.Executable e) {
-        org.junit.jupiter.api.Assertions.assertDoesNotThrow(e);
-    }
-
     @Test
     void locksAreAcquiredRenewedAndReleasedByTheirHolder() throws Exception {
         ApiResponse acquired = call("PUT", "leader", Map.of("lock-acquire", ""),
@@ -247,7 +245,12 @@ class VariableRoutesTest {
 
         ApiResponse again = call("PUT", "leader", Map.of("lock-acquire", ""), "{}");
         assertEquals(409, again.status());
-        assertEquals(id, json(again).get("Lock").get("ID").asText());
+        assertEquals("30s", json(again).get("Lock").get("TTL").asText());
+        assertFalse(json(again).get("Lock").has("ID"), "the holder's ID is its proof: never shown to others");
+        assertFalse(json(call("GET", "leader", Map.of(), null)).get("Lock").has("ID"));
+        assertEquals(ErrorCode.BAD_REQUEST, refused("PUT", "leader", Map.of(),
+                "{\"Items\": {\"who\": \"a\"}, \"Lock\": {\"ID\": \"" + id + "\", \"TTL\": \"1h\"}}").code(),
+                "a held lock's TTL does not change");
         assertEquals(409, call("PUT", "leader", Map.of(), items("who", "b")).status(), "not the holder");
         assertEquals(409, call("DELETE", "leader", Map.of(), null).status(), "a held lock is not deleted");
         assertEquals(200, call("PUT", "leader", Map.of(),
@@ -258,6 +261,9 @@ class VariableRoutesTest {
         assertFalse(json(renewed).has("Items"), "a renewal answers the metadata");
         assertEquals(409, call("PUT", "leader", Map.of("lock-release", ""), "{\"Lock\": {\"ID\": \"other\"}}")
                 .status());
+        assertTrue(refused("PUT", "leader", Map.of("lock-release", ""),
+                "{\"Items\": {\"x\": \"y\"}, \"Lock\": {\"ID\": \"" + id + "\"}}").getMessage()
+                .startsWith("Items: lock-release does not change the items"));
         ApiResponse released = call("PUT", "leader", Map.of("lock-release", ""),
                 "{\"Lock\": {\"ID\": \"" + id + "\"}}");
         assertEquals(200, released.status());

@@ -170,14 +170,14 @@ public final class VarLockCommand extends HttpCommand {
                 ApiClient.Answer renewed = api.call("PUT", url, query(namespace, "lock-renew"),
                         holder(lockId), 404, 409);
                 if (renewed.status() >= 400) {
-                    lost.set("lock lost: " + renewed.body().path("Path").asText(url));
-                    child.destroy();
+                    lost.set("lock lost: the renewal was refused (" + renewed.status() + ")");
+                    stop(child);
                 }
                 failures[0] = 0;
             } catch (ApiException e) {
                 if (++failures[0] > maxRetry) {
                     lost.set("lock lost: " + e.getMessage());
-                    child.destroy();
+                    stop(child);
                 }
             }
         }, every, every, TimeUnit.MILLISECONDS);
@@ -186,7 +186,7 @@ public final class VarLockCommand extends HttpCommand {
             code = child.waitFor();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            child.destroy();
+            stop(child);
             code = -1;
         } finally {
             renewer.shutdownNow();
@@ -231,6 +231,14 @@ public final class VarLockCommand extends HttpCommand {
                 throw new ApiException("interrupted while waiting for the lock");
             }
         }
+    }
+
+    /** Stops the command and what it started (a shell's children too, which a shell may not pass SIGTERM on to). */
+    private static void stop(Process child) {
+        // The shell first (so it does not report its child's end), then the children it leaves behind.
+        List<ProcessHandle> started = child.descendants().toList();
+        child.destroy();
+        started.forEach(ProcessHandle::destroy);
     }
 
     private void release(ApiClient api, String url, String namespace, String lockId) {

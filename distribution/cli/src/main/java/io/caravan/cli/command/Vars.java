@@ -1,6 +1,7 @@
 package io.caravan.cli.command;
 
 import java.io.PrintWriter;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -53,12 +54,13 @@ final class Vars {
         return System.console() != null;
     }
 
-    /** {@code /v1/var/<path>}, each segment percent-encoded where it is not one of the URL's unreserved characters. */
+    /** {@code /v1/var/<path>}, percent-encoded but for the characters Nomad allows in a path. */
     static String url(String path) {
         StringBuilder out = new StringBuilder("/v1/var/");
         for (byte b : path.getBytes(StandardCharsets.UTF_8)) {
             char c = (char) (b & 0xff);
-            if (c < 0x80 && (Character.isLetterOrDigit(c) || "-_~./".indexOf(c) >= 0)) {
+            // Dots too are encoded: "a/../b" must reach the agent's path check, not a URL normaliser on the way.
+            if (c < 0x80 && (Character.isLetterOrDigit(c) || "-_~/".indexOf(c) >= 0)) {
                 out.append(c);
             } else {
                 out.append('%').append(String.format("%02X", b & 0xff));
@@ -156,7 +158,7 @@ final class Vars {
         try {
             Value value = a.evaluate(EvalContext.empty());
             Object java = value.toJava();
-            return java instanceof java.math.BigDecimal d && d.stripTrailingZeros().scale() <= 0
+            return java instanceof BigDecimal d && d.stripTrailingZeros().scale() <= 0
                     ? (Object) d.longValueExact() : java;
         } catch (HclException | ArithmeticException e) {
             throw new IllegalArgumentException("error parsing hcl: " + a.name() + ": " + e.getMessage());
