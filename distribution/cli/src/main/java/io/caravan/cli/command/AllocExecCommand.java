@@ -33,7 +33,7 @@ import picocli.CommandLine.Parameters;
  * {@code caravan alloc exec [-i=true] [-t] [-task NAME] [-job] [-escape '~'] ALLOC|JOB CMD ARGS...}: runs a command
  * in a task through the client's exec WebSocket and exits with its exit code. With {@code -t} on a terminal, the
  * terminal is put in raw mode ({@code stty raw -echo} on {@code /dev/tty}) and restored on exit, and its size is sent
- * first; {@code ESC .} at the start of a line (the escape character, {@code ~} by default) disconnects.
+ * first and again on each SIGWINCH; {@code ESC .} at the start of a line (the escape character, {@code ~} by default) disconnects.
  */
 @Command(name = "exec", description = "Execute commands in task.")
 public final class AllocExecCommand extends HttpCommand {
@@ -108,6 +108,12 @@ public final class AllocExecCommand extends HttpCommand {
                     HEARTBEAT_SECONDS, HEARTBEAT_SECONDS, TimeUnit.SECONDS);
             if (raw != null && raw.rows() > 0) {
                 session.send(socket, ExecFrames.Input.ttySize(raw.rows(), raw.columns()));
+                Terminal.onResize(() -> {
+                    int[] size = Terminal.size();
+                    if (size[0] > 0) {
+                        session.send(socket, ExecFrames.Input.ttySize(size[0], size[1]));
+                    }
+                });
             }
             Thread input = new Thread(() -> forwardStdin(socket, session, useTty ? escapeChar : null), "exec-stdin");
             input.setDaemon(true);
@@ -269,19 +275,32 @@ public final class AllocExecCommand extends HttpCommand {
     record Terminal(String saved, int rows, int columns) {
         static Terminal raw() {
             String saved = stty("-g").trim();
-            int rows = 0;
-            int columns = 0;
+            int[] size = size();
+            stty("raw", "-echo");
+            return new Terminal(saved, size[0], size[1]);
+        }
+
+        /** Rows and columns of the terminal, or zeros when unknown (the remote terminal keeps its default). */
+        static int[] size() {
             String[] size = stty("size").trim().split("\\s+");
             if (size.length == 2) {
                 try {
-                    rows = Integer.parseInt(size[0]);
-                    columns = Integer.parseInt(size[1]);
+                    return new int[] {Integer.parseInt(size[0]), Integer.parseInt(size[1])};
                 } catch (NumberFormatException e) {
-                    // no size known: the remote terminal keeps its default
+                    // not a size
                 }
             }
-            stty("raw", "-echo");
-            return new Terminal(saved, rows, columns);
+            return new int[] {0, 0};
+        }
+
+        /** Runs {@code action} on each SIGWINCH (the JDK's signal API; skipped where the JVM does not offer it). */
+        @SuppressWarnings("removal")
+        static void onResize(Runnable action) {
+            try {
+                sun.misc.Signal.handle(new sun.misc.Signal("WINCH"), signal -> action.run());
+            } catch (IllegalArgumentException | UnsupportedOperationException | LinkageError e) {
+                // no SIGWINCH here: the size sent at the start stays
+            }
         }
 
         void restore() {

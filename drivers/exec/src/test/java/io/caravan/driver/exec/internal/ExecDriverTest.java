@@ -20,6 +20,7 @@ import io.caravan.driver.executor.internal.WrapperProcessExecutor;
 import io.caravan.plugin.api.driver.DriverException;
 import io.caravan.plugin.api.driver.DriverHealth;
 import io.caravan.plugin.api.driver.ExecResult;
+import io.caravan.plugin.api.driver.ExecSession;
 import io.caravan.plugin.api.driver.ExitResult;
 import io.caravan.plugin.api.driver.TaskConfig;
 import io.caravan.plugin.api.driver.TaskHandle;
@@ -214,5 +215,26 @@ class ExecDriverTest {
         } finally {
             next.close();
         }
+    }
+
+    /** alloc exec with a TTY: a shell inside the task's namespaces and chroot, as its user, on a host pty. */
+    @Test
+    void streamingExecRunsAShellInsideTheChrootOnATerminal() throws Exception {
+        driver.start(task(64, "/bin/sleep", "30"));
+        ExecSession shell = driver.execStreaming(ID, List.of("/bin/sh"), true);
+        shell.stdin().write(("id -u; test -e " + tmp + " || echo chrooted; test -t 0 && echo on-a-tty; "
+                + "echo $((6*7))\nexit 4\n").getBytes(StandardCharsets.UTF_8));
+        shell.stdin().flush();
+        int code = shell.exitCode().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        String out = new String(shell.stdout().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(4, code, out + new String(shell.stderr().readAllBytes(), StandardCharsets.UTF_8));
+        for (String expected : List.of("65534", "chrooted", "on-a-tty", "42")) {
+            assertTrue(out.contains(expected), expected + " in " + out);
+        }
+        ExecSession plain = driver.execStreaming(ID, List.of("/bin/sh", "-c", "echo out; echo err >&2; exit 2"), false);
+        assertEquals(2, plain.exitCode().toCompletableFuture().get(30, TimeUnit.SECONDS));
+        assertEquals("out\n", new String(plain.stdout().readAllBytes(), StandardCharsets.UTF_8));
+        assertEquals("err\n", new String(plain.stderr().readAllBytes(), StandardCharsets.UTF_8));
+        assertTrue(driver.pids(ID).size() >= 1);
     }
 }

@@ -201,18 +201,31 @@ public abstract class ChrootDriver implements ExecutorBackedDriver {
     @Override
     public ExecResult exec(TaskId id, List<String> argv, Duration timeout) throws DriverException {
         ExecutedTask task = executor.task(id);
-        return task.exec(inChroot(id, task, argv), timeout);
+        return task.exec(inChroot(id, task, List.of(), argv), timeout);
     }
 
     /** As {@link #exec}, with the streams connected; the TTY (if any) is opened on the host and handed in. */
     @Override
     public ExecSession execStreaming(TaskId id, List<String> argv, boolean tty) throws DriverException {
         ExecutedTask task = executor.task(id);
-        return task.execStreaming(inChroot(id, task, argv), tty);
+        List<String> session = List.of();
+        if (tty) {
+            // The terminal's foreground process group is script's, outside the task's pid namespace, where a shell
+            // cannot see it: its job control fails ("Cannot set tty process group") and it exits 2. A session of its
+            // own inside, with the terminal taken as its controlling one (as root, before the user switch), fixes it.
+            String setsid = executor.tool("setsid").orElseThrow(
+                    () -> new DriverException("exec with a TTY needs util-linux's setsid, not found on this host"));
+            session = List.of(setsid, "--ctty", "--wait");
+        }
+        return task.execStreaming(inChroot(id, task, session, argv), tty);
     }
 
-    /** {@code argv} run in the task's namespaces (entered through its init), chrooted, as its user. */
-    private List<String> inChroot(TaskId id, ExecutedTask task, List<String> argv) throws DriverException {
+    /**
+     * {@code argv} run in the task's namespaces (entered through its init), chrooted, as its user; {@code asRoot}
+     * comes before the user switch.
+     */
+    private List<String> inChroot(TaskId id, ExecutedTask task, List<String> asRoot, List<String> argv)
+            throws DriverException {
         ChrootTask chroot = chroots.get(id);
         if (chroot == null || chroot.root().isEmpty()) {
             throw new DriverException(name + ": the chroot of task " + id + " is not known");
@@ -220,6 +233,7 @@ public abstract class ChrootDriver implements ExecutorBackedDriver {
         awaitChroot(task.pid(), chroot.root());
         List<String> command = new ArrayList<>(List.of(host.nsenter(), "--target", Long.toString(task.pid()),
                 "--mount", "--uts", "--ipc", "--pid", "--", host.chroot(), chroot.root(), "/usr/bin/env", "--chdir=/"));
+        command.addAll(asRoot);
         command.addAll(executor.asUser(chroot.user(), argv));
         return command;
     }
