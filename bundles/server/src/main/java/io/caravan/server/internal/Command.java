@@ -19,6 +19,7 @@ import io.caravan.api.model.DrainStrategy;
 import io.caravan.api.model.Evaluation;
 import io.caravan.api.model.Job;
 import io.caravan.api.model.Node;
+import io.caravan.api.model.ServiceRegistration;
 import io.caravan.scheduler.DeploymentStatusUpdate;
 
 /**
@@ -513,6 +514,28 @@ sealed interface Command {
             Checks.text(jobId, "JobID");
             Checks.text(group, "TaskGroup");
             Checks.present(event, "ScalingEvent");
+        }
+    }
+
+    /** Nomad's {@code ServiceRegistrationUpsertRequestType}: registrations replaced by ID, indexes set at apply. */
+    record ServiceRegistrationUpsert(List<ServiceRegistration> services) implements Command {
+        @Override
+        public void validate() {
+            Checks.each(services, "Services", r -> {
+                Checks.text(r.id(), "Services.ID");
+                Checks.text(r.serviceName(), "Services.ServiceName");
+                Checks.text(r.namespace(), "Services.Namespace");
+                Checks.text(r.nodeId(), "Services.NodeID");
+                Checks.text(r.allocId(), "Services.AllocID");
+            });
+        }
+    }
+
+    /** Nomad's {@code ServiceRegistrationDeleteByIDRequestType}: registrations removed by ID (unknown IDs skipped). */
+    record ServiceRegistrationDelete(List<String> ids) implements Command {
+        @Override
+        public void validate() {
+            Checks.each(ids, "IDs", id -> Checks.text(id, "IDs"));
         }
     }
 

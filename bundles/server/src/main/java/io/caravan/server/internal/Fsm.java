@@ -49,6 +49,7 @@ final class Fsm {
         void putAlloc(Allocation before, Allocation after) {
             state.put(NomadTables.ALLOCS, after);
             job(after.namespace(), after.jobId()).alloc(before, after);
+            ServiceRegistrations.allocWritten(state, after);
         }
 
         void putEval(Evaluation eval) {
@@ -96,6 +97,8 @@ final class Fsm {
         on(Command.NamespaceUpsert.class, Namespaces::upsert);
         on(Command.NamespaceDelete.class, Namespaces::delete);
         on(Command.ScalingEventRecord.class, ScalingEvents::record);
+        on(Command.ServiceRegistrationUpsert.class, ServiceRegistrations::upsert);
+        on(Command.ServiceRegistrationDelete.class, ServiceRegistrations::delete);
         for (Class<?> type : Command.class.getPermittedSubclasses()) {
             if (!appliers.containsKey(type)) {
                 throw new IllegalStateException("no applier for command " + type.getSimpleName());

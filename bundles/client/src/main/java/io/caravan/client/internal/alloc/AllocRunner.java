@@ -23,6 +23,7 @@ import io.caravan.client.internal.hooks.AllocHook;
 import io.caravan.client.internal.hooks.ArtifactHook;
 import io.caravan.client.internal.hooks.DispatchPayloadHook;
 import io.caravan.client.internal.hooks.LogsHook;
+import io.caravan.client.internal.hooks.ServiceHook;
 import io.caravan.client.internal.hooks.TaskDirHook;
 import io.caravan.client.internal.hooks.TaskEnvHook;
 import io.caravan.client.internal.hooks.TaskHook;
@@ -102,10 +103,13 @@ public final class AllocRunner {
         decidedHealth = known != null && known.healthy() != null ? known : null;
     }
 
-    /** Nomad's task hook order, reduced to what Caravan has: task dir, logs, dispatch payload, env, artifacts. */
+    /**
+     * Nomad's task hook order, reduced to what Caravan has: task dir, logs, dispatch payload, env, artifacts,
+     * services.
+     */
     private List<TaskHook> taskHooks() {
         return List.of(new TaskDirHook(), new LogsHook(services.logs()), new DispatchPayloadHook(), new TaskEnvHook(),
-                new ArtifactHook(services.artifactSandbox()));
+                new ArtifactHook(services.artifactSandbox()), new ServiceHook(services.serviceRegistrar()));
     }
 
     public String allocId() {
@@ -531,6 +535,7 @@ public final class AllocRunner {
             destroyed |= runDestroy;
         }
         if (runPostrun) {
+            services.serviceRegistrar().deregisterAlloc(allocId);   // the group's services, and any left
             hooks.stream().filter(h -> h instanceof AllocHook.Postrun)
                     .forEach(h -> ((AllocHook.Postrun) h).postrun(alloc, allocDir));
         }
