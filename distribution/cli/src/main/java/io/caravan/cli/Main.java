@@ -113,6 +113,10 @@ import io.caravan.cli.command.TlsCaCreateCommand;
 import io.caravan.cli.command.TlsCertCreateCommand;
 import io.caravan.cli.command.TlsCommand;
 import io.caravan.cli.command.TlsInfoCommand;
+import io.caravan.cli.command.ServiceCommand;
+import io.caravan.cli.command.ServiceDeleteCommand;
+import io.caravan.cli.command.ServiceInfoCommand;
+import io.caravan.cli.command.ServiceListCommand;
 import io.caravan.cli.command.VarCommand;
 import io.caravan.cli.command.VarGetCommand;
 import io.caravan.cli.command.VarInitCommand;
@@ -273,6 +277,10 @@ public final class Main {
                         .addSubcommand(new CommandLine(new OperatorSchedulerCommand())
                                 .addSubcommand(new SchedulerGetConfigCommand(ctx))
                                 .addSubcommand(new SchedulerSetConfigCommand(ctx))))
+                .addSubcommand(new CommandLine(new ServiceCommand())
+                        .addSubcommand(new ServiceListCommand(ctx))
+                        .addSubcommand(new ServiceInfoCommand(ctx))
+                        .addSubcommand(new ServiceDeleteCommand(ctx)))
                 .addSubcommand(new CommandLine(new VarCommand())
                         .addSubcommand(new VarInitCommand(ctx))
                         .addSubcommand(new VarPutCommand(ctx))

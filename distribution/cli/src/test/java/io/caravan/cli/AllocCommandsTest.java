@@ -43,6 +43,25 @@ class AllocCommandsTest extends FakeAgentTest {
     }
 
     @Test
+    void statusShowsTheGroupsAllocatedAddresses() {
+        agent.json("/v1/allocation/" + ALLOC_ID, ALLOC.replace("\"Shared\":{\"DiskMB\":300}",
+                "\"Shared\":{\"DiskMB\":300,\"Networks\":[{\"Mode\":\"host\",\"IP\":\"10.0.0.5\","
+                        + "\"ReservedPorts\":[{\"Label\":\"admin\",\"Value\":9000}]}],"
+                        + "\"Ports\":[{\"Label\":\"http\",\"Value\":23456,\"To\":8080,\"HostIP\":\"10.0.0.5\"},"
+                        + "{\"Label\":\"admin\",\"Value\":9000,\"To\":0,\"HostIP\":\"10.0.0.5\"}]}"));
+        Cli.Result r = Cli.run(env, "alloc", "status", ALLOC_ID);
+        assertEquals(0, r.code(), r.err());
+        String out = r.out().lines().map(String::stripTrailing).reduce("", (a, b) -> a + b + "\n");
+        assertTrue(out.contains("""
+
+                Allocation Addresses:
+                Label   Dynamic  Address
+                *http   yes      10.0.0.5:23456 -> 8080
+                *admin  no       10.0.0.5:9000
+                """), out);
+    }
+
+    @Test
     void statusShowsFieldsTasksResourcesAndEvents() {
         Cli.Result r = Cli.run(env, "alloc", "status", "-verbose", "8ba8");
         assertEquals(0, r.code(), r.err());
