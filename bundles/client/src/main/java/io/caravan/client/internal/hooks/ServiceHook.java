@@ -9,7 +9,9 @@ import io.caravan.api.model.NetworkResource;
 import io.caravan.api.model.Port;
 import io.caravan.api.model.Service;
 import io.caravan.api.model.TaskGroup;
+import io.caravan.api.model.ServiceCheck;
 import io.caravan.api.model.ServiceRegistration;
+import io.caravan.client.internal.alloc.AllocChecks;
 import io.caravan.client.internal.alloc.ServiceRegistrar;
 
 /**
@@ -20,10 +22,17 @@ import io.caravan.client.internal.alloc.ServiceRegistrar;
  */
 public final class ServiceHook implements TaskHook.Poststart, TaskHook.Recover, TaskHook.Stop {
     private final ServiceRegistrar registrar;
+    private final AllocChecks checks;
     private volatile List<String> registered = List.of();
 
     public ServiceHook(ServiceRegistrar registrar) {
+        this(registrar, null);
+    }
+
+    /** With {@code checks}: the services' checks run while the task does (null: none are run). */
+    public ServiceHook(ServiceRegistrar registrar, AllocChecks checks) {
         this.registrar = registrar;
+        this.checks = checks;
     }
 
     @Override
@@ -43,6 +52,9 @@ public final class ServiceHook implements TaskHook.Poststart, TaskHook.Recover, 
 
     @Override
     public void stop(TaskHookContext ctx) {
+        if (checks != null) {
+            checks.stop(ctx.task().name());
+        }
         if (!registered.isEmpty()) {
             registrar.deregister(registered);
             registered = List.of();
@@ -62,6 +74,39 @@ public final class ServiceHook implements TaskHook.Poststart, TaskHook.Recover, 
             registered = own.stream().map(ServiceRegistration::id).toList();
             registrar.register(alloc.id(), all);
         }
+        if (checks != null) {
+            List<AllocChecks.Target> targets = new ArrayList<>(
+                    checkTargets(alloc, ctx.task().name(), ctx.task().name(), ctx.task().services(), env));
+            if (group != null) {
+                targets.addAll(checkTargets(alloc, "group", null, group.services(), env));
+            }
+            checks.start(targets);
+        }
+    }
+
+    /**
+     * What each check of {@code services} probes: its own {@code port} and {@code address_mode} over the service's;
+     * a group service's check runs for the task it names ({@code task}), if any.
+     */
+    static List<AllocChecks.Target> checkTargets(Allocation alloc, String owner, String task, List<Service> services,
+                                                 Interpolator env) {
+        List<AllocChecks.Target> out = new ArrayList<>();
+        for (Service s : services) {
+            if (s.provider() != null && !s.provider().isEmpty() && !Service.PROVIDER_NOMAD.equals(s.provider())) {
+                continue;
+            }
+            String name = env.interpolate(s.name());
+            for (ServiceCheck c : s.checks()) {
+                String label = c.portLabel() == null || c.portLabel().isEmpty() ? s.portLabel() : c.portLabel();
+                String mode = c.addressMode() == null || c.addressMode().isEmpty() ? s.addressMode()
+                        : c.addressMode();
+                Endpoint where = resolve(alloc, env.interpolate(label), mode);
+                String runsIn = task != null ? task : c.taskName();
+                out.add(new AllocChecks.Target(owner, alloc.taskGroup(), runsIn == null ? "" : runsIn, s, name, c,
+                        where.address(), where.port()));
+            }
+        }
+        return out;
     }
 
     /** The registrations of {@code services} (of the task, or the group: {@code owner} "group"). */
