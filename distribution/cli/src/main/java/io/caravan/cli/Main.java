@@ -51,6 +51,7 @@ import io.caravan.cli.command.AllocStopCommand;
 import io.caravan.cli.command.AllocLogsCommand;
 import io.caravan.cli.command.AllocExecCommand;
 import io.caravan.cli.command.AllocFsCommand;
+import io.caravan.cli.command.AllocChecksCommand;
 import io.caravan.cli.command.AllocRestartCommand;
 import io.caravan.cli.command.AllocSignalCommand;
 import io.caravan.cli.command.DeploymentCommand;
@@ -260,6 +261,7 @@ public final class Main {
                         .addSubcommand(new AllocLogsCommand(ctx))
                         .addSubcommand(new AllocFsCommand(ctx))
                         .addSubcommand(new AllocRestartCommand(ctx))
+                        .addSubcommand(new AllocChecksCommand(ctx))
                         .addSubcommand(new AllocSignalCommand(ctx))
                         // The command's own flags follow it (sh -c ...): options end at the first positional.
                         .addSubcommand(new CommandLine(new AllocExecCommand(ctx)).setStopAtPositional(true)))

@@ -423,6 +423,11 @@ public final class Client implements ClientAllocs, AutoCloseable {
         return known(allocId).taskPids();
     }
 
+    @Override
+    public Map<String, ?> checks(String allocId) {
+        return known(allocId).checks().results();
+    }
+
     private AllocRunner known(String allocId) {
         return runner(allocId).orElseThrow(() -> new IllegalArgumentException("Unknown allocation \"" + allocId + "\""));
     }

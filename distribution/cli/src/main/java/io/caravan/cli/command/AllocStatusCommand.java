@@ -114,6 +114,9 @@ public final class AllocStatusCommand extends HttpCommand {
         }
         Nomad.keyValues(ctx.out(), basic);
         addresses(a);
+        if ("running".equals(Json.text(a.get("ClientStatus"))) && hasChecks(a)) {
+            checks(api, a);
+        }
         if (stats && "running".equals(Json.text(a.get("ClientStatus")))) {
             usage = api.get("/v1/client/allocation/" + Json.pathSegment(Json.text(a.get("ID"))) + "/stats");
         }
@@ -163,6 +166,48 @@ public final class AllocStatusCommand extends HttpCommand {
             table.row("*" + label, reserved.contains(label) ? "no" : "yes",
                     (ip.contains(":") ? "[" + ip + "]" : ip) + ":" + p.path("Value").asInt()
                             + (to > 0 && to != p.path("Value").asInt() ? " -> " + to : ""));
+        }
+        table.print(ctx.out());
+    }
+
+    private static boolean hasChecks(JsonNode a) {
+        JsonNode group = null;
+        for (JsonNode g : a.path("Job").path("TaskGroups")) {
+            if (g.path("Name").asText().equals(Json.text(a.get("TaskGroup")))) {
+                group = g;
+            }
+        }
+        if (group == null) {
+            return false;
+        }
+        List<JsonNode> services = new ArrayList<>();
+        group.path("Services").forEach(services::add);
+        group.path("Tasks").forEach(t -> t.path("Services").forEach(services::add));
+        return services.stream().anyMatch(s -> s.path("Checks").size() > 0);
+    }
+
+    /** Nomad's "Nomad Service Checks" table: the latest state of each check, from the allocation's client. */
+    private void checks(ApiClient api, JsonNode a) {
+        JsonNode results;
+        try {
+            results = api.get("/v1/client/allocation/" + Json.pathSegment(Json.text(a.get("ID"))) + "/checks");
+        } catch (ApiException e) {
+            return; // the client is unreachable: the rest of the status still helps
+        }
+        if (results.isEmpty()) {
+            return;
+        }
+        ctx.out().println();
+        ctx.out().println("Nomad Service Checks:");
+        Table table = new Table("Service", "Task", "Name", "Mode", "Status");
+        List<JsonNode> all = new ArrayList<>();
+        results.forEach(all::add);
+        all.sort(Comparator.comparing((JsonNode r) -> r.path("Service").asText())
+                .thenComparing(r -> r.path("Check").asText()));
+        for (JsonNode r : all) {
+            String task = r.path("Task").asText();
+            table.row(r.path("Service").asText(), task.isEmpty() ? "(group)" : task, r.path("Check").asText(),
+                    r.path("Mode").asText(), r.path("Status").asText());
         }
         table.print(ctx.out());
     }
