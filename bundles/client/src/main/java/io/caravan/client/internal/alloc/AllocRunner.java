@@ -486,7 +486,9 @@ public final class AllocRunner {
             health = null;
             return;
         }
-        AllocHealth.Verdict verdict = health.evaluate(states, clientStatus(states).status(), now, checks.passing());
+        // Checks start once their task runs: until then the group's declared checks have no result.
+        Boolean checksPassing = checks.isEmpty() ? null : checks.passing();
+        AllocHealth.Verdict verdict = health.evaluate(states, clientStatus(states).status(), now, checksPassing);
         if (verdict.decided()) {
             AllocDeploymentStatus status = AllocHealth.decided(current, verdict.healthy(), now);
             LOG.atInfo().addKeyValue("alloc_id", allocId).addKeyValue("deployment_id", health.deploymentId())
