@@ -242,7 +242,8 @@ public final class JobRoutes implements ApiRoutes {
      * register another job. Checked before anything else of the body, as Nomad does.
      */
     private static void requireIdOfPath(ApiRequest r, JsonNode body, String mismatch) {
-        String id = r.pathParam("id");
+        // /v1/jobs has no {id}: the servlet's request throws for a parameter its route lacks.
+        String id = r.path().startsWith("/v1/jobs") ? null : r.pathParam("id");
         JsonNode named = (body.has("Job") ? body.get("Job") : body).path("ID");
         if (id != null && named.isTextual() && !named.asText().equals(id)) {
             throw CaravanException.badRequest(mismatch);
