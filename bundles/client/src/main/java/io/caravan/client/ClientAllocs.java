@@ -87,4 +87,14 @@ public interface ClientAllocs {
     default Map<String, List<Long>> taskPids(String allocId) {
         return Map.of();
     }
+
+    /**
+     * The latest result of each of the allocation's service checks by check ID, in Nomad's {@code CheckQueryResult}
+     * JSON shape ({@code /v1/client/allocation/:id/checks}).
+     *
+     * @throws IllegalArgumentException for an unknown allocation
+     */
+    default Map<String, ?> checks(String allocId) {
+        return Map.of();
+    }
 }

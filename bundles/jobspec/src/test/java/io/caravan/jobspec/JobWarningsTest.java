@@ -28,6 +28,9 @@ class JobWarningsTest {
                 }
                 service {
                   name = "web-admin"
+                  meta {
+                    team = "ops"
+                  }
                 }
                 volume "certs" {
                   type   = "host"
@@ -58,8 +61,8 @@ class JobWarningsTest {
             """;
 
     static final List<String> EXPECTED = List.of(
-            "group \"web\": service block is not supported yet and was ignored (services are not registered: there "
-                    + "is no service discovery or health checking)",
+            "group \"web\" -> service: meta is not supported yet and was ignored (Nomad's native "
+                    + "service discovery does not register it (Consul only))",
             "group \"web\": volume block is not supported yet and was ignored (only host volumes are implemented)",
             "group \"web\" -> task \"app\": template block is not supported yet and was ignored (templates are not "
                     + "rendered)",
@@ -80,7 +83,7 @@ class JobWarningsTest {
                 {"ID": "web", "Update": {"MaxParallel": 2},
                  "TaskGroups": [{"Name": "web",
                    "Networks": [{"Mode": "bridge", "DynamicPorts": [{"Label": "http"}]}],
-                   "Services": [{"Name": "web"}, {"Name": "web-admin"}],
+                   "Services": [{"Name": "web"}, {"Name": "web-admin", "Meta": {"team": "ops"}}],
                    "Volumes": {"certs": {"Type": "host", "Source": "certs"}, "data": {"Type": "csi", "Source": "data"}},
                    "Tasks": [{"Name": "app", "Driver": "raw_exec", "Config": {"command": "/bin/sleep"},
                      "Templates": [{"EmbeddedTmpl": "x", "DestPath": "local/x"}],

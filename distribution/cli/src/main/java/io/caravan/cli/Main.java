@@ -50,6 +50,7 @@ import io.caravan.cli.command.AllocStopCommand;
 import io.caravan.cli.command.AllocLogsCommand;
 import io.caravan.cli.command.AllocExecCommand;
 import io.caravan.cli.command.AllocFsCommand;
+import io.caravan.cli.command.AllocChecksCommand;
 import io.caravan.cli.command.AllocRestartCommand;
 import io.caravan.cli.command.AllocSignalCommand;
 import io.caravan.cli.command.DeploymentCommand;
@@ -123,6 +124,10 @@ import io.caravan.cli.command.TlsCaCreateCommand;
 import io.caravan.cli.command.TlsCertCreateCommand;
 import io.caravan.cli.command.TlsCommand;
 import io.caravan.cli.command.TlsInfoCommand;
+import io.caravan.cli.command.ServiceCommand;
+import io.caravan.cli.command.ServiceDeleteCommand;
+import io.caravan.cli.command.ServiceInfoCommand;
+import io.caravan.cli.command.ServiceListCommand;
 import io.caravan.cli.command.VarCommand;
 import io.caravan.cli.command.VarGetCommand;
 import io.caravan.cli.command.VarInitCommand;
@@ -269,6 +274,7 @@ public final class Main {
                         .addSubcommand(new AllocLogsCommand(ctx))
                         .addSubcommand(new AllocFsCommand(ctx))
                         .addSubcommand(new AllocRestartCommand(ctx))
+                        .addSubcommand(new AllocChecksCommand(ctx))
                         .addSubcommand(new AllocSignalCommand(ctx))
                         // The command's own flags follow it (sh -c ...): options end at the first positional.
                         .addSubcommand(new CommandLine(new AllocExecCommand(ctx)).setStopAtPositional(true)))
@@ -293,6 +299,10 @@ public final class Main {
                                         .addSubcommand(new OperatorRootKeyringListCommand(ctx))
                                         .addSubcommand(new OperatorRootKeyringRotateCommand(ctx))
                                         .addSubcommand(new OperatorRootKeyringRemoveCommand(ctx)))))
+                .addSubcommand(new CommandLine(new ServiceCommand())
+                        .addSubcommand(new ServiceListCommand(ctx))
+                        .addSubcommand(new ServiceInfoCommand(ctx))
+                        .addSubcommand(new ServiceDeleteCommand(ctx)))
                 .addSubcommand(new CommandLine(new VarCommand())
                         .addSubcommand(new VarInitCommand(ctx))
                         .addSubcommand(new VarPutCommand(ctx))

@@ -43,6 +43,47 @@ class AllocCommandsTest extends FakeAgentTest {
     }
 
     @Test
+    void statusShowsTheGroupsAllocatedAddresses() {
+        agent.json("/v1/allocation/" + ALLOC_ID, ALLOC.replace("\"Shared\":{\"DiskMB\":300}",
+                "\"Shared\":{\"DiskMB\":300,\"Networks\":[{\"Mode\":\"host\",\"IP\":\"10.0.0.5\","
+                        + "\"ReservedPorts\":[{\"Label\":\"admin\",\"Value\":9000}]}],"
+                        + "\"Ports\":[{\"Label\":\"http\",\"Value\":23456,\"To\":8080,\"HostIP\":\"10.0.0.5\"},"
+                        + "{\"Label\":\"admin\",\"Value\":9000,\"To\":0,\"HostIP\":\"10.0.0.5\"}]}"));
+        Cli.Result r = Cli.run(env, "alloc", "status", ALLOC_ID);
+        assertEquals(0, r.code(), r.err());
+        String out = r.out().lines().map(String::stripTrailing).reduce("", (a, b) -> a + b + "\n");
+        assertTrue(out.contains("""
+
+                Allocation Addresses:
+                Label   Dynamic  Address
+                *http   yes      10.0.0.5:23456 -> 8080
+                *admin  no       10.0.0.5:9000
+                """), out);
+    }
+
+    @Test
+    void statusShowsCheckStatesAndAllocChecksTheirResults() {
+        agent.json("/v1/allocation/" + ALLOC_ID, ALLOC.replace("{\"Name\":\"redis\"}",
+                "{\"Name\":\"redis\",\"Services\":[{\"Name\":\"db\",\"Checks\":[{\"Name\":\"ping\"}]}]}"));
+        agent.json("/v1/client/allocation/" + ALLOC_ID + "/checks", """
+                {"c1":{"ID":"c1","Check":"ping","Group":"cache","Task":"redis","Service":"db","Mode":"healthiness",
+                  "Status":"success","StatusCode":200,"Output":"HTTP GET: 200","Timestamp":1704207845}}""");
+        Cli.Result r = Cli.run(env, "alloc", "status", ALLOC_ID);
+        assertEquals(0, r.code(), r.err());
+        String out = r.out().lines().map(String::stripTrailing).reduce("", (a, b) -> a + b + "\n");
+        assertTrue(out.contains("""
+                Nomad Service Checks:
+                Service  Task   Name  Mode         Status
+                db       redis  ping  healthiness  success
+                """), out);
+        Cli.Result checks = Cli.run(env, "alloc", "checks", ALLOC_ID);
+        assertEquals(0, checks.code(), checks.err());
+        assertTrue(checks.out().startsWith("Status of 1 Nomad Service Checks\n"), checks.out());
+        assertTrue(checks.out().contains("Status     = success"), checks.out());
+        assertTrue(checks.out().contains("StatusCode = 200"), checks.out());
+    }
+
+    @Test
     void statusShowsFieldsTasksResourcesAndEvents() {
         Cli.Result r = Cli.run(env, "alloc", "status", "-verbose", "8ba8");
         assertEquals(0, r.code(), r.err());

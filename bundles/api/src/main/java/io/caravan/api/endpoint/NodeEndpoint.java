@@ -7,6 +7,7 @@ import java.util.concurrent.CompletionStage;
 
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Node;
+import io.caravan.api.model.ServiceRegistration;
 import org.osgi.annotation.versioning.ProviderType;
 
 /**
@@ -41,6 +42,14 @@ public interface NodeEndpoint {
 
     /** Full allocations (with their job) by ID; unknown IDs are left out. */
     CompletionStage<List<Allocation>> allocs(String nodeId, String secretId, List<String> allocIds);
+
+    /**
+     * Nomad's {@code ServiceRegistration.Upsert} and {@code ServiceRegistration.DeleteByID} from a client: registers
+     * (replacing by ID) the services of its running allocations, then removes {@code deleteIds}. Only services of
+     * this node's allocations are accepted. Completes with the Raft index of the last write (0: nothing to write).
+     */
+    CompletionStage<Long> updateServices(String nodeId, String secretId, List<ServiceRegistration> upserts,
+                                         List<String> deleteIds);
 
     /**
      * What a register or heartbeat returns: how soon the next heartbeat is due, the index of the write, and the

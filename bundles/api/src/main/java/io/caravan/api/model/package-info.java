@@ -8,7 +8,7 @@
  * {@code Task.KillTimeout}, optional blocks) the component is boxed or nullable and written as {@code null}; durations
  * Go holds by value default to zero. Enum-like values are {@code String} constants, so unknown values round-trip.
  */
-@Version("1.1.0")
+@Version("1.2.0")
 package io.caravan.api.model;
 
 import org.osgi.annotation.versioning.Version;

@@ -31,6 +31,7 @@ import io.caravan.client.internal.alloc.AllocUpdateBatcher;
 import io.caravan.client.internal.alloc.AllocWatcher;
 import io.caravan.client.internal.alloc.HeartbeatStop;
 import io.caravan.client.internal.alloc.RunnerServices;
+import io.caravan.client.internal.alloc.ServiceRegistrar;
 import io.caravan.client.internal.driver.DriverManager;
 import io.caravan.client.internal.fingerprint.FingerprintManager;
 import io.caravan.client.internal.fingerprint.NodeFacts;
@@ -158,7 +159,8 @@ public final class Client implements ClientAllocs, AutoCloseable {
             }
         }, timing.maxWait());
         this.services = new RunnerServices(scheduler, workers, clock, random, drivers::driver, this::node, state,
-                logs, updates::offer, settings.allocDir(), settings.maxKillTimeout(), settings.artifactSandbox());
+                logs, updates::offer, settings.allocDir(), settings.maxKillTimeout(), settings.artifactSandbox(),
+                new ServiceRegistrar(scheduler, this::target));
     }
 
     private static ScheduledExecutorService scheduler(String name) {
@@ -419,6 +421,11 @@ public final class Client implements ClientAllocs, AutoCloseable {
     @Override
     public Map<String, List<Long>> taskPids(String allocId) {
         return known(allocId).taskPids();
+    }
+
+    @Override
+    public Map<String, ?> checks(String allocId) {
+        return known(allocId).checks().results();
     }
 
     private AllocRunner known(String allocId) {

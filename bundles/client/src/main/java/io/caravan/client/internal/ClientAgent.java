@@ -151,4 +151,9 @@ public final class ClientAgent implements ClientAllocs {
     public Map<String, List<Long>> taskPids(String allocId) {
         return client.taskPids(allocId);
     }
+
+    @Override
+    public Map<String, ?> checks(String allocId) {
+        return client.checks(allocId);
+    }
 }

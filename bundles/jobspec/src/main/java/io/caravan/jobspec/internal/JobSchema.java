@@ -26,8 +26,8 @@ final class JobSchema {
     }
 
     // Why items are parsed but not acted on yet (the registration's Warnings name them; see Ignored).
-    private static final String SERVICES = "services are not registered: there is no service discovery or health "
-            + "checking";
+    /** What the native provider ({@code provider = "nomad"}) registers: Consul's extras are not. */
+    private static final String NATIVE_SERVICES = "Nomad's native service discovery does not register it (Consul only)";
     private static final String CONSUL = "there is no Consul integration";
     private static final String VAULT_NONE = "there is no Vault integration";
     private static final String MIGRATE_NONE = "drained allocations are migrated without a migrate strategy";
@@ -254,7 +254,13 @@ final class JobSchema {
             .attr("failures_before_critical", "FailuresBeforeCritical", INT)
             .attr("on_update", "OnUpdate", STRING)
             .free("header", "Header", STRINGS_MAP)
-            .one("check_restart", "CheckRestart", CHECK_RESTART);
+            .one("check_restart", "CheckRestart", CHECK_RESTART)
+            .unsupported("expose", "Consul Connect is not implemented")
+            .unsupported("initial_status", NATIVE_SERVICES)
+            .unsupported("grpc_service", "grpc checks are not run")
+            .unsupported("grpc_use_tls", "grpc checks are not run")
+            .unsupported("success_before_passing", NATIVE_SERVICES)
+            .unsupported("failures_before_critical", NATIVE_SERVICES);
 
     static final Schema UPSTREAM = new Schema("upstreams")
             .attr("destination_name", "DestinationName", STRING)
@@ -356,7 +362,12 @@ final class JobSchema {
             .one("connect", "Connect", CONNECT)
             .free("meta", "Meta", STRING_MAP)
             .free("canary_meta", "CanaryMeta", STRING_MAP)
-            .free("tagged_addresses", "TaggedAddresses", STRING_MAP);
+            .free("tagged_addresses", "TaggedAddresses", STRING_MAP)
+            .unsupported("enable_tag_override", NATIVE_SERVICES)
+            .unsupported("connect", "Consul Connect is not implemented")
+            .unsupported("meta", NATIVE_SERVICES)
+            .unsupported("canary_meta", NATIVE_SERVICES)
+            .unsupported("tagged_addresses", NATIVE_SERVICES);
 
     // ---- task ---------------------------------------------------------------------------------------------------
 
@@ -502,7 +513,6 @@ final class JobSchema {
             .nested(new Nested("ScalingPolicies", TASK_SCALING, Card.LIST, "Type", "vertical_", null,
                     java.util.Set.of("cpu", "mem")), "scaling")
             .unsupported("template", "templates are not rendered")
-            .unsupported("service", SERVICES)
             .unsupported("volume_mount", "volumes are not mounted into tasks")
             .unsupported("vault", VAULT_NONE)
             .unsupported("csi_plugin", "CSI plugins are not implemented")
@@ -549,7 +559,6 @@ final class JobSchema {
             .free("meta", "Meta", STRING_MAP)
             // The three older disconnect fields become the disconnect block when the job is registered (Nomad 1.8-1.9).
             .unsupported("migrate", MIGRATE_NONE)
-            .unsupported("service", SERVICES)
             .unsupported("volume", "only host volumes are implemented",
                     volume -> !"host".equals(volume.path("Type").asText("host")))
             .unsupported("consul", CONSUL)

@@ -11,6 +11,7 @@ import io.caravan.api.endpoint.NodeEndpoint.ClientAllocs;
 import io.caravan.api.endpoint.NodeEndpoint.NodeUpdateResponse;
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Node;
+import io.caravan.api.model.ServiceRegistration;
 import io.caravan.rpc.Endpoint;
 import io.caravan.rpc.Endpoint.Routing;
 import io.caravan.rpc.Rpc;
@@ -27,6 +28,7 @@ final class NodeRpc {
     static final String UPDATE_ALLOC = "Node.UpdateAlloc";
     static final String GET_CLIENT_ALLOCS = "Node.GetClientAllocs";
     static final String GET_ALLOCS = "Alloc.GetAllocs";
+    static final String UPDATE_SERVICES = "ServiceRegistration.Upsert";
 
     record RegisterRequest(Node node) {}
 
@@ -55,6 +57,9 @@ final class NodeRpc {
 
     record AllocsResponse(List<Allocation> allocs) {}
 
+    record UpdateServicesRequest(String nodeId, String secretId, List<ServiceRegistration> upserts,
+                                 List<String> deleteIds) {}
+
     private NodeRpc() {
     }
 
@@ -75,7 +80,10 @@ final class NodeRpc {
                         q -> local.clientAllocs(q.nodeId(), q.secretId(), q.minIndex(), Duration.ofMillis(q.maxWaitMillis()))
                                 .thenApply(a -> new ClientAllocsResponse(a.allocs(), a.index()))),
                 new Endpoint<>(GET_ALLOCS, GetAllocsRequest.class, AllocsResponse.class, Routing.LOCAL,
-                        q -> local.allocs(q.nodeId(), q.secretId(), q.allocIds()).thenApply(AllocsResponse::new)));
+                        q -> local.allocs(q.nodeId(), q.secretId(), q.allocIds()).thenApply(AllocsResponse::new)),
+                new Endpoint<>(UPDATE_SERVICES, UpdateServicesRequest.class, IndexResponse.class, Routing.LEADER,
+                        q -> local.updateServices(q.nodeId(), q.secretId(), q.upserts() == null ? List.of() : q.upserts(),
+                                q.deleteIds() == null ? List.of() : q.deleteIds()).thenApply(IndexResponse::new)));
     }
 
     private static UpdateResponse withServers(NodeUpdateResponse r, Supplier<List<String>> servers) {
@@ -139,6 +147,14 @@ final class NodeRpc {
             return rpc.call(GET_ALLOCS, new GetAllocsRequest(nodeId, secretId, allocIds), AllocsResponse.class,
                     ATTEMPT_TIMEOUT)
                     .thenApply(AllocsResponse::allocs);
+        }
+
+        @Override
+        public CompletionStage<Long> updateServices(String nodeId, String secretId, List<ServiceRegistration> upserts,
+                                                    List<String> deleteIds) {
+            return rpc.call(UPDATE_SERVICES, new UpdateServicesRequest(nodeId, secretId, upserts, deleteIds),
+                    IndexResponse.class, ATTEMPT_TIMEOUT)
+                    .thenApply(IndexResponse::index);
         }
     }
 }

@@ -18,6 +18,7 @@ import io.caravan.api.model.DesiredTransition;
 import io.caravan.api.model.DrainStrategy;
 import io.caravan.api.model.Evaluation;
 import io.caravan.api.model.Job;
+import io.caravan.api.model.ServiceRegistration;
 import io.caravan.api.model.Node;
 import io.caravan.scheduler.DeploymentStatusUpdate;
 
@@ -566,6 +567,28 @@ sealed interface Command {
         @Override
         public void validate() {
             Checks.text(keyId, "KeyID");
+        }
+    }
+
+    /** Nomad's {@code ServiceRegistrationUpsertRequestType}: registrations replaced by ID, indexes set at apply. */
+    record ServiceRegistrationUpsert(List<ServiceRegistration> services) implements Command {
+        @Override
+        public void validate() {
+            Checks.each(services, "Services", r -> {
+                Checks.text(r.id(), "Services.ID");
+                Checks.text(r.serviceName(), "Services.ServiceName");
+                Checks.text(r.namespace(), "Services.Namespace");
+                Checks.text(r.nodeId(), "Services.NodeID");
+                Checks.text(r.allocId(), "Services.AllocID");
+            });
+        }
+    }
+
+    /** Nomad's {@code ServiceRegistrationDeleteByIDRequestType}: registrations removed by ID (unknown IDs skipped). */
+    record ServiceRegistrationDelete(List<String> ids) implements Command {
+        @Override
+        public void validate() {
+            Checks.each(ids, "IDs", id -> Checks.text(id, "IDs"));
         }
     }
 

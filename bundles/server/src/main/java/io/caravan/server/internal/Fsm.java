@@ -49,6 +49,7 @@ final class Fsm {
         void putAlloc(Allocation before, Allocation after) {
             state.put(NomadTables.ALLOCS, after);
             job(after.namespace(), after.jobId()).alloc(before, after);
+            ServiceRegistrations.allocWritten(state, after);
         }
 
         void putEval(Evaluation eval) {
@@ -101,6 +102,8 @@ final class Fsm {
         on(Command.RootKeyUpsert.class, KeyringApply::upsertRootKey);
         on(Command.RootKeyWrap.class, KeyringApply::wrapRootKey);
         on(Command.RootKeyDelete.class, KeyringApply::deleteRootKey);
+        on(Command.ServiceRegistrationUpsert.class, ServiceRegistrations::upsert);
+        on(Command.ServiceRegistrationDelete.class, ServiceRegistrations::delete);
         for (Class<?> type : Command.class.getPermittedSubclasses()) {
             if (!appliers.containsKey(type)) {
                 throw new IllegalStateException("no applier for command " + type.getSimpleName());

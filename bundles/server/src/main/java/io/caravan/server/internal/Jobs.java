@@ -298,6 +298,7 @@ final class Jobs {
                 entries(problems, taskAt + ".Env", task.path("Env"));
                 resources(problems, taskAt + ".Resources", task.path("Resources"));
             }
+            ServiceRules.validate(problems, at, group);
         }
         if (total > limits.maxCount()) {
             problems.add("TaskGroups: the job asks for " + (long) total + " allocations in all, more than the maximum "

@@ -53,6 +53,9 @@ final class NodeApply {
         Node.Builder updated = existing.toBuilder().modifyIndex(index).statusUpdatedAt(cmd.updatedAtSeconds());
         if (Node.STATUS_DOWN.equals(cmd.status()) || Node.STATUS_DISCONNECTED.equals(cmd.status())) {
             updated.status(cmd.status()).lastMissedHeartbeatIndex(index);
+            if (Node.STATUS_DOWN.equals(cmd.status())) {
+                ServiceRegistrations.nodeGone(state, cmd.nodeId());
+            }
         } else {
             String status = allowedStatus(state, existing, cmd.status());
             updated.status(status);
@@ -129,6 +132,7 @@ final class NodeApply {
         if (!txn.state().delete(NomadTables.NODES, cmd.nodeId())) {
             return Command.Result.rejected(index, 404, "node not found");
         }
+        ServiceRegistrations.nodeGone(txn.state(), cmd.nodeId());
         putEvals(txn, cmd.evals());
         return Command.Result.ok(index);
     }

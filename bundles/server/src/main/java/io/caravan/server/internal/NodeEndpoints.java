@@ -18,6 +18,7 @@ import io.caravan.api.endpoint.NodeEndpoint;
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Evaluation;
 import io.caravan.api.model.Node;
+import io.caravan.api.model.ServiceRegistration;
 import io.caravan.scheduler.NodeClasses;
 import io.caravan.state.Indexed;
 import io.caravan.state.StateSnapshot;
@@ -212,6 +213,53 @@ public final class NodeEndpoints implements NodeEndpoint {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    @Override
+    public CompletionStage<Long> updateServices(String nodeId, String secretId, List<ServiceRegistration> upserts,
+                                                List<String> deleteIds) {
+        try {
+            Node node = authenticate(nodeId, secretId);
+            StateSnapshot snapshot = store.snapshot();
+            List<ServiceRegistration> own = ownServices(snapshot, node, upserts);
+            // Only this node's registrations may be removed by it; an ID already gone is no error (a retry).
+            List<String> deletes = deleteIds.stream().filter(id -> snapshot.get(NomadTables.SERVICE_REGISTRATIONS, id)
+                    .map(r -> nodeId.equals(r.nodeId())).orElse(false)).toList();
+            CompletionStage<Long> done = CompletableFuture.completedFuture(0L);
+            if (!own.isEmpty()) {
+                done = writes.submit(new Command.ServiceRegistrationUpsert(own)).thenApply(Command.Result::index);
+            }
+            if (!deletes.isEmpty()) {
+                done = done.thenCompose(i -> writes.submit(new Command.ServiceRegistrationDelete(deletes)))
+                        .thenApply(Command.Result::index);
+            }
+            return done;
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
+     * The registrations as stored: of this node's live allocations only, with the node's ID and datacenter and the
+     * allocation's namespace and job (what the client says of those is not trusted).
+     */
+    static List<ServiceRegistration> ownServices(StateSnapshot snapshot, Node node, List<ServiceRegistration> asked) {
+        List<ServiceRegistration> out = new ArrayList<>();
+        for (ServiceRegistration r : asked) {
+            if (r.id() == null || r.id().isEmpty() || r.serviceName() == null || r.serviceName().isEmpty()) {
+                throw CaravanException.invalid("Services", "a service registration needs an ID and a ServiceName");
+            }
+            Allocation alloc = snapshot.get(NomadTables.ALLOCS, r.allocId() == null ? "" : r.allocId())
+                    .orElseThrow(() -> CaravanException.invalid("Services.AllocID",
+                            "allocation " + r.allocId() + " not found"));
+            if (!node.id().equals(alloc.nodeId())) {
+                throw new CaravanException(ErrorCode.PERMISSION_DENIED,
+                        "allocation " + alloc.id() + " does not run on node " + node.id());
+            }
+            out.add(new ServiceRegistration(r.id(), r.serviceName(), alloc.namespace(), node.id(), node.datacenter(),
+                    alloc.jobId(), alloc.id(), r.tags(), r.address(), r.port(), 0, 0));
+        }
+        return out;
     }
 
     private Node authenticate(String nodeId, String secretId) {

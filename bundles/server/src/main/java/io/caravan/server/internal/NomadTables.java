@@ -19,6 +19,7 @@ import io.caravan.api.model.Evaluation;
 import io.caravan.api.model.Job;
 import io.caravan.api.model.JobSummary;
 import io.caravan.api.model.Node;
+import io.caravan.api.model.ServiceRegistration;
 import io.caravan.state.Codec;
 import io.caravan.state.IndexSpec;
 import io.caravan.state.TableCodec;
@@ -65,13 +66,19 @@ final class NomadTables {
             Namespaces.Namespace::name);
     static final TableSpec<ScalingEvents.JobScalingEvents> SCALING_EVENTS = TableSpec.of("scaling_event",
             ScalingEvents.JobScalingEvents.class, e -> key(e.namespace(), e.jobId()));
+    /** Nomad's service registrations by ID; by {@code namespace\0service name}, allocation and node. */
+    static final TableSpec<ServiceRegistration> SERVICE_REGISTRATIONS = TableSpec.of("service_registrations",
+            ServiceRegistration.class, ServiceRegistration::id)
+            .withIndex(IndexSpec.single("service", r -> key(r.namespace(), r.serviceName())))
+            .withIndex(IndexSpec.single("alloc", ServiceRegistration::allocId))
+            .withIndex(IndexSpec.single("node", ServiceRegistration::nodeId));
     /** The ACL tables, whose indexes tell a resolver's cache that its compiled policies may be stale. */
     static final List<TableSpec<?>> ACL = List.of(ACL_POLICIES, ACL_TOKENS, ACL_ROLES, ACL_BOOTSTRAP);
 
     static final List<TableSpec<?>> ALL = List.of(JOBS, JOB_VERSIONS, JOB_SUMMARIES, EVALS, ALLOCS, NODES,
             SCHEDULER_CONFIG, AppliedRequests.TABLE, ACL_POLICIES, ACL_TOKENS, ACL_ROLES, ACL_BOOTSTRAP,
             ACL_AUTH_METHODS, ACL_BINDING_RULES, DEPLOYMENTS, PeriodicJobs.LAUNCHES, VARIABLES, NAMESPACES, SCALING_EVENTS,
-            Keyring.ROOT_KEYS, Keyring.KEYSTORES);
+            Keyring.ROOT_KEYS, Keyring.KEYSTORES, SERVICE_REGISTRATIONS);
 
     /**
      * A codec for one snapshot or one restore (it is stateful): each row as Nomad's JSON, readable and the shape the
@@ -84,7 +91,8 @@ final class NomadTables {
                 json(SCHEDULER_CONFIG), json(AppliedRequests.TABLE), json(ACL_POLICIES), json(ACL_TOKENS),
                 json(ACL_ROLES), json(ACL_BOOTSTRAP), json(ACL_AUTH_METHODS), json(ACL_BINDING_RULES),
                 json(DEPLOYMENTS), json(PeriodicJobs.LAUNCHES), json(VARIABLES), json(NAMESPACES),
-                json(SCALING_EVENTS), json(Keyring.ROOT_KEYS), json(Keyring.KEYSTORES));
+                json(SCALING_EVENTS), json(Keyring.ROOT_KEYS), json(Keyring.KEYSTORES),
+                json(SERVICE_REGISTRATIONS));
     }
 
     /** An allocation row: {@code {"Ref": n, "Alloc": {...}}}, the alloc's {@code Job} present only at first use. */

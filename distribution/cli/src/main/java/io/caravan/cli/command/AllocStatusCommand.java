@@ -5,8 +5,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.caravan.cli.Context;
@@ -111,6 +113,10 @@ public final class AllocStatusCommand extends HttpCommand {
             add(basic, "Failures", Long.toString(metrics.path("CoalescedFailures").asLong()));
         }
         Nomad.keyValues(ctx.out(), basic);
+        addresses(a);
+        if ("running".equals(Json.text(a.get("ClientStatus"))) && hasChecks(a)) {
+            checks(api, a);
+        }
         if (stats && "running".equals(Json.text(a.get("ClientStatus")))) {
             usage = api.get("/v1/client/allocation/" + Json.pathSegment(Json.text(a.get("ID"))) + "/stats");
         }
@@ -130,6 +136,80 @@ public final class AllocStatusCommand extends HttpCommand {
             AllocMetrics.lines(metrics, "  ").forEach(ctx.out()::println);
         }
         return 0;
+    }
+
+    /**
+     * Nomad's "Allocation Addresses": the group's ports as allocated ({@code *label}, whether dynamic, host address,
+     * and {@code -> to} when mapped); the network mode in the title when it is not host.
+     */
+    private void addresses(JsonNode a) {
+        JsonNode shared = a.path("AllocatedResources").path("Shared");
+        JsonNode ports = shared.path("Ports");
+        if (!ports.isArray() || ports.isEmpty()) {
+            return;
+        }
+        JsonNode network = shared.path("Networks").path(0);
+        Set<String> reserved = new HashSet<>();
+        network.path("ReservedPorts").forEach(p -> reserved.add(p.path("Label").asText()));
+        String mode = Json.text(network.get("Mode"));
+        ctx.out().println();
+        ctx.out().println("Allocation Addresses" + (mode.isEmpty() || "host".equals(mode) ? ""
+                : " (mode = " + Nomad.quote(mode) + ")") + ":");
+        Table table = new Table("Label", "Dynamic", "Address");
+        for (JsonNode p : ports) {
+            String label = p.path("Label").asText();
+            String ip = Json.text(p.get("HostIP"));
+            if (ip.isEmpty()) {
+                ip = Json.text(network.get("IP"));
+            }
+            int to = p.path("To").asInt();
+            table.row("*" + label, reserved.contains(label) ? "no" : "yes",
+                    (ip.contains(":") ? "[" + ip + "]" : ip) + ":" + p.path("Value").asInt()
+                            + (to > 0 && to != p.path("Value").asInt() ? " -> " + to : ""));
+        }
+        table.print(ctx.out());
+    }
+
+    private static boolean hasChecks(JsonNode a) {
+        JsonNode group = null;
+        for (JsonNode g : a.path("Job").path("TaskGroups")) {
+            if (g.path("Name").asText().equals(Json.text(a.get("TaskGroup")))) {
+                group = g;
+            }
+        }
+        if (group == null) {
+            return false;
+        }
+        List<JsonNode> services = new ArrayList<>();
+        group.path("Services").forEach(services::add);
+        group.path("Tasks").forEach(t -> t.path("Services").forEach(services::add));
+        return services.stream().anyMatch(s -> s.path("Checks").size() > 0);
+    }
+
+    /** Nomad's "Nomad Service Checks" table: the latest state of each check, from the allocation's client. */
+    private void checks(ApiClient api, JsonNode a) {
+        JsonNode results;
+        try {
+            results = api.get("/v1/client/allocation/" + Json.pathSegment(Json.text(a.get("ID"))) + "/checks");
+        } catch (ApiException e) {
+            return; // the client is unreachable: the rest of the status still helps
+        }
+        if (results.isEmpty()) {
+            return;
+        }
+        ctx.out().println();
+        ctx.out().println("Nomad Service Checks:");
+        Table table = new Table("Service", "Task", "Name", "Mode", "Status");
+        List<JsonNode> all = new ArrayList<>();
+        results.forEach(all::add);
+        all.sort(Comparator.comparing((JsonNode r) -> r.path("Service").asText())
+                .thenComparing(r -> r.path("Check").asText()));
+        for (JsonNode r : all) {
+            String task = r.path("Task").asText();
+            table.row(r.path("Service").asText(), task.isEmpty() ? "(group)" : task, r.path("Check").asText(),
+                    r.path("Mode").asText(), r.path("Status").asText());
+        }
+        table.print(ctx.out());
     }
 
     /** {@code -short}: one line per task, Nomad's "Tasks" table. */

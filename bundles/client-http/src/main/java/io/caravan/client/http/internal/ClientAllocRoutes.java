@@ -44,6 +44,8 @@ public final class ClientAllocRoutes implements ApiRoutes {
     static final ApiEndpoint STATS = ApiEndpoint.of("ClientAllocations.Stats", AclRule.namespace(Capability.READ_JOB));
     static final ApiEndpoint GC = ApiEndpoint.of("ClientAllocations.GarbageCollect",
             AclRule.namespace(Capability.SUBMIT_JOB));
+    static final ApiEndpoint CHECKS = ApiEndpoint.of("ClientAllocations.Checks",
+            AclRule.namespace(Capability.READ_JOB));
     static final ApiEndpoint HOST_STATS = ApiEndpoint.of("ClientStats.Stats", AclRule.scope(Scope.NODE, Access.READ));
 
     private final ClientAllocs allocs;
@@ -78,7 +80,9 @@ public final class ClientAllocRoutes implements ApiRoutes {
                         this::signal)
                 .get("/v1/client/allocation/{alloc}/stats", ClientFsRoutes.inAllocNamespace(allocs, STATS), this::stats)
                 .get("/v1/client/allocation/{alloc}/gc", ClientFsRoutes.inAllocNamespace(allocs, GC), this::gc)
-                .get("/v1/client/stats", HOST_STATS, this::hostStats);
+                .get("/v1/client/stats", HOST_STATS, this::hostStats)
+                .get("/v1/client/allocation/{alloc}/checks", ClientFsRoutes.inAllocNamespace(allocs, CHECKS),
+                        this::checks);
     }
 
     /** Body of {@code restart}; missing fields (or no body at all) mean every running task. */
@@ -119,6 +123,17 @@ public final class ClientAllocRoutes implements ApiRoutes {
             throw new CaravanException(ErrorCode.INTERNAL, e.getMessage());
         }
         return ApiResponse.ok(new GenericResponse(0));
+    }
+
+    /** Nomad's check results of the allocation's service checks, by check ID. */
+    ApiResponse checks(ApiRequest request) {
+        String allocId = request.pathParam("alloc");
+        known(allocId);
+        try {
+            return ApiResponse.ok(allocs.checks(allocId));
+        } catch (IllegalArgumentException e) {
+            throw refused(allocId, e);
+        }
     }
 
     /** Nomad answers an empty body; an allocation with a task still running is refused with Nomad's text. */

@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -62,6 +63,15 @@ class ClientAllocRoutesTest {
         assertStatus(400, () -> routes.signal(TestRequest.put(ALLOC, "")));
         assertStatus(404, () -> routes.signal(TestRequest.put("zz", "{\"Signal\":\"SIGHUP\"}")));
         assertStatus(500, () -> routes.signal(TestRequest.put(ALLOC, "{\"Signal\":\"SIGNOPE\"}")));
+    }
+
+    @Test
+    void checksAnswerEachCheckByIdAndAnUnknownAllocIsNotFound() throws Exception {
+        allocs.checkResults.put("c1", Map.of("ID", "c1", "Status", "success"));
+        JsonNode json = NomadJson.mapper().valueToTree(routes.checks(TestRequest.get(ALLOC, "")).body());
+        assertEquals("success", json.path("c1").path("Status").asText());
+        assertStatus(404, () -> routes.checks(TestRequest.get("zz", "")));
+        assertEquals("namespace:read-job", ClientAllocRoutes.CHECKS.rule().describe());
     }
 
     @Test

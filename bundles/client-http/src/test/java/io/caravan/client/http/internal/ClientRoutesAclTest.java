@@ -76,7 +76,7 @@ class ClientRoutesAclTest {
     @Test
     void everyRuleIsCheckedInTheAllocationsNamespaceNotTheQuerys() {
         Map<String, ApiEndpoint> routes = routes(allocs());
-        assertEquals(14, routes.size(), routes.keySet().toString());
+        assertEquals(15, routes.size(), routes.keySet().toString());
         Identity dev = token(only("dev", Set.copyOf(Capability.ALL)));
         routes.forEach((route, endpoint) -> {
             TestRequest prod = TestRequest.get("in-prod", "namespace=dev");

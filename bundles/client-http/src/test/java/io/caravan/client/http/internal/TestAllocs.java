@@ -24,6 +24,8 @@ final class TestAllocs implements ClientAllocs {
     volatile ExecSession session;
     /** Whether the tasks' driver isolates their filesystem. */
     volatile boolean isolated;
+    /** What {@link #checks} answers for every allocation. */
+    final Map<String, Object> checkResults = new ConcurrentHashMap<>();
 
     @Override
     public String nodeId() {
@@ -51,6 +53,11 @@ final class TestAllocs implements ClientAllocs {
             throw new IllegalArgumentException("Unknown task \"" + taskName + "\"");
         }
         calls.add("restart " + allocId + " " + taskName);
+    }
+
+    @Override
+    public Map<String, ?> checks(String allocId) {
+        return checkResults;
     }
 
     @Override

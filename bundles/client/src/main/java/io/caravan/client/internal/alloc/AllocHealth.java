@@ -17,11 +17,12 @@ import io.caravan.api.model.TaskState;
 import io.caravan.api.model.UpdateStrategy;
 
 /**
- * Decides, once, whether an allocation of a deployment is healthy (Nomad's allochealth tracker, from task states:
- * Caravan has no service checks yet, so {@code health_check = "checks"} means task states, as Nomad does for a group
- * without checks). Healthy once every counted task has been running continuously for {@code min_healthy_time};
- * unhealthy when a task or the allocation fails, or when {@code healthy_deadline} passes first. Pure: the caller
- * passes the task states and the time, and re-evaluates at {@link Verdict#recheckAt()}.
+ * Decides, once, whether an allocation of a deployment is healthy (Nomad's allochealth tracker). Healthy once every
+ * counted task has been running continuously for {@code min_healthy_time} and, with {@code health_check = "checks"}
+ * on a group that declares service checks, those checks have passed for as long; unhealthy when a task or the
+ * allocation fails, or when {@code healthy_deadline} passes first. The caller passes the task states, the checks'
+ * verdict and the time, and re-evaluates at {@link Verdict#recheckAt()} and whenever a check changes; the only state
+ * kept is since when the checks pass.
  */
 final class AllocHealth {
     /** Nomad's defaults for an update block that leaves them out (structs.DefaultUpdateStrategy). */
@@ -39,15 +40,16 @@ final class AllocHealth {
     private final Duration minHealthyTime;
     private final Instant deadline;
     private final Map<String, TaskLifecycle> lifecycles;
-    private final boolean checksIgnored;
+    private final boolean checksCount;
+    private Instant checksPassingSince;
 
     private AllocHealth(String deploymentId, Duration minHealthyTime, Instant deadline,
-                        Map<String, TaskLifecycle> lifecycles, boolean checksIgnored) {
+                        Map<String, TaskLifecycle> lifecycles, boolean checksCount) {
         this.deploymentId = deploymentId;
         this.minHealthyTime = minHealthyTime;
         this.deadline = deadline;
         this.lifecycles = lifecycles;
-        this.checksIgnored = checksIgnored;
+        this.checksCount = checksCount;
     }
 
     /**
@@ -91,12 +93,9 @@ final class AllocHealth {
         return services != null && services.stream().anyMatch(s -> s.checks() != null && !s.checks().isEmpty());
     }
 
-    /**
-     * {@code health_check = "checks"} on a group that declares service checks: Caravan does not run checks yet, so
-     * health comes from task states alone and the caller says so.
-     */
-    boolean checksIgnored() {
-        return checksIgnored;
+    /** {@code health_check = "checks"} on a group that declares service checks: they must pass too. */
+    boolean checksCount() {
+        return checksCount;
     }
 
     /**
@@ -129,8 +128,23 @@ final class AllocHealth {
         return deadline;
     }
 
-    /** The verdict for these task states and client status at {@code now}. */
+    /** The verdict for these task states and client status at {@code now}, without checks. */
     Verdict evaluate(Map<String, TaskState> states, String clientStatus, Instant now) {
+        return evaluate(states, clientStatus, now, true);
+    }
+
+    /**
+     * The verdict at {@code now}; {@code checksPassing} is the checks' state (true: all pass, false: one fails, null:
+     * one has no result yet), read only when {@link #checksCount}.
+     */
+    Verdict evaluate(Map<String, TaskState> states, String clientStatus, Instant now, Boolean checksPassing) {
+        if (checksCount) {
+            if (!Boolean.TRUE.equals(checksPassing)) {
+                checksPassingSince = null;
+            } else if (checksPassingSince == null) {
+                checksPassingSince = now;
+            }
+        }
         if (Allocation.CLIENT_FAILED.equals(clientStatus) || states.isEmpty()) {
             return new Verdict(false, null);
         }
@@ -159,8 +173,10 @@ final class AllocHealth {
                 latestStart = st.startedAt();
             }
         }
-        if (allRunning && latestStart != Instant.MIN) {
-            Instant healthyAt = latestStart.plus(minHealthyTime);
+        boolean checksOk = !checksCount || checksPassingSince != null;
+        if (allRunning && latestStart != Instant.MIN && checksOk) {
+            Instant from = checksCount && checksPassingSince.isAfter(latestStart) ? checksPassingSince : latestStart;
+            Instant healthyAt = from.plus(minHealthyTime);
             if (!healthyAt.isAfter(now) && !healthyAt.isAfter(deadline)) {
                 return new Verdict(true, null);
             }

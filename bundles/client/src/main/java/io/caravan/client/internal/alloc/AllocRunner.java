@@ -23,6 +23,7 @@ import io.caravan.client.internal.hooks.AllocHook;
 import io.caravan.client.internal.hooks.ArtifactHook;
 import io.caravan.client.internal.hooks.DispatchPayloadHook;
 import io.caravan.client.internal.hooks.LogsHook;
+import io.caravan.client.internal.hooks.ServiceHook;
 import io.caravan.client.internal.hooks.TaskDirHook;
 import io.caravan.client.internal.hooks.TaskEnvHook;
 import io.caravan.client.internal.hooks.TaskHook;
@@ -31,6 +32,7 @@ import io.caravan.client.internal.state.ClientStateStore.PersistedHandle;
 import io.caravan.client.internal.state.ClientStateStore.PersistedTask;
 import io.caravan.client.internal.state.ClientStateStore;
 import io.caravan.plugin.api.driver.DriverException;
+import io.caravan.plugin.api.driver.ExecResult;
 import io.caravan.plugin.api.driver.TaskHandle;
 import io.caravan.plugin.api.driver.TaskId;
 import org.slf4j.Logger;
@@ -56,6 +58,7 @@ public final class AllocRunner {
     private final AtomicBoolean coordinationScheduled = new AtomicBoolean();
     private final TaskEvents events;
     private final AllocStateWriter stateWriter;
+    private final AllocChecks checks;
 
     private volatile Allocation alloc;
     // Touched on the scheduler thread (coordinate) or under this.
@@ -86,6 +89,8 @@ public final class AllocRunner {
         this.onDestroyed = onDestroyed;
         this.events = services.events();
         this.stateWriter = new AllocStateWriter(services.state(), services.workers(), allocId);
+        this.checks = new AllocChecks(allocId, services.scheduler(), services.workers(), services.clock(),
+                this::execInTask, this::restartForCheck, this::taskChanged);
         TaskGroup group = alloc.lookupTaskGroup();
         String jobType = alloc.job() == null ? null : alloc.job().type();
         if (group != null) {
@@ -102,14 +107,35 @@ public final class AllocRunner {
         decidedHealth = known != null && known.healthy() != null ? known : null;
     }
 
-    /** Nomad's task hook order, reduced to what Caravan has: task dir, logs, dispatch payload, env, artifacts. */
+    /**
+     * Nomad's task hook order, reduced to what Caravan has: task dir, logs, dispatch payload, env, artifacts,
+     * services.
+     */
     private List<TaskHook> taskHooks() {
         return List.of(new TaskDirHook(), new LogsHook(services.logs()), new DispatchPayloadHook(), new TaskEnvHook(),
-                new ArtifactHook(services.artifactSandbox()));
+                new ArtifactHook(services.artifactSandbox()), new ServiceHook(services.serviceRegistrar(), checks));
     }
 
     public String allocId() {
         return allocId;
+    }
+
+    /** The allocation's service checks and their latest results. */
+    public AllocChecks checks() {
+        return checks;
+    }
+
+    private ExecResult execInTask(String task, List<String> argv, Duration timeout) throws Exception {
+        TaskRunner tr = tasks.get(task);
+        if (tr == null) {
+            throw new IllegalArgumentException("task \"" + task + "\" not found");
+        }
+        return tr.execOnce(argv, timeout);
+    }
+
+    private boolean restartForCheck(String task, String reason) {
+        TaskRunner tr = tasks.get(task);
+        return tr != null && tr.restart(reason);
     }
 
     public Allocation alloc() {
@@ -452,11 +478,6 @@ public final class AllocRunner {
             health = AllocHealth.start(current, now);
             healthRecheck = null;
             decidedHealth = null;
-            if (health != null && health.checksIgnored()) {
-                LOG.atWarn().addKeyValue("alloc_id", allocId).addKeyValue("deployment_id", health.deploymentId())
-                        .log("health_check = \"checks\": service checks are not run by this client yet; "
-                                + "deployment health comes from task states only");
-            }
         }
         if (health == null) {
             return;
@@ -465,7 +486,9 @@ public final class AllocRunner {
             health = null;
             return;
         }
-        AllocHealth.Verdict verdict = health.evaluate(states, clientStatus(states).status(), now);
+        // Checks start once their task runs: until then the group's declared checks have no result.
+        Boolean checksPassing = checks.isEmpty() ? null : checks.passing();
+        AllocHealth.Verdict verdict = health.evaluate(states, clientStatus(states).status(), now, checksPassing);
         if (verdict.decided()) {
             AllocDeploymentStatus status = AllocHealth.decided(current, verdict.healthy(), now);
             LOG.atInfo().addKeyValue("alloc_id", allocId).addKeyValue("deployment_id", health.deploymentId())
@@ -531,6 +554,8 @@ public final class AllocRunner {
             destroyed |= runDestroy;
         }
         if (runPostrun) {
+            checks.stopAll();
+            services.serviceRegistrar().deregisterAlloc(allocId);   // the group's services, and any left
             hooks.stream().filter(h -> h instanceof AllocHook.Postrun)
                     .forEach(h -> ((AllocHook.Postrun) h).postrun(alloc, allocDir));
         }

@@ -21,8 +21,8 @@ import io.caravan.plugin.api.driver.TaskDriver;
 /**
  * What the client lends its alloc and task runners: its threads (a scheduler for timers and coordination, a worker
  * pool for blocking driver and hook calls — nobody waits on a thread for a task to exit), time, drivers, the
- * current node, state persistence, log rotation, where client-side alloc updates go, and which local files
- * artifacts may read.
+ * current node, state persistence, log rotation, where client-side alloc updates go, which local files
+ * artifacts may read, and where service registrations go.
  */
 public record RunnerServices(
         ScheduledExecutorService scheduler,
@@ -36,7 +36,17 @@ public record RunnerServices(
         Consumer<Allocation> updates,
         Path allocDirRoot,
         Duration maxKillTimeout,
-        ArtifactSandbox artifactSandbox) {
+        ArtifactSandbox artifactSandbox,
+        ServiceRegistrar serviceRegistrar) {
+
+    /** Without service registration (runners whose tests do not look at services). */
+    public RunnerServices(ScheduledExecutorService scheduler, Executor workers, Clock clock, Random random,
+                          Function<String, Optional<TaskDriver>> drivers, Supplier<Node> node, ClientStateStore state,
+                          LogRotator logs, Consumer<Allocation> updates, Path allocDirRoot, Duration maxKillTimeout,
+                          ArtifactSandbox artifactSandbox) {
+        this(scheduler, workers, clock, random, drivers, node, state, logs, updates, allocDirRoot, maxKillTimeout,
+                artifactSandbox, ServiceRegistrar.NONE);
+    }
 
     public TaskEvents events() {
         return new TaskEvents(clock);

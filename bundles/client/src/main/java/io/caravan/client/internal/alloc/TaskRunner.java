@@ -21,6 +21,7 @@ import io.caravan.client.internal.hooks.TaskHook;
 import io.caravan.client.internal.hooks.TaskHookContext;
 import io.caravan.plugin.api.driver.DriverCapabilities;
 import io.caravan.plugin.api.driver.DriverException;
+import io.caravan.plugin.api.driver.ExecResult;
 import io.caravan.plugin.api.driver.ExecSession;
 import io.caravan.plugin.api.driver.ExitResult;
 import io.caravan.plugin.api.driver.TaskConfig;
@@ -606,6 +607,11 @@ public final class TaskRunner {
         } catch (DriverException e) {
             throw new IllegalStateException(e.getMessage(), e);
         }
+    }
+
+    /** A {@code script} check: the command runs in the task through its driver, bounded by {@code timeout}. */
+    ExecResult execOnce(List<String> argv, Duration timeout) throws DriverException {
+        return runningDriver().exec(id, argv, timeout);
     }
 
     /** Whether the driver isolates the task's filesystem (exec of a task that is not isolated runs on the node). */

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import io.caravan.api.endpoint.NodeEndpoint;
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Node;
+import io.caravan.api.model.ServiceRegistration;
 
 /**
  * The client's calls with a deadline each. A server that stops answering without closing the connection (a paused
@@ -49,6 +50,12 @@ public final class BoundedNodeEndpoint implements NodeEndpoint {
     @Override
     public CompletionStage<List<Allocation>> allocs(String nodeId, String secretId, List<String> allocIds) {
         return bounded(delegate.allocs(nodeId, secretId, allocIds), CALL_TIMEOUT);
+    }
+
+    @Override
+    public CompletionStage<Long> updateServices(String nodeId, String secretId, List<ServiceRegistration> upserts,
+                                                List<String> deleteIds) {
+        return bounded(delegate.updateServices(nodeId, secretId, upserts, deleteIds), CALL_TIMEOUT);
     }
 
     static <T> CompletionStage<T> bounded(CompletionStage<T> call, Duration timeout) {

@@ -188,12 +188,31 @@ class AllocHealthTest {
     }
 
     @Test
-    void declaredServiceChecksUnderChecksAreFlaggedAsNotRun() {
+    void declaredServiceChecksCountUnderChecksOnly() {
         Map<String, Object> t = task("web", null, false);
         t.put("Services", List.of(Map.of("Name", "web", "Checks", List.of(Map.of("Name", "alive", "Type", "tcp")))));
-        assertTrue(tracker(alloc("d1", update("checks", null, null), t)).checksIgnored());
-        assertFalse(tracker(alloc("d1", update("task_states", null, null), t)).checksIgnored(),
+        assertTrue(tracker(alloc("d1", update("checks", null, null), t)).checksCount());
+        assertFalse(tracker(alloc("d1", update("task_states", null, null), t)).checksCount(),
                 "task_states asks for task states only");
-        assertFalse(tracker(alloc("d1", update("checks", null, null), task("web", null, false))).checksIgnored());
+        assertFalse(tracker(alloc("d1", update("checks", null, null), task("web", null, false))).checksCount());
+    }
+
+    @Test
+    void underChecksTheChecksMustPassForMinHealthyTimeToo() {
+        Map<String, Object> t = task("web", null, false);
+        t.put("Services", List.of(Map.of("Name", "web", "Checks", List.of(Map.of("Name", "alive", "Type", "tcp")))));
+        AllocHealth h = tracker(alloc("d1", update("checks", Duration.ofSeconds(10), Duration.ofMinutes(1)), t));
+        Map<String, TaskState> states = Map.of("web", running(T0));
+        AllocHealth.Verdict pending = h.evaluate(states, "running", T0.plusSeconds(20), null);
+        assertNull(pending.healthy(), "running long enough, but the check has no result yet");
+        assertNull(h.evaluate(states, "running", T0.plusSeconds(25), false).healthy(), "a failing check waits");
+        AllocHealth.Verdict passing = h.evaluate(states, "running", T0.plusSeconds(30), true);
+        assertNull(passing.healthy());
+        assertEquals(T0.plusSeconds(40), passing.recheckAt(), "min_healthy_time from when the checks passed");
+        assertEquals(Boolean.TRUE, h.evaluate(states, "running", T0.plusSeconds(40), true).healthy());
+
+        AllocHealth failing = tracker(alloc("d1", update("checks", Duration.ofSeconds(10), Duration.ofMinutes(1)), t));
+        assertEquals(Boolean.FALSE, failing.evaluate(states, "running", T0.plusSeconds(61), false).healthy(),
+                "checks still failing at the healthy deadline");
     }
 }

@@ -19,6 +19,7 @@ import io.caravan.api.ErrorCode;
 import io.caravan.api.endpoint.NodeEndpoint;
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Node;
+import io.caravan.api.model.ServiceRegistration;
 import io.caravan.client.internal.testing.Fixtures;
 import io.caravan.client.internal.testing.InMemoryNodeEndpoint;
 import org.junit.jupiter.api.AfterEach;
@@ -71,6 +72,13 @@ class NodeRegistrationTest {
         @Override
         public CompletionStage<List<Allocation>> allocs(String nodeId, String secretId, List<String> ids) {
             return server.allocs(nodeId, secretId, ids);
+        }
+
+        @Override
+        public CompletionStage<Long> updateServices(String nodeId, String secretId,
+                                                    List<ServiceRegistration> upserts,
+                                                    List<String> deleteIds) {
+            return server.updateServices(nodeId, secretId, upserts, deleteIds);
         }
     };
 

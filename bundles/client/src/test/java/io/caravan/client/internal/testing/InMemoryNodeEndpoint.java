@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -17,6 +18,7 @@ import io.caravan.api.ErrorCode;
 import io.caravan.api.endpoint.NodeEndpoint;
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Node;
+import io.caravan.api.model.ServiceRegistration;
 
 /**
  * A server in a map: registered nodes, allocations by ID with a table index, blocking {@code clientAllocs}
@@ -26,6 +28,8 @@ public final class InMemoryNodeEndpoint implements NodeEndpoint, AutoCloseable {
     public final List<Node> registrations = new CopyOnWriteArrayList<>();
     public final List<String> statusUpdates = new CopyOnWriteArrayList<>();
     public final List<List<Allocation>> allocUpdates = new CopyOnWriteArrayList<>();
+    /** Registered services by ID, as the client's upserts and deletes left them. */
+    public final Map<String, ServiceRegistration> services = new ConcurrentHashMap<>();
 
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "test-endpoint");
@@ -196,5 +200,17 @@ public final class InMemoryNodeEndpoint implements NodeEndpoint, AutoCloseable {
     @Override
     public void close() {
         timers.shutdownNow();
+    }
+
+    @Override
+    public synchronized CompletionStage<Long> updateServices(String nodeId, String secretId,
+                                                             List<ServiceRegistration> upserts,
+                                                             List<String> deleteIds) {
+        if (unreachable) {
+            return cutOff();
+        }
+        upserts.forEach(r -> services.put(r.id(), r));
+        deleteIds.forEach(services::remove);
+        return CompletableFuture.completedFuture(++index);
     }
 }
