@@ -84,6 +84,7 @@ import io.caravan.cli.command.JobStopCommand;
 import io.caravan.cli.command.JobValidateCommand;
 import io.caravan.cli.command.JobScaleCommand;
 import io.caravan.cli.command.JobInitCommand;
+import io.caravan.cli.command.JobRestartCommand;
 import io.caravan.cli.command.NamespaceApplyCommand;
 import io.caravan.cli.command.NamespaceCommand;
 import io.caravan.cli.command.NamespaceDeleteCommand;
@@ -233,7 +234,8 @@ public final class Main {
                         .addSubcommand(new CommandLine(new JobPeriodicCommand())
                                 .addSubcommand(new JobPeriodicForceCommand(ctx)))
                         .addSubcommand(new JobScaleCommand(ctx))
-                        .addSubcommand(new JobInitCommand(ctx)))
+                        .addSubcommand(new JobInitCommand(ctx))
+                        .addSubcommand(new JobRestartCommand(ctx)))
                 .addSubcommand(new CommandLine(new DeploymentCommand())
                         .addSubcommand(new DeploymentListCommand(ctx))
                         .addSubcommand(new DeploymentStatusCommand(ctx))
