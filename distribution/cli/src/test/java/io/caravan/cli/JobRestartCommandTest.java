@@ -29,7 +29,8 @@ class JobRestartCommandTest extends FakeAgentTest {
         StringJoiner list = new StringJoiner(",", "[", "]");
         for (int i = 1; i <= n; i++) {
             list.add(stub(id(i), "running", "run"));
-            agent.json("/v1/allocation/" + id(i), stub(id(i), "running", "run"));
+            agent.json("/v1/allocation/" + id(i), stub(id(i), "running", "run"))
+                    .json("/v1/client/allocation/" + id(i) + "/restart", "{}");
         }
         list.add(stub(id(9), "complete", "stop"));
         agent.json("/v1/job/web/allocations", list.toString());
