@@ -17,7 +17,8 @@ class JobRestartCommandTest extends FakeAgentTest {
     void environment() {
         env = Map.of("CARAVAN_ADDR", agent.address(), "TZ", "UTC", "CARAVAN_MONITOR_TIMEOUT", "20s");
         agent.json("/v1/jobs", "[{\"ID\":\"web\"}]")
-                .json("/v1/job/web", "{\"ID\":\"web\",\"Type\":\"service\"}");
+                .json("/v1/job/web", "{\"ID\":\"web\",\"Type\":\"service\"}")
+                .json("/v1/job/web/deployments", "[{\"ID\":\"d0000000-1111\",\"Status\":\"successful\"}]");
     }
 
     private static String id(int i) {
@@ -177,5 +178,19 @@ class JobRestartCommandTest extends FakeAgentTest {
                 r.out());
         assertEquals("{\"TaskName\":\"server\",\"AllTasks\":false}",
                 agent.last("/v1/client/allocation/" + id(2) + "/restart").body());
+    }
+
+    @Test
+    void anActiveDeploymentStopsTheRestart() {
+        allocations(2);
+        agent.json("/v1/job/web/deployments", "[{\"ID\":\"d1234567-1111\",\"Status\":\"running\"}]");
+        Cli.Result r = Cli.run(env, "job", "restart", "-yes", "web");
+        assertEquals(1, r.code(), r.out());
+        assertEquals("""
+                ==> <t>: Restarting 2 allocations
+                ==> <t>: Job restart finished with errors
+                """, EvalMonitorTest.untimed(r.out()));
+        assertEquals("\n1 error occurred while restarting job:\n* Deployment \"d1234567\" is \"running\"\n", r.err());
+        assertEquals(List.of(), calls("/restart"));
     }
 }

@@ -56,6 +56,10 @@ class JobRestartE2EIT {
                     "Config": {"command": "/bin/sleep", "args": ["600"]}}]}]}}""");
         assertEquals(200, registered.statusCode(), registered.body());
         AgentProcess.await("both allocations run", WAIT, () -> running().size() == 2);
+        // job restart refuses to run under a deployment that is still in progress, as Nomad's.
+        AgentProcess.await("no deployment in progress", WAIT, () -> agent.json("/v1/job/web/deployments")
+                .findValues("Status").stream().allMatch(s -> List.of("successful", "failed", "cancelled")
+                        .contains(s.asText())));
 
         Path out = Files.createTempFile(dir, "cli-", ".out");
         Process p = AgentProcess.runIn(dir, out, "job", "restart", "-address=" + agent.address(),

@@ -148,13 +148,22 @@ public final class JobRestartCommand extends HttpCommand {
 
         List<String> errors = new ArrayList<>();
         boolean canceled = false;
+        batches:
         for (int start = 0; start < allocs.size(); start += batchSize) {
             List<Alloc> batch = allocs.subList(start, Math.min(allocs.size(), start + batchSize));
-            if (batchSize > 1) {
-                info("Restarting " + ordinal(start / batchSize + 1) + " batch of " + batch.size() + " allocations");
-            }
             List<String> batchErrors = new ArrayList<>();
             for (Alloc alloc : batch) {
+                // As Nomad: never restart under a rolling deployment, which would fight the restarts.
+                String deploying = activeDeployment(api, jobId);
+                if (deploying != null) {
+                    errors.addAll(batchErrors);
+                    errors.add(deploying);
+                    break batches;
+                }
+                if (alloc == batch.get(0) && batchSize > 1) {
+                    info("Restarting " + ordinal(start / batchSize + 1) + " batch of " + batch.size()
+                            + " allocations");
+                }
                 String failure = handle(api, alloc, taskSet);
                 if (failure != null) {
                     batchErrors.add("Error restarting allocation " + Nomad.quote(shortId(alloc.id())) + ": "
@@ -199,6 +208,23 @@ public final class JobRestartCommand extends HttpCommand {
             ctx.out().println("Job restarted successfully!");
         }
         return 0;
+    }
+
+    /** Nomad's refusal while one of the job's deployments is not terminal, or null. */
+    private String activeDeployment(ApiClient api, String jobId) {
+        JsonNode deployments;
+        try {
+            deployments = api.get("/v1/job/" + Json.pathSegment(jobId) + "/deployments");
+        } catch (ApiException e) {
+            return "Error retrieving deployments for job " + Nomad.quote(jobId) + ": " + e.getMessage();
+        }
+        for (JsonNode d : deployments) {
+            String status = Json.text(d.get("Status"));
+            if (!List.of("failed", "successful", "cancelled").contains(status)) {
+                return "Deployment " + Nomad.quote(shortId(Json.text(d.get("ID")))) + " is " + Nomad.quote(status);
+            }
+        }
+        return null;
     }
 
     /** The running allocations (desired or actual) of the requested groups that have one of the requested tasks. */
