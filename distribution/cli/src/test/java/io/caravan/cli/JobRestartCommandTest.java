@@ -70,11 +70,16 @@ class JobRestartCommandTest extends FakeAgentTest {
         assertEquals(5, restarts.size(), restarts.toString());
         assertEquals("PUT /v1/client/allocation/" + id(1) + "/restart", restarts.get(0));
         assertEquals("{\"AllTasks\":false}", agent.last("/v1/client/allocation/" + id(5) + "/restart").body());
-        // Each batch is seen running again before the next one starts.
+        // A batch is restarted, then seen running again, before the next one starts.
         List<String> order = agent.requests().stream().map(x -> x.method() + " " + x.path())
                 .filter(p -> p.contains(id(2)) || p.contains(id(3))).toList();
         assertEquals(List.of("PUT /v1/client/allocation/" + id(2) + "/restart", "GET /v1/allocation/" + id(2),
                 "PUT /v1/client/allocation/" + id(3) + "/restart", "GET /v1/allocation/" + id(3)), order);
+        List<String> first = agent.requests().stream().map(x -> x.method() + " " + x.path())
+                .filter(p -> p.contains(id(1)) || p.contains(id(2))).toList();
+        assertEquals(List.of("PUT /v1/client/allocation/" + id(1) + "/restart",
+                "PUT /v1/client/allocation/" + id(2) + "/restart", "GET /v1/allocation/" + id(1),
+                "GET /v1/allocation/" + id(2)), first);
     }
 
     @Test

@@ -152,6 +152,7 @@ public final class JobRestartCommand extends HttpCommand {
         for (int start = 0; start < allocs.size(); start += batchSize) {
             List<Alloc> batch = allocs.subList(start, Math.min(allocs.size(), start + batchSize));
             List<String> batchErrors = new ArrayList<>();
+            List<Alloc> acted = new ArrayList<>();
             for (Alloc alloc : batch) {
                 // As Nomad: never restart under a rolling deployment, which would fight the restarts.
                 String deploying = activeDeployment(api, jobId);
@@ -165,6 +166,21 @@ public final class JobRestartCommand extends HttpCommand {
                             + " allocations");
                 }
                 String failure = handle(api, alloc, taskSet);
+                if (failure != null) {
+                    batchErrors.add("Error restarting allocation " + Nomad.quote(shortId(alloc.id())) + ": "
+                            + failure);
+                } else {
+                    acted.add(alloc);
+                }
+            }
+            // The whole batch restarts at once (as Nomad's goroutines); then each must be running again.
+            for (Alloc alloc : acted) {
+                String failure;
+                try {
+                    failure = awaitRunning(api, alloc.id(), reschedule);
+                } catch (ApiException e) {
+                    failure = e.getMessage();
+                }
                 if (failure != null) {
                     batchErrors.add("Error restarting allocation " + Nomad.quote(shortId(alloc.id())) + ": "
                             + failure);
@@ -255,7 +271,7 @@ public final class JobRestartCommand extends HttpCommand {
         }
     }
 
-    /** Restarts or reschedules one allocation and waits until it (or its replacement) runs; the failure, or null. */
+    /** Restarts or reschedules one allocation; the failure, or null. */
     private String handle(ApiClient api, Alloc alloc, Set<String> taskSet) {
         String path = Json.pathSegment(alloc.id());
         try {
@@ -268,7 +284,7 @@ public final class JobRestartCommand extends HttpCommand {
                 } catch (ApiException e) {
                     return "Failed to stop allocation: " + e.getMessage();
                 }
-                return awaitRunning(api, alloc.id(), true);
+                return null;
             }
             if (allTasks || taskSet.isEmpty()) {
                 detail("Restarting " + (allTasks ? "all" : "running") + " tasks in allocation "
@@ -285,7 +301,7 @@ public final class JobRestartCommand extends HttpCommand {
                     }
                 }
             }
-            return awaitRunning(api, alloc.id(), false);
+            return null;
         } catch (ApiException e) {
             return e.getMessage();
         }
