@@ -87,6 +87,7 @@ import io.caravan.cli.command.JobStatusCommand;
 import io.caravan.cli.command.JobStopCommand;
 import io.caravan.cli.command.JobScaleCommand;
 import io.caravan.cli.command.JobInitCommand;
+import io.caravan.cli.command.JobRestartCommand;
 import io.caravan.cli.command.NamespaceApplyCommand;
 import io.caravan.cli.command.NamespaceCommand;
 import io.caravan.cli.command.NamespaceDeleteCommand;
@@ -251,7 +252,8 @@ public final class Main {
                         .addSubcommand(new JobInitCommand(ctx))
                         .addSubcommand(new CommandLine(new JobTagCommand())
                                 .addSubcommand(new JobTagApplyCommand(ctx))
-                                .addSubcommand(new JobTagUnsetCommand(ctx))))
+                                .addSubcommand(new JobTagUnsetCommand(ctx)))
+                        .addSubcommand(new JobRestartCommand(ctx)))
                 .addSubcommand(new CommandLine(new DeploymentCommand())
                         .addSubcommand(new DeploymentListCommand(ctx))
                         .addSubcommand(new DeploymentStatusCommand(ctx))
