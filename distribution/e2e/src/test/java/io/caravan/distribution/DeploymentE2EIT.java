@@ -3,7 +3,6 @@ package io.caravan.distribution;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,23 +31,22 @@ import org.junit.jupiter.api.Test;
  */
 class DeploymentE2EIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
+    private static DevAgent dev;
     private static AgentProcess agent;
     private static Path dir;
 
     @BeforeAll
     static void start() throws Exception {
-        dir = Files.createTempDirectory("caravan-deployment-");
-        agent = AgentProcess.startDev(dir, ", \"data_dir\": \"" + dir.resolve("data") + "\"");
-        AgentProcess.await("the dev agent's client node is ready", WAIT,
-                () -> agent.json("/v1/nodes").findValues("Status").stream().anyMatch(s -> s.asText().equals("ready")));
+        dev = DevAgent.start("caravan-deployment-");
+        agent = dev.agent();
+        dir = dev.dir();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (agent != null) {
-            agent.close();
+        if (dev != null) {
+            dev.close();
         }
-        AgentProcess.deleteTree(dir);
     }
 
     private static final String CANARY = "{\"Canary\": 1, \"MaxParallel\": 1, \"HealthCheck\": \"manual\", "

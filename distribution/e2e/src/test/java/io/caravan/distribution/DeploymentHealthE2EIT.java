@@ -25,23 +25,22 @@ class DeploymentHealthE2EIT {
     private static final Duration WAIT = Duration.ofSeconds(90);
     /** Five groups' worth of one-second min_healthy_time plus placement, on a loaded machine. */
     private static final Duration ROLL = Duration.ofSeconds(180);
+    private static DevAgent dev;
     private static AgentProcess agent;
     private static Path dir;
 
     @BeforeAll
     static void start() throws Exception {
-        dir = Files.createTempDirectory("caravan-deployment-health-");
-        agent = AgentProcess.startDev(dir, ", \"data_dir\": \"" + dir.resolve("data") + "\"");
-        AgentProcess.await("the dev agent's client node is ready", WAIT,
-                () -> agent.json("/v1/nodes").findValues("Status").stream().anyMatch(s -> s.asText().equals("ready")));
+        dev = DevAgent.start("caravan-deployment-health-");
+        agent = dev.agent();
+        dir = dev.dir();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (agent != null) {
-            agent.close();
+        if (dev != null) {
+            dev.close();
         }
-        AgentProcess.deleteTree(dir);
     }
 
     /**

@@ -23,23 +23,22 @@ import org.junit.jupiter.api.Test;
  */
 class JobFixesE2EIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
+    private static DevAgent dev;
     private static AgentProcess agent;
     private static Path dir;
 
     @BeforeAll
     static void start() throws Exception {
-        dir = Files.createTempDirectory("caravan-jobfixes-");
-        agent = AgentProcess.startDev(dir, ", \"data_dir\": \"" + dir.resolve("data") + "\"");
-        AgentProcess.await("the dev agent's client node is ready", WAIT,
-                () -> agent.json("/v1/nodes").findValues("Status").stream().anyMatch(s -> s.asText().equals("ready")));
+        dev = DevAgent.start("caravan-jobfixes-");
+        agent = dev.agent();
+        dir = dev.dir();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (agent != null) {
-            agent.close();
+        if (dev != null) {
+            dev.close();
         }
-        AgentProcess.deleteTree(dir);
     }
 
     /** A CLI command in {@code dir}, {@code -address} of the agent after its words; its exit code and output. */

@@ -18,23 +18,22 @@ import org.junit.jupiter.api.Test;
 /** {@code caravan job restart} on {@code caravan agent -dev}: both allocations of a service restarted in place. */
 class JobRestartE2EIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
+    private static DevAgent dev;
     private static AgentProcess agent;
     private static Path dir;
 
     @BeforeAll
     static void start() throws Exception {
-        dir = Files.createTempDirectory("caravan-restart-");
-        agent = AgentProcess.startDev(dir, ", \"data_dir\": \"" + dir.resolve("data") + "\"");
-        AgentProcess.await("the dev agent's client node is ready", WAIT,
-                () -> agent.json("/v1/nodes").findValues("Status").stream().anyMatch(s -> s.asText().equals("ready")));
+        dev = DevAgent.start("caravan-restart-");
+        agent = dev.agent();
+        dir = dev.dir();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (agent != null) {
-            agent.close();
+        if (dev != null) {
+            dev.close();
         }
-        AgentProcess.deleteTree(dir);
     }
 
     private static List<JsonNode> running() {

@@ -36,21 +36,21 @@ import org.junit.jupiter.api.Test;
  */
 class PeriodicDispatchE2EIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
+    private static DevAgent dev;
     private static AgentProcess agent;
     private static Path dir;
 
     @BeforeAll
     static void start() throws Exception {
-        dir = Files.createTempDirectory("caravan-periodic-");
-        agent = AgentProcess.startDev(dir, ", \"data_dir\": \"" + dir.resolve("data") + "\"");
-        AgentProcess.await("the dev agent's client node is ready", WAIT,
-                () -> agent.json("/v1/nodes").findValues("Status").stream().anyMatch(s -> s.asText().equals("ready")));
+        dev = DevAgent.start("caravan-periodic-");
+        agent = dev.agent();
+        dir = dev.dir();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (agent != null) {
-            agent.close();
+        if (dev != null) {
+            dev.close();
         }
     }
 
