@@ -144,7 +144,7 @@ class ServerRejoinE2EIT {
     }
 
     /** The Raft configuration's addresses are RPC addresses: the same strings as /v1/status/leader and peers. */
-    private static void assertAddressesAgree(AgentProcess a) {
+    private static void assertAddressesAgree(AgentProcess a) throws InterruptedException {
         // A leader that /v1/status/leader already names may answer "No cluster leader" for a moment, until its own
         // Raft server is ready to write (as Nomad does during an election): wait for that, bounded.
         AgentProcess.await("the leader serves its Raft configuration", WAIT, () -> {
