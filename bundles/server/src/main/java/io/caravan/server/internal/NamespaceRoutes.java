@@ -36,8 +36,8 @@ public final class NamespaceRoutes implements ApiRoutes {
     /** Open to anyone: the answer holds only the namespaces the caller has some capability in. */
     static final ApiEndpoint LIST = ApiEndpoint.of("Namespace.ListNamespaces", AclRule.PUBLIC);
     /**
-     * Any capability in the namespace the path names (Nomad's {@code AllowNamespace}); for one that does not exist,
-     * in the query's namespace, as for an evaluation by ID ({@link #register}), and the answer is a 404.
+     * Any capability in the namespace the path names (Nomad's {@code AllowNamespace}), whether or not it exists: a
+     * caller without one gets a 403 either way, so the answer does not tell it which namespaces exist.
      */
     static final ApiEndpoint GET = ApiEndpoint.of("Namespace.GetNamespace", AclRule.anyOf(Capability.ALL.stream()
             .filter(c -> !Capability.DENY.equals(c)).map(AclRule::namespace).toArray(AclRule[]::new)));
@@ -65,8 +65,7 @@ public final class NamespaceRoutes implements ApiRoutes {
     @Override
     public void register(RouteTable routes) {
         routes.getAsync("/v1/namespaces", LIST, this::list)
-                .getAsync("/v1/namespace/{name}", GET.namespacedBy(r -> Namespaces.get(store.snapshot(),
-                        r.pathParam("name")).map(Namespaces.Namespace::name).orElse(null)), this::get)
+                .getAsync("/v1/namespace/{name}", GET.namespacedBy(r -> r.pathParam("name")), this::get)
                 .writeAsync("/v1/namespace", UPSERT, r -> upsert(r, null))
                 .writeAsync("/v1/namespace/{name}", UPSERT, r -> upsert(r, r.pathParam("name")))
                 .deleteAsync("/v1/namespace/{name}", DELETE, this::delete);

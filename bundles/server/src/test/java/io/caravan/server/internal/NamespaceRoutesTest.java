@@ -162,8 +162,8 @@ class NamespaceRoutesTest {
         var request = new RoutesHarness.Request("GET", "/v1/namespace/{name}", Map.of("name", "prod"), null,
                 RouteAclTest.DEV);
         assertEquals("prod", get.namespace().apply(request));
-        assertEquals("default", get.namespace().apply(new RoutesHarness.Request("GET", "/v1/namespace/{name}",
-                Map.of("name", "missing"), null, RouteAclTest.DEV)), "a missing one: the query's, then a 404");
+        assertEquals("missing", get.namespace().apply(new RoutesHarness.Request("GET", "/v1/namespace/{name}",
+                Map.of("name", "missing"), null, RouteAclTest.DEV)), "a missing one too: no existence disclosure");
         assertTrue(!get.rule().allows(RouteAclTest.DEV, "prod"));
         assertTrue(get.rule().allows(RouteAclTest.DEV, "dev"));
         @SuppressWarnings("unchecked")

@@ -178,6 +178,15 @@ class RouteAclTest {
                 null)));
     }
 
+    @Test
+    void aNamespaceIsReadableOnlyWithSomeCapabilityInItWhetherOrNotItExists() {
+        answer(DEV, "GET /v1/namespace/{name}", "dev");
+        assertDenied(call(DEV, "GET /v1/namespace/{name}", "prod"));
+        // a 404 here would tell a caller with rights only in "dev" that no namespace "secret" exists
+        assertDenied(call(DEV, "GET /v1/namespace/{name}", "secret", "namespace", "dev"));
+        assertError(call(Identity.UNRESTRICTED, "GET /v1/namespace/{name}", "secret"), 404, "Namespace not found");
+    }
+
     // ---- job writes: the namespace Nomad resolves for the job ---------------------------------------------------
 
     @Test
@@ -224,7 +233,7 @@ class RouteAclTest {
 
     record Request(String method, String path, String id, Map<String, String> params, JsonNode json,
                    Identity identity) implements ApiRequest {
-        public String pathParam(String name) { return name.equals("id") || name.equals("alloc") ? id : null; }
+        public String pathParam(String name) { return name.equals("id") || name.equals("alloc") || name.equals("name") ? id : null; }
         public Optional<String> query(String name) { return Optional.ofNullable(params.get(name)); }
         public List<String> queryAll(String name) { return query(name).map(List::of).orElse(List.of()); }
         public Optional<String> header(String name) { return Optional.empty(); }
