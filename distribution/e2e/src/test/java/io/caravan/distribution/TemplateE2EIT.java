@@ -107,7 +107,11 @@ class TemplateE2EIT {
         AgentProcess.await("the templated task runs", WAIT, () -> agent.json("/v1/job/tmpl/allocations")
                 .findValues("ClientStatus").stream().anyMatch(s -> s.asText().equals("running")));
         String allocId = agent.json("/v1/job/tmpl/allocations").get(0).get("ID").asText();
-        Path allocDir = dev.dir().resolve("data/alloc").resolve(allocId);
+        Path allocDir;
+        try (var paths = Files.walk(dev.dir(), 4)) {
+            allocDir = paths.filter(p -> p.getFileName().toString().equals(allocId) && Files.isDirectory(p.resolve("app")))
+                    .findFirst().orElseThrow(() -> new AssertionError("no directory of allocation " + allocId));
+        }
         Path config = allocDir.resolve("app/local/config.txt");
         Path starts = allocDir.resolve("alloc/starts");
         Path hups = allocDir.resolve("alloc/hups");

@@ -179,6 +179,8 @@ public final class TemplateHook implements TaskHook.Prestart, TaskHook.Recover, 
         private ScheduledFuture<?> pending;
         private long firstChange;
         private boolean ownerWarned;
+        private boolean watchingVariables;
+        private boolean watchingServices;
         private Duration varBackoff = Duration.ofSeconds(1);
         private Duration serviceBackoff = Duration.ofSeconds(1);
 
@@ -363,11 +365,20 @@ public final class TemplateHook implements TaskHook.Prestart, TaskHook.Recover, 
 
         // ---- watching ----------------------------------------------------------------------------------------
 
+        /** Starts the queries for what the templates read (again after a render that found more to read). */
         void watch() {
-            if (data.wantsVariables()) {
+            boolean vars;
+            boolean services;
+            synchronized (this) {
+                vars = !watchingVariables && data.wantsVariables();
+                services = !watchingServices && data.wantsServices();
+                watchingVariables |= vars;
+                watchingServices |= services;
+            }
+            if (vars) {
                 watchVariables();
             }
-            if (data.wantsServices()) {
+            if (services) {
                 watchServices();
             }
         }
@@ -457,6 +468,7 @@ public final class TemplateHook implements TaskHook.Prestart, TaskHook.Recover, 
                 ctx.control().kill(events().killingFailed("Template failed: " + e.getMessage()));
                 return;
             }
+            watch();
             if (!changed.isEmpty()) {
                 react(changed);
             }
