@@ -94,9 +94,7 @@ public final class TemplateHook implements TaskHook.Prestart, TaskHook.Recover, 
             return;
         }
         Watcher w;
-        boolean again;
         synchronized (this) {
-            again = watcher != null;
             if (watcher == null) {
                 watcher = new Watcher(ctx);
             }
@@ -104,14 +102,11 @@ public final class TemplateHook implements TaskHook.Prestart, TaskHook.Recover, 
         }
         w.ctx = ctx;
         // A restart keeps what the watcher rendered unless restart { render_templates = true } asks for a new render.
-        if (!again || renderOnRestart(ctx)) {
-            Map<Integer, String> out = w.firstRender();
-            w.write(out, true);
+        if (!w.rendered() || renderOnRestart(ctx)) {
+            w.write(w.firstRender(), true);
         }
         w.applyEnv(ctx);
-        if (!again) {
-            w.watch();
-        }
+        w.watch();
     }
 
     @Override
@@ -180,6 +175,7 @@ public final class TemplateHook implements TaskHook.Prestart, TaskHook.Recover, 
         private long firstChange;
         private boolean ownerWarned;
         private boolean watchingVariables;
+        private boolean rendered;
         private boolean watchingServices;
         private Duration varBackoff = Duration.ofSeconds(1);
         private Duration serviceBackoff = Duration.ofSeconds(1);
@@ -211,6 +207,11 @@ public final class TemplateHook implements TaskHook.Prestart, TaskHook.Recover, 
                 data.fetchVariables(data.varIndex(), MISSING_POLL).toCompletableFuture()
                         .get(MISSING_POLL.plus(FETCH_TIMEOUT).toMillis(), TimeUnit.MILLISECONDS);
             }
+        }
+
+        /** Whether every template has been written once (a later start attempt need not wait for them again). */
+        synchronized boolean rendered() {
+            return rendered;
         }
 
         Map<Integer, String> render() throws Exception {
@@ -271,6 +272,7 @@ public final class TemplateHook implements TaskHook.Prestart, TaskHook.Recover, 
                 writeFile(t, dest, e.getValue());
                 synchronized (this) {
                     written.put(e.getKey(), e.getValue());
+                    rendered = written.size() == templates.size();
                 }
                 if (!e.getValue().equals(before)) {
                     changed.add(e.getKey());
@@ -462,10 +464,16 @@ public final class TemplateHook implements TaskHook.Prestart, TaskHook.Recover, 
             List<Integer> changed;
             try {
                 changed = write(render(), false);
-            } catch (Exception e) {
+            } catch (TemplateException | IOException e) {
+                // The template itself fails (a missing key, a bad source, a destination gone outside): as Nomad's.
                 LOG.atWarn().addKeyValue("task", task.name()).addKeyValue("error", e.toString())
                         .log("template re-render failed");
                 ctx.control().kill(events().killingFailed("Template failed: " + e.getMessage()));
+                return;
+            } catch (Exception e) {
+                // The servers did not answer: the data stays as it was; the next change renders again.
+                LOG.atWarn().addKeyValue("task", task.name()).addKeyValue("error", e.toString())
+                        .log("template data could not be read; not re-rendered");
                 return;
             }
             watch();

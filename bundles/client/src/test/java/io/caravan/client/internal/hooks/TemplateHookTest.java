@@ -282,4 +282,18 @@ class TemplateHookTest {
         assertTrue(events.stream().anyMatch(e -> e.displayMessage().equals("Template re-rendered")), events.toString());
         hook.stop(ctx);
     }
+
+    @Test
+    void aSourceFromTheTaskDirIsRenderedAndAFailedAttemptRendersOnTheNext() throws Exception {
+        Map<String, Object> t = template(null, "local/out.txt", "SourcePath", "local/in.tpl");
+        TaskHookContext ctx = context(t);
+        TemplateHook hook = hook();
+        IOException missing = assertThrows(IOException.class, () -> hook.prestart(ctx));
+        assertTrue(missing.getMessage().contains("local/in.tpl"), missing.getMessage());
+        Files.createDirectories(ctx.taskDir().resolve("local"));
+        Files.writeString(ctx.taskDir().resolve("local/in.tpl"), "task={{ env \"NOMAD_TASK_NAME\" }}");
+        hook.prestart(ctx);   // the restart policy's next attempt
+        assertEquals("task=t", Files.readString(ctx.taskDir().resolve("local/out.txt")));
+        hook.stop(ctx);
+    }
 }
