@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * The warnings a job registration answers with, as Nomad's {@code Warnings} string: today, every block or attribute
- * the job sets that Caravan parses but does not act on yet (services, templates, update, identities, CSI, Vault,
+ * the job sets that Caravan parses but does not act on yet (Consul-only service fields, update, identities, CSI, Vault,
  * Consul, ...), each named by its path in the jobspec. Read from the API Job JSON, so HCL and JSON jobs warn alike.
  */
 public final class JobWarnings {
@@ -14,7 +14,7 @@ public final class JobWarnings {
     private JobWarnings() {
     }
 
-    /** One line per ignored item: {@code group "web" -> task "app": template block is not supported yet ...}. */
+    /** One line per ignored item: {@code group "web" -> task "app": identity block is not supported yet ...}. */
     public static List<String> unsupported(JsonNode job) {
         return Ignored.in(job);
     }

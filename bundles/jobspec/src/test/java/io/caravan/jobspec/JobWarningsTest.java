@@ -64,8 +64,6 @@ class JobWarningsTest {
             "group \"web\" -> service: meta is not supported yet and was ignored (Nomad's native "
                     + "service discovery does not register it (Consul only))",
             "group \"web\": volume block is not supported yet and was ignored (only host volumes are implemented)",
-            "group \"web\" -> task \"app\": template block is not supported yet and was ignored (templates are not "
-                    + "rendered)",
             "group \"web\" -> task \"app\": identity block is not supported yet and was ignored (workload identities "
                     + "are not issued)",
             "group \"web\" -> network: mode is not supported yet and was ignored (tasks share the host's network: "

@@ -250,4 +250,28 @@ class TemplateTest {
         for (Thread th : threads) th.join(10_000);
         assertEquals(List.of("00", "11", "22", "33"), results.stream().sorted().toList());
     }
+
+    /** A map with methods (Nomad's variable items): methods first, then the map's own entries, and range over them. */
+    static final class ItemsMap extends java.util.TreeMap<String, String> implements Accessible {
+        private static final long serialVersionUID = 1L;
+
+        ItemsMap(Map<String, String> items) {
+            super(items);
+        }
+
+        @Override
+        public Object access(String name, List<Object> args) {
+            return name.equals("Keys") ? new ArrayList<>(keySet()) : NO_SUCH;
+        }
+    }
+
+    @Test
+    void anAccessibleMapFallsBackToItsEntries() throws Exception {
+        Object data = Map.of("v", new ItemsMap(Map.of("user", "app", "pass", "x")));
+        assertEquals("app [pass user] pass=x,user=app,", Template.parse("t",
+                "{{ .v.user }} {{ .v.Keys }} {{ range $k, $v := .v }}{{ $k }}={{ $v }},{{ end }}").execute(data));
+        assertEquals("<no value>", Template.parse("t", "{{ .v.missing }}").execute(data));
+        assertThrows(TemplateException.class, () -> Template.parse("t", "{{ .v.missing }}",
+                TemplateOptions.defaults().withMissingKey(MissingKey.ERROR)).execute(data));
+    }
 }

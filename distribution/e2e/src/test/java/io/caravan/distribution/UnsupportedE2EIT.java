@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
  * is a 404, and a job's ignored blocks come back as Nomad's {@code Warnings}, from HCL and JSON alike.
  */
 class UnsupportedE2EIT {
-    private static final String TEMPLATE_WARNING = "1 warning:\n\n* group \"g\" -> task \"t\": template block is "
-            + "not supported yet and was ignored (templates are not rendered)";
+    private static final String TEMPLATE_WARNING = "1 warning:\n\n* group \"g\" -> task \"t\" -> template: "
+            + "vault_grace is not supported yet and was ignored (there is no Vault integration)";
     private static Path dir;
     private static AgentProcess agent;
 
@@ -90,11 +90,11 @@ class UnsupportedE2EIT {
     }
 
     @Test
-    void aJsonJobAndAnHclJobBothWarnAboutTheirTemplate() throws Exception {
+    void aJsonJobAndAnHclJobBothWarnAboutTheirTemplatesVaultGrace() throws Exception {
         String json = """
                 {"Job": {"ID": "tmpl-json", "Type": "batch", "TaskGroups": [{"Name": "g",
                   "Tasks": [{"Name": "t", "Driver": "raw_exec", "Config": {"command": "/bin/true"},
-                    "Templates": [{"EmbeddedTmpl": "x", "DestPath": "local/x"}]}]}]}}
+                    "Templates": [{"EmbeddedTmpl": "x", "DestPath": "local/x", "VaultGrace": 15000000000}]}]}]}}
                 """;
         HttpResponse<String> registered = agent.putForm("/v1/jobs", json);
         assertEquals(200, registered.statusCode(), registered.body());
@@ -111,6 +111,7 @@ class UnsupportedE2EIT {
                               template {
                                 data        = "x"
                                 destination = "local/x"
+                                vault_grace = "15s"
                               }
                             }
                           }

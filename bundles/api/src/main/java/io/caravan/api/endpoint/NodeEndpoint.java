@@ -52,6 +52,49 @@ public interface NodeEndpoint {
                                          List<String> deleteIds);
 
     /**
+     * A blocking query for a task's templates ({@code nomadVar}, {@code nomadVarList}, {@code nomadVarExists}): the
+     * variables at {@code paths} (absent ones left out) and the metadata of those under each of {@code prefixes}, in
+     * the allocation's namespace, answered once the variables table passes {@code minIndex} or {@code maxWait}
+     * elapses. The node must run the allocation, and every path and prefix must lie within what the task's workload
+     * identity may read (Nomad's implicit policy, {@code nomad/jobs/<job>/<group>/<task>} and its parents);
+     * {@code PERMISSION_DENIED} otherwise.
+     */
+    CompletionStage<TaskVariables> taskVariables(String nodeId, String secretId, String allocId, String task,
+                                                 List<String> paths, List<String> prefixes, long minIndex,
+                                                 Duration maxWait);
+
+    /**
+     * A blocking query for a task's templates ({@code nomadService}, {@code nomadServices}): the registrations of the
+     * services {@code names} (every service when empty) in the allocation's namespace, answered once the service
+     * registrations table passes {@code minIndex} or {@code maxWait} elapses. The node must run the allocation.
+     */
+    CompletionStage<TaskServices> taskServices(String nodeId, String secretId, String allocId, List<String> names,
+                                               long minIndex, Duration maxWait);
+
+    /** A variable as a template reads it ({@code items} empty for a listed variable's metadata). */
+    record TaskVariable(String namespace, String path, Map<String, String> items, long createIndex, long createTime,
+                        long modifyIndex, long modifyTime) {
+        public TaskVariable {
+            items = items == null ? Map.of() : Map.copyOf(items);
+        }
+    }
+
+    /** What {@link #taskVariables} answers: the variables read, those listed per prefix, and the query's index. */
+    record TaskVariables(List<TaskVariable> variables, Map<String, List<TaskVariable>> listed, long index) {
+        public TaskVariables {
+            variables = variables == null ? List.of() : List.copyOf(variables);
+            listed = listed == null ? Map.of() : Map.copyOf(listed);
+        }
+    }
+
+    /** What {@link #taskServices} answers: the registrations and the query's index. */
+    record TaskServices(List<ServiceRegistration> services, long index) {
+        public TaskServices {
+            services = services == null ? List.of() : List.copyOf(services);
+        }
+    }
+
+    /**
      * What a register or heartbeat returns: how soon the next heartbeat is due, the index of the write, and the
      * servers the client should know (RPC addresses, leader first).
      */

@@ -31,6 +31,7 @@ import io.caravan.client.internal.alloc.AllocUpdateBatcher;
 import io.caravan.client.internal.alloc.AllocWatcher;
 import io.caravan.client.internal.alloc.HeartbeatStop;
 import io.caravan.client.internal.alloc.RunnerServices;
+import io.caravan.client.internal.alloc.ServerTemplateSource;
 import io.caravan.client.internal.alloc.ServiceRegistrar;
 import io.caravan.client.internal.driver.DriverManager;
 import io.caravan.client.internal.fingerprint.FingerprintManager;
@@ -160,7 +161,7 @@ public final class Client implements ClientAllocs, AutoCloseable {
         }, timing.maxWait());
         this.services = new RunnerServices(scheduler, workers, clock, random, drivers::driver, this::node, state,
                 logs, updates::offer, settings.allocDir(), settings.maxKillTimeout(), settings.artifactSandbox(),
-                new ServiceRegistrar(scheduler, this::target));
+                new ServiceRegistrar(scheduler, this::target), new ServerTemplateSource(this::target));
     }
 
     private static ScheduledExecutorService scheduler(String name) {

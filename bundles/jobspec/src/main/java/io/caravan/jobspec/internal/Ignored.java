@@ -10,7 +10,7 @@ import java.util.Set;
 /**
  * What a job sets that Caravan parses but does not act on: the items {@link JobSchema} marks unsupported, found in
  * the API Job JSON (so an HCL job, once parsed, and a JSON job are read the same way), each named by its path in
- * the jobspec: {@code group "web" -> task "app": template block is not supported yet and was ignored (...)}.
+ * the jobspec: {@code group "web" -> task "app": identity block is not supported yet and was ignored (...)}.
  */
 public final class Ignored {
 

@@ -394,7 +394,9 @@ final class JobSchema {
             .attr("right_delimiter", "RightDelim", STRING)
             .attr("env", "Envvars", BOOL)
             .attr("vault_grace", "VaultGrace", DURATION)
+            .unsupported("vault_grace", VAULT_NONE, v -> v.isNumber() && v.asLong() != 0)
             .attr("error_on_missing_key", "ErrMissingKey", BOOL)
+            .attr("once", "Once", BOOL)
             .one("change_script", "ChangeScript", new Schema("change_script")
                     .attr("command", "Command", STRING)
                     .attr("args", "Args", STRINGS)
@@ -512,7 +514,6 @@ final class JobSchema {
             // Only cpu and mem can be scaled, each once.
             .nested(new Nested("ScalingPolicies", TASK_SCALING, Card.LIST, "Type", "vertical_", null,
                     java.util.Set.of("cpu", "mem")), "scaling")
-            .unsupported("template", "templates are not rendered")
             .unsupported("volume_mount", "volumes are not mounted into tasks")
             .unsupported("vault", VAULT_NONE)
             .unsupported("csi_plugin", "CSI plugins are not implemented")

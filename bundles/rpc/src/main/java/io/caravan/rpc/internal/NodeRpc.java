@@ -29,6 +29,8 @@ final class NodeRpc {
     static final String GET_CLIENT_ALLOCS = "Node.GetClientAllocs";
     static final String GET_ALLOCS = "Alloc.GetAllocs";
     static final String UPDATE_SERVICES = "ServiceRegistration.Upsert";
+    static final String TASK_VARIABLES = "Variables.TaskRead";
+    static final String TASK_SERVICES = "ServiceRegistration.TaskRead";
 
     record RegisterRequest(Node node) {}
 
@@ -60,6 +62,12 @@ final class NodeRpc {
     record UpdateServicesRequest(String nodeId, String secretId, List<ServiceRegistration> upserts,
                                  List<String> deleteIds) {}
 
+    record TaskVariablesRequest(String nodeId, String secretId, String allocId, String task, List<String> paths,
+                                List<String> prefixes, long minIndex, long maxWaitMillis) {}
+
+    record TaskServicesRequest(String nodeId, String secretId, String allocId, List<String> names, long minIndex,
+                               long maxWaitMillis) {}
+
     private NodeRpc() {
     }
 
@@ -83,7 +91,15 @@ final class NodeRpc {
                         q -> local.allocs(q.nodeId(), q.secretId(), q.allocIds()).thenApply(AllocsResponse::new)),
                 new Endpoint<>(UPDATE_SERVICES, UpdateServicesRequest.class, IndexResponse.class, Routing.LEADER,
                         q -> local.updateServices(q.nodeId(), q.secretId(), q.upserts() == null ? List.of() : q.upserts(),
-                                q.deleteIds() == null ? List.of() : q.deleteIds()).thenApply(IndexResponse::new)));
+                                q.deleteIds() == null ? List.of() : q.deleteIds()).thenApply(IndexResponse::new)),
+                new Endpoint<>(TASK_VARIABLES, TaskVariablesRequest.class, NodeEndpoint.TaskVariables.class,
+                        Routing.LOCAL, q -> local.taskVariables(q.nodeId(), q.secretId(), q.allocId(), q.task(),
+                                q.paths() == null ? List.of() : q.paths(), q.prefixes() == null ? List.of() : q.prefixes(),
+                                q.minIndex(), Duration.ofMillis(q.maxWaitMillis()))),
+                new Endpoint<>(TASK_SERVICES, TaskServicesRequest.class, NodeEndpoint.TaskServices.class,
+                        Routing.LOCAL, q -> local.taskServices(q.nodeId(), q.secretId(), q.allocId(),
+                                q.names() == null ? List.of() : q.names(), q.minIndex(),
+                                Duration.ofMillis(q.maxWaitMillis()))));
     }
 
     private static UpdateResponse withServers(NodeUpdateResponse r, Supplier<List<String>> servers) {
@@ -155,6 +171,23 @@ final class NodeRpc {
             return rpc.call(UPDATE_SERVICES, new UpdateServicesRequest(nodeId, secretId, upserts, deleteIds),
                     IndexResponse.class, ATTEMPT_TIMEOUT)
                     .thenApply(IndexResponse::index);
+        }
+
+        @Override
+        public CompletionStage<NodeEndpoint.TaskVariables> taskVariables(String nodeId, String secretId, String allocId,
+                                                                         String task, List<String> paths,
+                                                                         List<String> prefixes, long minIndex,
+                                                                         Duration maxWait) {
+            return rpc.call(TASK_VARIABLES, new TaskVariablesRequest(nodeId, secretId, allocId, task, paths, prefixes,
+                    minIndex, maxWait.toMillis()), NodeEndpoint.TaskVariables.class, maxWait.plus(ATTEMPT_TIMEOUT));
+        }
+
+        @Override
+        public CompletionStage<NodeEndpoint.TaskServices> taskServices(String nodeId, String secretId, String allocId,
+                                                                       List<String> names, long minIndex,
+                                                                       Duration maxWait) {
+            return rpc.call(TASK_SERVICES, new TaskServicesRequest(nodeId, secretId, allocId, names, minIndex,
+                    maxWait.toMillis()), NodeEndpoint.TaskServices.class, maxWait.plus(ATTEMPT_TIMEOUT));
         }
     }
 }

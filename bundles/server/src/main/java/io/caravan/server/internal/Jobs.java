@@ -144,6 +144,7 @@ final class Jobs {
                     ObjectNode resources = object(task, "Resources");
                     putIfMissing(resources, "CPU", 100);
                     putIfMissing(resources, "MemoryMB", 300);
+                    TemplateRules.defaults(task);
                 }
             }
         }
@@ -297,6 +298,7 @@ final class Jobs {
                 entries(problems, taskAt + ".Meta", task.path("Meta"));
                 entries(problems, taskAt + ".Env", task.path("Env"));
                 resources(problems, taskAt + ".Resources", task.path("Resources"));
+                TemplateRules.validate(problems, taskAt, task);
             }
             ServiceRules.validate(problems, at, group);
         }
@@ -553,7 +555,7 @@ final class Jobs {
         return v == null || v.isNull() || v.isTextual() && v.asText().isEmpty();
     }
 
-    private static void putIfMissing(ObjectNode node, String field, Object value) {
+    static void putIfMissing(ObjectNode node, String field, Object value) {
         if (!isMissing(node, field)) {
             return;
         }

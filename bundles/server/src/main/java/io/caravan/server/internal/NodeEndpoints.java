@@ -14,6 +14,8 @@ import java.util.concurrent.CompletionStage;
 import io.caravan.agent.AgentInfo;
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
+import io.caravan.api.acl.Acl;
+import io.caravan.api.acl.PolicyCompiler;
 import io.caravan.api.endpoint.NodeEndpoint;
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Evaluation;
@@ -46,6 +48,9 @@ public final class NodeEndpoints implements NodeEndpoint {
     private final Clock clock = Clock.systemUTC();
     private final AllocUpdateBatcher batcher;
     private volatile LeaderDuties leader;
+    /** Compiles the implicit workload policy that bounds what a task's templates read. */
+    @Reference
+    volatile PolicyCompiler policies;
 
     @Activate
     public NodeEndpoints(@Reference ServerState state, @Reference RaftWrites writes, @Reference AgentInfo agent) {
@@ -237,6 +242,86 @@ public final class NodeEndpoints implements NodeEndpoint {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    @Override
+    public CompletionStage<TaskVariables> taskVariables(String nodeId, String secretId, String allocId, String task,
+                                                        List<String> paths, List<String> prefixes, long minIndex,
+                                                        Duration maxWait) {
+        Allocation alloc;
+        Acl acl;
+        try {
+            authenticate(nodeId, secretId);
+            alloc = ownAlloc(nodeId, allocId);
+            // What the task's workload identity may read (Nomad's implicit policy), whatever the client asks.
+            acl = policies.compile(List.of(WorkloadIdentities.implicitPolicy(new WorkloadIdentities.Claims(
+                    alloc.namespace(), alloc.jobId(), alloc.id(), task, ""), alloc.taskGroup())));
+            for (String path : paths) {
+                if (!acl.allowVariable(alloc.namespace(), path, "read")) {
+                    throw new CaravanException(ErrorCode.PERMISSION_DENIED, "Permission denied: task \"" + task
+                            + "\" may not read variable \"" + path + "\"");
+                }
+            }
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        String ns = alloc.namespace();
+        long now = nowNanos();
+        return store.query(minIndex, maxWait, (s, ws) -> {
+            ws.table(NomadTables.VARIABLES.name());
+            List<TaskVariable> read = new ArrayList<>();
+            for (String path : paths) {
+                s.get(NomadTables.VARIABLES, NomadTables.key(ns, path))
+                        .ifPresent(e -> read.add(taskVariable(e.shown(now), true)));
+            }
+            Map<String, List<TaskVariable>> listed = new HashMap<>();
+            for (String prefix : prefixes) {
+                listed.put(prefix, s.prefix(NomadTables.VARIABLES, NomadTables.key(ns, prefix))
+                        .map(e -> e.shown(now))
+                        .filter(v -> acl.allowVariable(ns, v.path(), "list"))
+                        .map(v -> taskVariable(v, false)).toList());
+            }
+            long index = Math.max(1, s.tableIndex(NomadTables.VARIABLES.name()));
+            return new Indexed<>(new TaskVariables(read, listed, index), index);
+        }).thenApply(Indexed::value);
+    }
+
+    private static TaskVariable taskVariable(Variable v, boolean items) {
+        return new TaskVariable(v.namespace(), v.path(), items ? v.items() : Map.of(), v.createIndex(),
+                v.createTime(), v.modifyIndex(), v.modifyTime());
+    }
+
+    @Override
+    public CompletionStage<TaskServices> taskServices(String nodeId, String secretId, String allocId,
+                                                      List<String> names, long minIndex, Duration maxWait) {
+        Allocation alloc;
+        try {
+            authenticate(nodeId, secretId);
+            alloc = ownAlloc(nodeId, allocId);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        String ns = alloc.namespace();
+        return store.query(minIndex, maxWait, (s, ws) -> {
+            ws.table(NomadTables.SERVICE_REGISTRATIONS.name());
+            List<ServiceRegistration> found = names.isEmpty()
+                    ? s.all(NomadTables.SERVICE_REGISTRATIONS).filter(r -> ns.equals(r.namespace())).toList()
+                    : names.stream().distinct().flatMap(n -> s.byIndex(NomadTables.SERVICE_REGISTRATIONS, "service",
+                            NomadTables.key(ns, n))).toList();
+            long index = Math.max(1, s.tableIndex(NomadTables.SERVICE_REGISTRATIONS.name()));
+            return new Indexed<>(new TaskServices(found, index), index);
+        }).thenApply(Indexed::value);
+    }
+
+    /** An allocation that runs on this node (templates read only for the allocations a node runs). */
+    private Allocation ownAlloc(String nodeId, String allocId) {
+        Allocation alloc = store.snapshot().get(NomadTables.ALLOCS, allocId == null ? "" : allocId)
+                .orElseThrow(() -> new CaravanException(ErrorCode.NOT_FOUND, "allocation " + allocId + " not found"));
+        if (!nodeId.equals(alloc.nodeId())) {
+            throw new CaravanException(ErrorCode.PERMISSION_DENIED,
+                    "allocation " + alloc.id() + " does not run on node " + nodeId);
+        }
+        return alloc;
     }
 
     /**

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class JobsWarningsTest {
     static final String JOB = """
             {"ID": "web", "TaskGroups": [{"Name": "web", "Tasks": [{"Name": "app", "Driver": "raw_exec",
-              "Templates": [{"EmbeddedTmpl": "x"}], "Vault": {"Policies": ["p"]}}]}]}
+              "Templates": [{"EmbeddedTmpl": "x", "VaultGrace": 15000000000}], "Vault": {"Policies": ["p"]}}]}]}
             """;
 
     @Test
@@ -20,8 +20,8 @@ class JobsWarningsTest {
         String expected = """
                 2 warnings:
 
-                * group "web" -> task "app": template block is not supported yet and was ignored (templates are not \
-                rendered)
+                * group "web" -> task "app" -> template: vault_grace is not supported yet and was ignored (there is \
+                no Vault integration)
                 * group "web" -> task "app": vault block is not supported yet and was ignored (there is no Vault \
                 integration)""";
         assertEquals(expected, Jobs.warnings(request));

@@ -383,7 +383,9 @@ public final class Executor {
                 throw fail("error calling " + name + ": " + e.getMessage());
             }
             if (result != Accessible.NO_SUCH) return Values.normalize(result);
-        } else if (recv instanceof Map<?, ?> m) {
+        }
+        // Go looks up a method first, then the map key: an Accessible map falls back to its entries.
+        if (recv instanceof Map<?, ?> m) {
             Object sample = m.isEmpty() ? null : m.keySet().iterator().next();
             if (sample == null || sample instanceof String) {
                 if (hasArgs) throw fail(name + " is not a method but has arguments");
@@ -394,7 +396,7 @@ public final class Executor {
                     default: return Values.NO_VALUE;
                 }
             }
-        } else if (recv.getClass().isRecord()) {
+        } else if (!(recv instanceof Accessible) && recv.getClass().isRecord()) {
             for (RecordComponent rc : recv.getClass().getRecordComponents()) {
                 if (rc.getName().equals(name) || capitalized(rc.getName()).equals(name)) {
                     if (hasArgs) throw fail(name + " has arguments but cannot be invoked as function");

@@ -27,6 +27,7 @@ import io.caravan.client.internal.hooks.ServiceHook;
 import io.caravan.client.internal.hooks.TaskDirHook;
 import io.caravan.client.internal.hooks.TaskEnvHook;
 import io.caravan.client.internal.hooks.TaskHook;
+import io.caravan.client.internal.hooks.TemplateHook;
 import io.caravan.client.internal.state.ClientStateStore.PersistedAlloc;
 import io.caravan.client.internal.state.ClientStateStore.PersistedHandle;
 import io.caravan.client.internal.state.ClientStateStore.PersistedTask;
@@ -113,7 +114,10 @@ public final class AllocRunner {
      */
     private List<TaskHook> taskHooks() {
         return List.of(new TaskDirHook(), new LogsHook(services.logs()), new DispatchPayloadHook(), new TaskEnvHook(),
-                new ArtifactHook(services.artifactSandbox()), new ServiceHook(services.serviceRegistrar(), checks));
+                new ArtifactHook(services.artifactSandbox()),
+                new TemplateHook(services.templateSource(), services.scheduler(), services.workers(), services.clock(),
+                        services.random()),
+                new ServiceHook(services.serviceRegistrar(), checks));
     }
 
     public String allocId() {

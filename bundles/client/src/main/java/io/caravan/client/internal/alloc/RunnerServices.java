@@ -15,6 +15,7 @@ import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Node;
 import io.caravan.client.internal.hooks.ArtifactSandbox;
 import io.caravan.client.internal.hooks.LogRotator;
+import io.caravan.client.internal.hooks.TemplateSource;
 import io.caravan.client.internal.state.ClientStateStore;
 import io.caravan.plugin.api.driver.TaskDriver;
 
@@ -22,7 +23,7 @@ import io.caravan.plugin.api.driver.TaskDriver;
  * What the client lends its alloc and task runners: its threads (a scheduler for timers and coordination, a worker
  * pool for blocking driver and hook calls — nobody waits on a thread for a task to exit), time, drivers, the
  * current node, state persistence, log rotation, where client-side alloc updates go, which local files
- * artifacts may read, and where service registrations go.
+ * artifacts may read, where service registrations go, and where templates read variables and services.
  */
 public record RunnerServices(
         ScheduledExecutorService scheduler,
@@ -37,7 +38,17 @@ public record RunnerServices(
         Path allocDirRoot,
         Duration maxKillTimeout,
         ArtifactSandbox artifactSandbox,
-        ServiceRegistrar serviceRegistrar) {
+        ServiceRegistrar serviceRegistrar,
+        TemplateSource templateSource) {
+
+    /** Without template data (runners whose tests use no templates that read variables or services). */
+    public RunnerServices(ScheduledExecutorService scheduler, Executor workers, Clock clock, Random random,
+                          Function<String, Optional<TaskDriver>> drivers, Supplier<Node> node, ClientStateStore state,
+                          LogRotator logs, Consumer<Allocation> updates, Path allocDirRoot, Duration maxKillTimeout,
+                          ArtifactSandbox artifactSandbox, ServiceRegistrar serviceRegistrar) {
+        this(scheduler, workers, clock, random, drivers, node, state, logs, updates, allocDirRoot, maxKillTimeout,
+                artifactSandbox, serviceRegistrar, TemplateSource.NONE);
+    }
 
     /** Without service registration (runners whose tests do not look at services). */
     public RunnerServices(ScheduledExecutorService scheduler, Executor workers, Clock clock, Random random,
@@ -45,7 +56,7 @@ public record RunnerServices(
                           LogRotator logs, Consumer<Allocation> updates, Path allocDirRoot, Duration maxKillTimeout,
                           ArtifactSandbox artifactSandbox) {
         this(scheduler, workers, clock, random, drivers, node, state, logs, updates, allocDirRoot, maxKillTimeout,
-                artifactSandbox, ServiceRegistrar.NONE);
+                artifactSandbox, ServiceRegistrar.NONE, TemplateSource.NONE);
     }
 
     public TaskEvents events() {

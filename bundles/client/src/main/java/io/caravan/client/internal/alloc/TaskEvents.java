@@ -161,6 +161,23 @@ public final class TaskEvents {
         return b.display("Task being sent a signal").build();
     }
 
+    /** Nomad's {@code Task hook message}: what a hook tells the user (a template waiting for data, a script's result). */
+    public TaskEvent hookMessage(String message) {
+        return event(TaskEvent.HOOK_MESSAGE).display(message).build();
+    }
+
+    /** A signal a hook sends (a template's {@code change_mode = "signal"}), with the hook's own text. */
+    public TaskEvent signaling(String signal, String display) {
+        Builder b = event(TaskEvent.SIGNALING);
+        b.details.put("signal", signal);
+        return b.display(display).build();
+    }
+
+    /** A kill a hook asks for because the task cannot go on (a template that fails): fails the task. */
+    public TaskEvent killingFailed(String display) {
+        return event(TaskEvent.KILLING).failsTask().display(display).build();
+    }
+
     public TaskEvent restoreFailed(String error) {
         Builder b = event(TaskEvent.TASK_RESTORE_FAILED);
         b.message = error;

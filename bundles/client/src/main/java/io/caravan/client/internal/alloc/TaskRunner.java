@@ -17,6 +17,7 @@ import io.caravan.api.model.TaskGroup;
 import io.caravan.api.model.TaskLifecycle;
 import io.caravan.api.model.TaskState;
 import io.caravan.client.internal.hooks.ArtifactHook;
+import io.caravan.client.internal.hooks.TaskControl;
 import io.caravan.client.internal.hooks.TaskHook;
 import io.caravan.client.internal.hooks.TaskHookContext;
 import io.caravan.plugin.api.driver.DriverCapabilities;
@@ -191,6 +192,7 @@ public final class TaskRunner {
             gen = ++generation;
             ctx = new TaskHookContext(parent.alloc(), task, services.node().get(), parent.allocDir(), events,
                     this::emit);
+            ctx.control(control);
             lastContext = ctx;
         }
         String current = "";
@@ -548,6 +550,7 @@ public final class TaskRunner {
                 .log("task re-attached");
         TaskHookContext ctx = new TaskHookContext(parent.alloc(), task, services.node().get(), parent.allocDir(),
                 events, this::emit);
+        ctx.control(control);
         synchronized (this) {
             lastContext = ctx;
         }
@@ -570,21 +573,59 @@ public final class TaskRunner {
 
     // ----------------------------------------------------------------------------- user restart and signal
 
+    /** What hooks may do to this task (a template's change_mode). */
+    private final TaskControl control = new TaskControl() {
+        @Override
+        public boolean restart(TaskEvent event) {
+            return TaskRunner.this.restart(event);
+        }
+
+        @Override
+        public void signal(String signal, TaskEvent event) throws DriverException {
+            TaskRunner.this.signal(signal, event);
+        }
+
+        @Override
+        public ExecResult exec(List<String> argv, Duration timeout) throws DriverException {
+            return execOnce(argv, timeout);
+        }
+
+        @Override
+        public void kill(TaskEvent event) {
+            TaskRunner.this.kill(event);
+        }
+
+        @Override
+        public boolean stopping() {
+            synchronized (TaskRunner.this) {
+                return killing || dead();
+            }
+        }
+    };
+
     /** {@code alloc restart}: stop the running task and start it again at once; not counted by the policy. */
     boolean restart(String reason) {
+        return restart(events.restartSignal(reason));
+    }
+
+    private boolean restart(TaskEvent event) {
         synchronized (this) {
             if (handle == null || parked || killing || dead()) {
                 return false;
             }
             restartRequested = true;
         }
-        emit(events.restartSignal(reason));
+        emit(event);
         services.drivers().apply(task.driver()).ifPresent(d -> services.workers().execute(() -> stopTask(d)));
         return true;
     }
 
     /** {@code alloc signal}. */
     void signal(String signal) throws DriverException {
+        signal(signal, events.signaling(signal));
+    }
+
+    private void signal(String signal, TaskEvent event) throws DriverException {
         TaskDriver driver;
         synchronized (this) {
             if (handle == null || parked || dead()) {
@@ -593,7 +634,7 @@ public final class TaskRunner {
             driver = services.drivers().apply(task.driver())
                     .orElseThrow(() -> new IllegalStateException("driver " + task.driver() + " is not available"));
         }
-        emit(events.signaling(signal));
+        emit(event);
         driver.signal(id, signal);
     }
 

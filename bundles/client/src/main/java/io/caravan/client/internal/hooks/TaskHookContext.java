@@ -25,6 +25,7 @@ public final class TaskHookContext {
     private Map<String, Object> config;
     private Path stdoutPath;
     private Path stderrPath;
+    private TaskControl control = TaskControl.NONE;
 
     public TaskHookContext(Allocation alloc, Task task, Node node, AllocDir allocDir, TaskEvents events,
                            Consumer<TaskEvent> emitter) {
@@ -94,6 +95,15 @@ public final class TaskHookContext {
     public void logPaths(Path stdout, Path stderr) {
         this.stdoutPath = stdout;
         this.stderrPath = stderr;
+    }
+
+    /** What hooks may do to the task once it runs (its runner). */
+    public TaskControl control() {
+        return control;
+    }
+
+    public void control(TaskControl control) {
+        this.control = control;
     }
 
     /** An interpolator over this task's environment and node. */

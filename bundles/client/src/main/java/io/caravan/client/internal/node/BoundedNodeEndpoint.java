@@ -58,6 +58,21 @@ public final class BoundedNodeEndpoint implements NodeEndpoint {
         return bounded(delegate.updateServices(nodeId, secretId, upserts, deleteIds), CALL_TIMEOUT);
     }
 
+    @Override
+    public CompletionStage<TaskVariables> taskVariables(String nodeId, String secretId, String allocId, String task,
+                                                        List<String> paths, List<String> prefixes, long minIndex,
+                                                        Duration maxWait) {
+        return bounded(delegate.taskVariables(nodeId, secretId, allocId, task, paths, prefixes, minIndex, maxWait),
+                maxWait.plus(CALL_TIMEOUT));
+    }
+
+    @Override
+    public CompletionStage<TaskServices> taskServices(String nodeId, String secretId, String allocId,
+                                                      List<String> names, long minIndex, Duration maxWait) {
+        return bounded(delegate.taskServices(nodeId, secretId, allocId, names, minIndex, maxWait),
+                maxWait.plus(CALL_TIMEOUT));
+    }
+
     static <T> CompletionStage<T> bounded(CompletionStage<T> call, Duration timeout) {
         return call.toCompletableFuture().copy().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }

@@ -80,6 +80,19 @@ class NodeRegistrationTest {
                                                     List<String> deleteIds) {
             return server.updateServices(nodeId, secretId, upserts, deleteIds);
         }
+
+        @Override
+        public CompletionStage<TaskVariables> taskVariables(String nodeId, String secretId, String allocId,
+                                                            String task, List<String> paths, List<String> prefixes,
+                                                            long minIndex, Duration maxWait) {
+            return server.taskVariables(nodeId, secretId, allocId, task, paths, prefixes, minIndex, maxWait);
+        }
+
+        @Override
+        public CompletionStage<TaskServices> taskServices(String nodeId, String secretId, String allocId,
+                                                          List<String> names, long minIndex, Duration maxWait) {
+            return server.taskServices(nodeId, secretId, allocId, names, minIndex, maxWait);
+        }
     };
 
     private final NodeRegistration registration = new NodeRegistration(scheduler, () -> withSecret,

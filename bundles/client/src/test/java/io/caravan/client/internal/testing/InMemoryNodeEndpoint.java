@@ -213,4 +213,29 @@ public final class InMemoryNodeEndpoint implements NodeEndpoint, AutoCloseable {
         deleteIds.forEach(services::remove);
         return CompletableFuture.completedFuture(++index);
     }
+
+    /** No variables here: a first query answers at once, a later one at its deadline. */
+    @Override
+    public CompletionStage<TaskVariables> taskVariables(String nodeId, String secretId, String allocId, String task,
+                                                        List<String> paths, List<String> prefixes, long minIndex,
+                                                        Duration maxWait) {
+        return later(new TaskVariables(List.of(), Map.of(), 1), minIndex, maxWait);
+    }
+
+    /** The services clients registered here. */
+    @Override
+    public CompletionStage<TaskServices> taskServices(String nodeId, String secretId, String allocId,
+                                                      List<String> names, long minIndex, Duration maxWait) {
+        return later(new TaskServices(services.values().stream()
+                .filter(r -> names.isEmpty() || names.contains(r.serviceName())).toList(), 1), minIndex, maxWait);
+    }
+
+    private <T> CompletionStage<T> later(T answer, long minIndex, Duration maxWait) {
+        if (minIndex < 1) {
+            return CompletableFuture.completedFuture(answer);
+        }
+        CompletableFuture<T> out = new CompletableFuture<>();
+        timers.schedule(() -> out.complete(answer), maxWait.toMillis(), TimeUnit.MILLISECONDS);
+        return out;
+    }
 }
