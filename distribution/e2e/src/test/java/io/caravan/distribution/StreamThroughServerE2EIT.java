@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A server process and a separate client process; the CLI talks to the SERVER only. {@code alloc exec} (one-shot and
- * an interactive shell under {@code -t}) and {@code alloc logs -f} reach the task on the client through the server,
+ * an interactive shell under {@code -t}), {@code alloc logs -f} and {@code alloc fs -f} reach the task on the client through the server,
  * which relays them over the RPC connection the client opened (servers need not reach clients).
  */
 class StreamThroughServerE2EIT {
@@ -99,19 +99,32 @@ class StreamThroughServerE2EIT {
         assertEquals(3, shell.code(), shell.output());
         assertTrue(shell.output().contains("42"), shell.output());
 
-        // logs -f through the server: what was there, then a line appended after it started following.
+        // logs -f and fs -f through the server: what was there, then a line appended after they started following.
         Path logs = tmp.resolve("logs-f.out");
-        Process follow = new ProcessBuilder(caravan, "alloc", "logs", "-f", "-address", server.address(), allocId)
-                .redirectErrorStream(true).redirectOutput(logs.toFile()).start();
-        clis.add(follow);
+        Process followLogs = follow(logs, caravan, "alloc", "logs", "-f", "-address", server.address(), allocId);
+        Path file = tmp.resolve("fs-f.out");
+        Process followFile = follow(file, caravan, "alloc", "fs", "-f", "-address", server.address(), allocId,
+                "alloc/logs/t.stdout.0");
         AgentProcess.await("logs -f shows what was logged", WAIT, () -> AgentProcess.read(logs).contains("started"));
-        assertTrue(follow.isAlive(), "still following: " + AgentProcess.read(logs));
+        AgentProcess.await("fs -f shows the file", WAIT, () -> AgentProcess.read(file).contains("started"));
+        assertTrue(followLogs.isAlive(), "still following: " + AgentProcess.read(logs));
+        assertTrue(followFile.isAlive(), "still following: " + AgentProcess.read(file));
         Files.writeString(go, "go");
         AgentProcess.await("logs -f shows the line appended after it started", WAIT,
                 () -> AgentProcess.read(logs).contains("appended-after"));
-        assertTrue(follow.isAlive(), "still following");
-        follow.destroy();
-        assertTrue(follow.waitFor(10, TimeUnit.SECONDS), "logs -f stops when told to");
+        AgentProcess.await("fs -f shows the line appended after it started", WAIT,
+                () -> AgentProcess.read(file).contains("appended-after"));
+        for (Process p : List.of(followLogs, followFile)) {
+            assertTrue(p.isAlive(), "still following");
+            p.destroy();
+            assertTrue(p.waitFor(10, TimeUnit.SECONDS), "a follower stops when told to");
+        }
+    }
+
+    private Process follow(Path out, String... command) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        clis.add(p);
+        return p;
     }
 
     private record Result(int code, String output) {}
