@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.OutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +20,7 @@ import java.util.stream.Collectors;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.caravan.distribution.ServerFiles.Ports;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -69,17 +74,8 @@ class StreamThroughServerE2EIT {
 
         // The task says "started", then one line each time the test drops a file, then waits.
         Path go = tmp.resolve("go");
-        var response = server.putForm("/v1/jobs", """
-                {"Job": {"ID": "streams", "Type": "service", "Datacenters": ["dc1"], "TaskGroups": [{"Name": "g",
-                  "Tasks": [{"Name": "t", "Driver": "raw_exec", "Config": {"command": "/bin/sh", "args": ["-c",
-                    "echo started; while true; do if [ -e %s ]; then echo appended-after; rm -f %s; fi; sleep 0.2; done"]}}]}]}}
-                """.formatted(go, go));
-        assertEquals(200, response.statusCode(), response.body());
-        AgentProcess.await("the task runs", WAIT, () -> {
-            JsonNode allocs = server.json("/v1/job/streams/allocations");
-            return allocs.size() == 1 && allocs.get(0).get("ClientStatus").asText().equals("running");
-        });
-        String allocId = server.json("/v1/job/streams/allocations").get(0).get("ID").asText();
+        String allocId = runJob(server, "echo started; while true; do if [ -e %s ]; then echo appended-after; "
+                .formatted(go) + "rm -f %s; fi; sleep 0.2; done".formatted(go));
 
         // One-shot exec through the server.
         Result echo = cli("", "alloc", "exec", "-address", server.address(), "-i=false", allocId, "echo", "hi");
@@ -119,6 +115,75 @@ class StreamThroughServerE2EIT {
             p.destroy();
             assertTrue(p.waitFor(10, TimeUnit.SECONDS), "a follower stops when told to");
         }
+    }
+
+    /**
+     * Two servers; the client's RPC connection is at one of them. The CLI asks the OTHER, which relays the stream
+     * to the server that holds the connection (as it relays plain calls).
+     */
+    @Test
+    void execGoesThroughTheServerThatHoldsTheNodesConnection() throws Exception {
+        List<Ports> ports = ServerFiles.ports(3);
+        List<AgentProcess> servers = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            Files.writeString(tmp.resolve("server" + (i + 1) + ".hcl"),
+                    ServerFiles.serverConfig(tmp, i + 1, ports.get(i), ports.subList(0, 2), null));
+            AgentProcess a = AgentProcess.start(tmp.resolve("server" + (i + 1) + ".hcl"),
+                    tmp.resolve("server" + (i + 1) + ".log"), ports.get(i).http(), ports.get(i).rpc());
+            agents.add(a);
+            servers.add(a);
+        }
+        AgentProcess.await("the servers agree on a leader", WAIT, () -> {
+            String leader = ServerFiles.leaderOf(servers.get(0));
+            return !leader.isEmpty() && leader.equals(ServerFiles.leaderOf(servers.get(1)));
+        });
+        // Told of the leader only, the client calls it alone (heartbeat replies name the leader first).
+        Files.writeString(tmp.resolve("client.hcl"), ServerFiles.clientConfig(tmp, "client1", ports.get(2),
+                List.of(ServerFiles.leaderOf(servers.get(0)))));
+        agents.add(AgentProcess.start(tmp.resolve("client.hcl"), tmp.resolve("client.log"), ports.get(2).http(),
+                ports.get(2).rpc()));
+        AgentProcess.await("the client node is ready", WAIT, () -> servers.get(0).json("/v1/nodes")
+                .findValues("Status").stream().anyMatch(s -> s.asText().equals("ready")));
+        String allocId = runJob(servers.get(0), "echo started; while true; do sleep 1; done");
+
+        // The server without the node's connection: asked not to relay, it says so.
+        AgentProcess elsewhere = null;
+        for (AgentProcess server : servers) {
+            HttpResponse<String> direct = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create(server.address() + "/v1/client/allocation/" + allocId + "/stats"))
+                    .header("X-Caravan-Forwarded", "1").timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (direct.statusCode() == 404 && direct.body().contains("no RPC connection")) {
+                elsewhere = server;
+            }
+        }
+        Assumptions.assumeTrue(elsewhere != null, "the client connected to both servers: nothing to relay");
+
+        Result echo = cli("", "alloc", "exec", "-address", elsewhere.address(), "-i=false", allocId, "echo", "hi");
+        assertEquals(0, echo.code(), echo.output());
+        assertEquals("hi\n", echo.output());
+        Path logs = tmp.resolve("logs-f.out");
+        Process followLogs = follow(logs, AgentProcess.DIST.resolve("bin/caravan").toAbsolutePath().toString(),
+                "alloc", "logs", "-f", "-address", elsewhere.address(), allocId);
+        AgentProcess.await("logs -f shows what was logged", WAIT, () -> AgentProcess.read(logs).contains("started"));
+        assertTrue(followLogs.isAlive(), "still following: " + AgentProcess.read(logs));
+        followLogs.destroy();
+        assertTrue(followLogs.waitFor(10, TimeUnit.SECONDS));
+    }
+
+    /** Runs the job {@code streams}: one raw_exec task running {@code script}; its allocation's ID once it runs. */
+    private String runJob(AgentProcess server, String script) throws Exception {
+        var response = server.putForm("/v1/jobs", """
+                {"Job": {"ID": "streams", "Type": "service", "Datacenters": ["dc1"], "TaskGroups": [{"Name": "g",
+                  "Tasks": [{"Name": "t", "Driver": "raw_exec", "Config": {"command": "/bin/sh", "args": ["-c",
+                    %s]}}]}]}}
+                """.formatted(AgentProcess.JSON.writeValueAsString(script)));
+        assertEquals(200, response.statusCode(), response.body());
+        AgentProcess.await("the task runs", WAIT, () -> {
+            JsonNode allocs = server.json("/v1/job/streams/allocations");
+            return allocs.size() == 1 && allocs.get(0).get("ClientStatus").asText().equals("running");
+        });
+        return server.json("/v1/job/streams/allocations").get(0).get("ID").asText();
     }
 
     private Process follow(Path out, String... command) throws Exception {
