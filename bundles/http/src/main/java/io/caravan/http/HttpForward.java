@@ -8,10 +8,21 @@ import java.util.Optional;
  * An API call carried over RPC to another agent ({@value #METHOD}), which runs it against its own HTTP listener: a
  * client-only agent forwards calls it has no route for to a server, and a server forwards {@code /v1/client/*} calls
  * to the client node that holds the allocation, through the connection that node opened.
+ *
+ * <p>Calls whose answer goes on (a followed log, {@code fs/stream}) travel as an RPC stream, {@value #STREAM}; a
+ * WebSocket ({@code alloc exec}) as {@value #WEBSOCKET}. Both open with the {@link Call}; the first frame back is
+ * the {@link Answer}'s head ({@link Answer#encode}): status and headers, with the body when the call failed. Then
+ * come the response body's bytes, or the WebSocket's text messages both ways, one per frame, until either side
+ * closes.
  */
 public final class HttpForward {
     public static final String METHOD = "Agent.HTTP";
+    /** A call whose response body streams. */
+    public static final String STREAM = "Agent.HTTPStream";
+    /** A WebSocket: the call is its upgrade request; a {@code 101} head means it is open. */
+    public static final String WEBSOCKET = "Agent.WebSocket";
     private static final String TOKEN = "X-Nomad-Token";
+    private static final com.fasterxml.jackson.databind.ObjectMapper HEAD = new com.fasterxml.jackson.databind.ObjectMapper();
 
     private HttpForward() {
     }
@@ -33,6 +44,29 @@ public final class HttpForward {
 
     /** What the other agent answered. */
     public record Answer(int status, Map<String, String> headers, byte[] body) {
+
+        /** As a stream's first frame. */
+        public byte[] encode() {
+            try {
+                return HEAD.writeValueAsBytes(this);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        /** A stream's first frame. @throws IllegalArgumentException when it is not an answer's head */
+        public static Answer decode(byte[] frame) {
+            try {
+                return HEAD.readValue(frame, Answer.class);
+            } catch (java.io.IOException e) {
+                throw new IllegalArgumentException("not an HTTP answer: " + e.getMessage(), e);
+            }
+        }
+
+        /** Whether the call succeeded: 2xx, or {@code 101} for a WebSocket. */
+        public boolean ok() {
+            return status == 101 || status / 100 == 2;
+        }
 
         public Optional<String> header(String name) {
             return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name))

@@ -41,6 +41,15 @@ public interface Rpc {
      */
     <R> CompletionStage<R> callNode(String nodeId, String method, Object request, Class<R> response);
 
+    /**
+     * Opens a stream ({@link StreamEndpoint}) on a client node, through the connection that node opened to this
+     * server. Fails with {@code NOT_FOUND} when the node has no connection here.
+     */
+    CompletionStage<RpcStream> openNodeStream(String nodeId, String method, Object request);
+
+    /** Opens a stream on the server at {@code host:port}. */
+    CompletionStage<RpcStream> openStreamAt(String address, String method, Object request);
+
     /** What each endpoint served here so far (forwarded calls included), by method name. */
     List<EndpointStats> stats();
 

@@ -20,6 +20,8 @@ import io.caravan.http.HttpForward.Answer;
 import io.caravan.http.HttpForward.Call;
 import io.caravan.rpc.Endpoint;
 import io.caravan.rpc.EndpointProvider;
+import io.caravan.rpc.StreamEndpoint;
+import io.caravan.rpc.StreamEndpointProvider;
 import io.caravan.tls.AgentTls;
 import io.caravan.tls.ReloadableTls;
 import org.osgi.service.component.annotations.Activate;
@@ -34,8 +36,8 @@ import org.osgi.service.component.annotations.Reference;
  * any call, from anyone (client-only agents forward their API calls); a client-only agent answers only
  * {@code /v1/client/*} calls, and only from its servers (they reach a node's allocations this way).
  */
-@Component(configurationPid = "io.caravan.http", service = EndpointProvider.class)
-public final class HttpForwarding implements EndpointProvider {
+@Component(configurationPid = "io.caravan.http", service = {EndpointProvider.class, StreamEndpointProvider.class})
+public final class HttpForwarding implements EndpointProvider, StreamEndpointProvider {
     /** Nomad's longest blocking query is 10 minutes (plus jitter). */
     private static final Duration LONGEST = Duration.ofMinutes(11);
     private static final List<String> RESPONSE_HEADERS = List.of("Content-Type", "X-Nomad-Index",
@@ -52,6 +54,7 @@ public final class HttpForwarding implements EndpointProvider {
     private final HttpClient http;
     /** {@code https} when the listener is TLS (turning it on or off is a restart, as for the listener). */
     private final String scheme;
+    private final ForwardedStreams streams;
 
     @Activate
     public HttpForwarding(HttpConfig config, @Reference AgentTls tls) {
@@ -67,6 +70,7 @@ public final class HttpForwarding implements EndpointProvider {
         }
         this.http = builder.build();
         this.scheme = https == null ? "http://" : "https://";
+        this.streams = new ForwardedStreams(http, executor);
     }
 
     /** A reload must not drop the component (and its endpoint) for headers or other keys it does not use. */
@@ -96,6 +100,29 @@ public final class HttpForwarding implements EndpointProvider {
                 ? new Endpoint<>(HttpForward.METHOD, Call.class, Answer.class, Endpoint.Routing.LOCAL, this::serve)
                 : new Endpoint<>(HttpForward.METHOD, Call.class, Answer.class, Endpoint.Routing.LOCAL,
                         Endpoint.Callers.SERVERS, this::serveClientCall));
+    }
+
+    /** The same rules as for calls: a client-only agent serves its servers' {@code /v1/client/*} streams only. */
+    @Override
+    public List<StreamEndpoint<?>> streams() {
+        Endpoint.Callers callers = server ? Endpoint.Callers.ANY : Endpoint.Callers.SERVERS;
+        return List.of(
+                new StreamEndpoint<>(HttpForward.STREAM, Call.class, callers,
+                        (call, stream) -> streams.body(URI.create(scheme + self + checked(call)), call, stream)),
+                new StreamEndpoint<>(HttpForward.WEBSOCKET, Call.class, callers,
+                        (call, stream) -> streams.socket(URI.create((scheme.equals("https://") ? "wss://" : "ws://")
+                                + self + checked(call)), call, stream)));
+    }
+
+    /** The call's URI, if this agent may run it (as {@link #serveClientCall} and {@link #serve} decide for calls). */
+    private String checked(Call call) {
+        if (!server && !call.uri().startsWith("/v1/client/")) {
+            throw new CaravanException(ErrorCode.NOT_FOUND, "this client only answers /v1/client/ calls");
+        }
+        if (!isForwardable(call.uri(), consoleRoot)) {
+            throw new CaravanException(ErrorCode.PERMISSION_DENIED, "Permission denied");
+        }
+        return call.uri();
     }
 
     /** A client-only agent runs only its own {@code /v1/client/*} routes; anything else it would forward back. */

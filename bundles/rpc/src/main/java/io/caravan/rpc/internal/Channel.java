@@ -23,6 +23,8 @@ abstract class Channel {
     private final Map<Long, CompletableFuture<byte[]>> pending = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
+    /** Streams by key: those this side opened under their id, those the other side opened under its id negated. */
+    private final Map<Long, ChannelStream> streams = new ConcurrentHashMap<>();
 
     Channel(Dispatcher dispatcher, String peer) {
         this.dispatcher = dispatcher;
@@ -70,6 +72,33 @@ abstract class Channel {
         return reply;
     }
 
+    /** Opens a stream on the other side; one the connection is already gone for comes back failed. */
+    ChannelStream openStream(String method, byte[] body) {
+        long id = ids.incrementAndGet();
+        ChannelStream stream = new ChannelStream(this, id);
+        streams.put(id, stream);
+        if (!isOpen()) {
+            stream.remoteFailed(closedError(null));
+            return stream;
+        }
+        send(Envelope.streamOpen(id, method, body));
+        return stream;
+    }
+
+    CompletableFuture<?> send(Envelope envelope) {
+        return write(RpcCodec.encode(envelope));
+    }
+
+    /** The stream ended: it no longer hears from the other side. */
+    void forget(long key) {
+        streams.remove(key);
+    }
+
+    private CaravanException closedError(Throwable why) {
+        return new CaravanException(ErrorCode.INTERNAL, null, "stream ended: RPC connection with " + peer
+                + " closed" + (why == null ? "" : ": " + why.getMessage()), why);
+    }
+
     /** A whole message arrived. */
     protected void received(byte[] message) {
         Envelope envelope;
@@ -83,8 +112,27 @@ abstract class Channel {
             case Envelope.REQUEST -> serve(envelope);
             case Envelope.RESPONSE -> complete(envelope.id()).ifPresent(f -> f.complete(envelope.body()));
             case Envelope.ERROR -> complete(envelope.id()).ifPresent(f -> f.completeExceptionally(asException(envelope)));
+            case Envelope.STREAM_OPEN -> {
+                ChannelStream stream = new ChannelStream(this, -envelope.id());
+                streams.put(stream.key(), stream);
+                dispatcher.openStream(envelope.method(), envelope.body(), this, stream);
+            }
+            case Envelope.STREAM_DATA -> stream(envelope).ifPresent(s -> s.arrived(envelope.body()));
+            case Envelope.STREAM_CREDIT -> stream(envelope).ifPresent(s -> s.credit(envelope.credit()));
+            case Envelope.STREAM_CLOSE -> stream(envelope).ifPresent(s -> {
+                if (envelope.code() == null) {
+                    s.remoteClosed();
+                } else {
+                    s.remoteFailed(asException(envelope));
+                }
+            });
             default -> LOG.warn("Dropping an RPC message of unknown kind {} from {}", envelope.kind(), peer);
         }
+    }
+
+    /** The stream an envelope from the other side is for: its id is the other side's key, negated here. */
+    private java.util.Optional<ChannelStream> stream(Envelope envelope) {
+        return java.util.Optional.ofNullable(streams.get(-envelope.id()));
     }
 
     private java.util.Optional<CompletableFuture<byte[]>> complete(long id) {
@@ -115,7 +163,7 @@ abstract class Channel {
         return new CaravanException(code, error.field(), error.message(), null);
     }
 
-    /** The connection is gone: every call still waiting fails, so callers can try another server. */
+    /** The connection is gone: every call still waiting fails, every open stream too, so callers can try another server. */
     protected void closed(Throwable why) {
         if (closed.complete(null)) {
             LOG.debug("RPC connection with {} closed: {}", peer, why == null ? "normally" : why.toString());
@@ -125,6 +173,9 @@ abstract class Channel {
             if (f != null) {
                 f.completeExceptionally(new ChannelClosedException(peer, why));
             }
+        }
+        for (ChannelStream stream : streams.values()) {
+            stream.remoteFailed(closedError(why));
         }
     }
 

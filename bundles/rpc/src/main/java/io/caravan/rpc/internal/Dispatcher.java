@@ -20,6 +20,7 @@ import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
 import io.caravan.rpc.Endpoint;
 import io.caravan.rpc.LeaderLocator;
+import io.caravan.rpc.StreamEndpoint;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +40,7 @@ final class Dispatcher {
     }
 
     private final Map<String, Endpoint<?, ?>> endpoints = new ConcurrentHashMap<>();
+    private final Map<String, StreamEndpoint<?>> streamEndpoints = new ConcurrentHashMap<>();
     private final Map<String, Stats> stats = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timer;
     private final Duration leaderWait;
@@ -92,6 +94,46 @@ final class Dispatcher {
         for (Endpoint<?, ?> e : removed) {
             endpoints.remove(e.name(), e);
         }
+    }
+
+    /** Adds streaming endpoints; as {@link #add}, a name already taken keeps its first. */
+    void addStreams(Iterable<StreamEndpoint<?>> added) {
+        for (StreamEndpoint<?> e : added) {
+            StreamEndpoint<?> before = streamEndpoints.putIfAbsent(e.name(), e);
+            if (before != null && before != e) {
+                LOG.warn("RPC stream endpoint {} is declared twice; keeping the first", e.name());
+            }
+        }
+    }
+
+    void removeStreams(Iterable<StreamEndpoint<?>> removed) {
+        for (StreamEndpoint<?> e : removed) {
+            streamEndpoints.remove(e.name(), e);
+        }
+    }
+
+    /** Hands a stream the other side opened to its endpoint's handler; any failure fails the stream. */
+    void openStream(String method, byte[] body, Channel from, ChannelStream stream) {
+        Stats s = stats.computeIfAbsent(method == null ? "?" : method, m -> new Stats());
+        s.calls().increment();
+        try {
+            StreamEndpoint<?> endpoint = method == null ? null : streamEndpoints.get(method);
+            if (endpoint == null) {
+                throw new CaravanException(ErrorCode.NOT_FOUND, "rpc: can't find stream method " + method);
+            }
+            if (endpoint.callers() == Endpoint.Callers.SERVERS && !from.fromServer()) {
+                throw new CaravanException(ErrorCode.PERMISSION_DENIED, "Permission denied: " + method
+                        + " is for servers only");
+            }
+            open(endpoint, body, stream);
+        } catch (RuntimeException e) {
+            s.errors().increment();
+            stream.fail(asCaravan(e));
+        }
+    }
+
+    private static <Q> void open(StreamEndpoint<Q> endpoint, byte[] body, ChannelStream stream) {
+        endpoint.handler().open(RpcCodec.decode(body, endpoint.request()), stream);
     }
 
     Map<String, Stats> stats() {

@@ -112,10 +112,10 @@ final class JdkChannel extends Channel implements WebSocket.Listener {
                 partial.reset();
             }
         }
-        webSocket.request(1);
         if (whole != null) {
-            received(whole);
+            received(whole);          // before asking for the next: a stream's frames are handled in order
         }
+        webSocket.request(1);
         return null;
     }
 

@@ -74,10 +74,12 @@ final class JettyChannel extends Channel implements FrameHandler {
             }
         }
         callback.succeeded();
-        session.demand();          // read on while this message is served: calls on one connection overlap
+        // Handled before reading on, so messages are handled in order (a stream's frames must be); handlers do
+        // not block, and calls still overlap as their answers come later.
         if (whole != null) {
             received(whole);
         }
+        session.demand();
     }
 
     @Override

@@ -14,6 +14,8 @@ import io.caravan.plugin.api.discover.Discoverer;
 import io.caravan.rpc.EndpointProvider;
 import io.caravan.rpc.LeaderLocator;
 import io.caravan.rpc.Rpc;
+import io.caravan.rpc.RpcStream;
+import io.caravan.rpc.StreamEndpointProvider;
 import io.caravan.tls.AgentTls;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
@@ -199,6 +201,15 @@ public final class RpcComponent implements Rpc {
         engine.dispatcher().remove(provider.endpoints());
     }
 
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    void bindStreams(StreamEndpointProvider provider) {
+        engine.dispatcher().addStreams(provider.streams());
+    }
+
+    void unbindStreams(StreamEndpointProvider provider) {
+        engine.dispatcher().removeStreams(provider.streams());
+    }
+
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     void bindLocator(LeaderLocator locator) {
         engine.dispatcher().setLocator(locator);
@@ -226,6 +237,16 @@ public final class RpcComponent implements Rpc {
     @Override
     public <R> CompletionStage<R> callNode(String nodeId, String method, Object request, Class<R> response) {
         return engine.callNode(nodeId, method, request, response);
+    }
+
+    @Override
+    public CompletionStage<RpcStream> openNodeStream(String nodeId, String method, Object request) {
+        return engine.openNodeStream(nodeId, method, request);
+    }
+
+    @Override
+    public CompletionStage<RpcStream> openStreamAt(String address, String method, Object request) {
+        return engine.openStreamAt(address, method, request);
     }
 
     @Override

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
 import io.caravan.rpc.Rpc;
+import io.caravan.rpc.RpcStream;
 import io.caravan.tls.ReloadableTls;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -214,6 +215,25 @@ final class RpcEngine implements Rpc, AutoCloseable {
         }
         return channel.call(method, 0, RpcCodec.encode(request)).orTimeout(callTimeout.toMillis(), TimeUnit.MILLISECONDS)
                 .thenApply(bytes -> RpcCodec.decode(bytes, response));
+    }
+
+    @Override
+    public CompletionStage<RpcStream> openNodeStream(String node, String method, Object request) {
+        JettyChannel channel = nodes.get(node);
+        if (channel == null || !channel.isOpen()) {
+            return CompletableFuture.failedFuture(new CaravanException(ErrorCode.NOT_FOUND,
+                    "Unknown node " + node + ": no RPC connection to this server"));
+        }
+        return CompletableFuture.completedFuture(channel.openStream(method, RpcCodec.encode(request)));
+    }
+
+    @Override
+    public CompletionStage<RpcStream> openStreamAt(String address, String method, Object request) {
+        byte[] body = RpcCodec.encode(request);
+        return channel(withPort(address)).<RpcStream>thenApply(c -> c.openStream(method, body))
+                .exceptionally(error -> {
+                    throw new CompletionException(Dispatcher.asCaravan(error));
+                });
     }
 
     /** Sends an encoded call over this agent's connection to {@code address}, dialling it first if needed. */

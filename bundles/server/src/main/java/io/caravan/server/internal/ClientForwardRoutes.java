@@ -2,6 +2,10 @@ package io.caravan.server.internal;
 
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import io.caravan.api.CaravanException;
 import io.caravan.api.acl.Access;
@@ -19,14 +23,15 @@ import io.caravan.rpc.LeaderLocator;
 import io.caravan.rpc.Rpc;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 
 /**
  * Nomad's client endpoints answered by a server: the call goes to the client node that holds the allocation, through
  * the RPC connection that node opened (servers may not reach clients otherwise). Ranked below the client's own routes,
  * so an agent that is also a client serves its own allocations' calls itself. When the node is connected to another
- * server, the call goes on to the servers ({@link NodeCalls}). Streams ({@code fs/stream},
- * {@code follow=true}) are not forwarded yet: they need a streaming RPC.
+ * server, the call goes on to the servers ({@link NodeCalls}). Calls that stream ({@code fs/stream},
+ * {@code follow=true} logs, {@code alloc exec}'s WebSocket) go the same way as RPC streams ({@link ClientStreams}).
  */
 @Component(service = ApiRoutes.class, property = "service.ranking:Integer=-10")
 public final class ClientForwardRoutes implements ApiRoutes {
@@ -50,7 +55,7 @@ public final class ClientForwardRoutes implements ApiRoutes {
             "stats", ApiEndpoint.of("ClientAllocations.Stats", AclRule.namespace(Capability.READ_JOB)),
             "gc", ApiEndpoint.of("ClientAllocations.GarbageCollect", AclRule.namespace(Capability.SUBMIT_JOB)));
 
-    /** {@code alloc exec}: a bidirectional stream, not forwarded yet (see {@link #execElsewhere}). */
+    /** {@code alloc exec}: a WebSocket, bridged to the node's over an RPC stream. */
     static final ApiEndpoint EXEC = ApiEndpoint.of("ClientAllocations.Exec",
             AclRule.namespace(Capability.ALLOC_EXEC));
 
@@ -60,12 +65,24 @@ public final class ClientForwardRoutes implements ApiRoutes {
     private final ServerState state;
     private final Rpc rpc;
     private final LeaderLocator servers;
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "caravan-client-streams");
+        t.setDaemon(true);
+        return t;
+    });
+    private final ClientStreams streams;
 
     @Activate
     public ClientForwardRoutes(@Reference ServerState state, @Reference Rpc rpc, @Reference LeaderLocator servers) {
         this.state = state;
         this.rpc = rpc;
         this.servers = servers;
+        this.streams = new ClientStreams(rpc, timer);
+    }
+
+    @Deactivate
+    void deactivate() {
+        timer.shutdownNow();
     }
 
     @Override
@@ -77,8 +94,7 @@ public final class ClientForwardRoutes implements ApiRoutes {
             routes.getAsync("/v1/client/allocation/{alloc}/" + op, inAllocNamespace, this::forward)
                     .writeAsync("/v1/client/allocation/{alloc}/" + op, inAllocNamespace, this::forward);
         });
-        routes.get("/v1/client/allocation/{alloc}/exec", EXEC.namespacedBy(this::allocNamespace),
-                this::execElsewhere);
+        routes.get("/v1/client/allocation/{alloc}/exec", EXEC.namespacedBy(this::allocNamespace), this::exec);
         routes.getAsync("/v1/client/stats", HOST_STATS, this::hostStats);
     }
 
@@ -96,18 +112,26 @@ public final class ClientForwardRoutes implements ApiRoutes {
     }
 
     /**
-     * The RPC transport carries request and answer, not a stream both ways, so exec is served only by the client
-     * agent that runs the allocation (a dev agent serves its own): the answer says where to go.
+     * The caller's WebSocket bridged to the one the node's own exec route opens. Waits (bounded) for the node to
+     * answer before upgrading, so a bad request (unknown task, no command) is the node's plain HTTP error.
      */
-    private ApiResponse execElsewhere(ApiRequest request) {
+    private ApiResponse exec(ApiRequest request) throws Exception {
+        Allocation alloc = alloc(request);
+        if (!request.header("Upgrade").map(u -> u.equalsIgnoreCase("websocket")).orElse(false)) {
+            throw CaravanException.badRequest("expected a WebSocket upgrade request");
+        }
+        try {
+            return streams.socket(alloc.nodeId(), request, servers.serverRpcAddresses())
+                    .get(ClientStreams.HEAD_WAIT.toSeconds() + 5, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof CaravanException c ? c : e;
+        }
+    }
+
+    private Allocation alloc(ApiRequest request) {
         String allocId = request.pathParam("alloc");
-        Allocation alloc = state.store().snapshot().get(NomadTables.ALLOCS, allocId)
+        return state.store().snapshot().get(NomadTables.ALLOCS, allocId)
                 .orElseThrow(() -> CaravanException.notFound("Unknown allocation \"" + allocId + "\""));
-        String where = state.store().snapshot().get(NomadTables.NODES, alloc.nodeId())
-                .map(node -> node.httpAddr() == null || node.httpAddr().isEmpty() ? "" : " at " + node.httpAddr())
-                .orElse("");
-        throw CaravanException.notImplemented("alloc exec through a server is not supported yet: ask the client "
-                + "agent that runs allocation " + allocId + where + " (node " + alloc.nodeId() + ")");
     }
 
     /** The allocation's own namespace, for the rule; null for one that does not exist (the handler answers 404). */
@@ -117,14 +141,11 @@ public final class ClientForwardRoutes implements ApiRoutes {
     }
 
     private CompletableFuture<ApiResponse> forward(ApiRequest request) {
+        Allocation alloc = alloc(request);
         if (request.path().startsWith("/v1/client/fs/stream/")
                 || request.query("follow").map(f -> f.equals("true") || f.equals("1")).orElse(false)) {
-            throw CaravanException.notImplemented("Streaming from a client through a server is not supported yet: "
-                    + "ask the client agent itself");
+            return streams.body(alloc.nodeId(), request, servers.serverRpcAddresses());
         }
-        String allocId = request.pathParam("alloc");
-        Allocation alloc = state.store().snapshot().get(NomadTables.ALLOCS, allocId)
-                .orElseThrow(() -> CaravanException.notFound("Unknown allocation \"" + allocId + "\""));
         return NodeCalls.orViaOtherServers(rpc.callNode(alloc.nodeId(), HttpForward.METHOD,
                 HttpForward.Call.of(request), HttpForward.Answer.class).thenApply(HttpForward.Answer::toResponse),
                 request, rpc, servers.serverRpcAddresses());

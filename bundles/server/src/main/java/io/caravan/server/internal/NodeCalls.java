@@ -51,7 +51,8 @@ final class NodeCalls {
         return new HttpForward.Call(call.method(), call.uri(), headers, call.body());
     }
 
-    private static boolean notConnectedThere(HttpForward.Answer answer) {
+    /** The other server's answer says the node is not connected there either. */
+    static boolean notConnectedThere(HttpForward.Answer answer) {
         return answer.status() == 404 && answer.body() != null
                 && new String(answer.body(), StandardCharsets.UTF_8).contains(NOT_CONNECTED);
     }

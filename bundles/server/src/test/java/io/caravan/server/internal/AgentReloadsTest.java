@@ -94,6 +94,16 @@ class AgentReloadsTest {
             return answer(address + " " + method, request, () -> REPORT);
         }
 
+        public CompletionStage<io.caravan.rpc.RpcStream> openNodeStream(String nodeId, String method,
+                                                                        Object request) {
+            throw new UnsupportedOperationException(method);
+        }
+
+        public CompletionStage<io.caravan.rpc.RpcStream> openStreamAt(String address, String method,
+                                                                      Object request) {
+            throw new UnsupportedOperationException(method);
+        }
+
         public <R> CompletionStage<R> callNode(String nodeId, String method, Object request, Class<R> response) {
             return answer("node " + nodeId + " " + method, request, () -> {
                 if (!connected.contains(nodeId)) {

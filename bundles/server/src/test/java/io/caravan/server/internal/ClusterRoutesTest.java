@@ -154,6 +154,16 @@ class ClusterRoutesTest {
             return dispatch(method, request, response);
         }
 
+        public CompletionStage<io.caravan.rpc.RpcStream> openNodeStream(String nodeId, String method,
+                                                                        Object request) {
+            throw new UnsupportedOperationException(method);
+        }
+
+        public CompletionStage<io.caravan.rpc.RpcStream> openStreamAt(String address, String method,
+                                                                      Object request) {
+            throw new UnsupportedOperationException(method);
+        }
+
         public <R> CompletionStage<R> callNode(String nodeId, String method, Object request, Class<R> response) {
             throw new UnsupportedOperationException();
         }

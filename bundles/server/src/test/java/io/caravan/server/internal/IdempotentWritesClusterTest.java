@@ -221,6 +221,16 @@ class IdempotentWritesClusterTest {
             throw new UnsupportedOperationException(method);
         }
 
+        public CompletionStage<io.caravan.rpc.RpcStream> openNodeStream(String nodeId, String method,
+                                                                        Object request) {
+            throw new UnsupportedOperationException(method);
+        }
+
+        public CompletionStage<io.caravan.rpc.RpcStream> openStreamAt(String address, String method,
+                                                                      Object request) {
+            throw new UnsupportedOperationException(method);
+        }
+
         @Override
         public <R> CompletionStage<R> callNode(String nodeId, String method, Object request, Class<R> response) {
             throw new UnsupportedOperationException(method);

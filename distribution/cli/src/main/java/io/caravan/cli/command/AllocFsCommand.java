@@ -16,7 +16,8 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code caravan alloc fs [-stat] ALLOC [PATH]}: lists a directory of the allocation ({@code Mode Size Modified
- * Time Name}, as Nomad) or prints a file; {@code -stat} shows one entry's details instead.
+ * Time Name}, as Nomad) or prints a file; {@code -stat} shows one entry's details instead; {@code -f} prints a file
+ * and keeps printing what is appended to it ({@code /v1/client/fs/stream}) until interrupted.
  */
 @Command(name = "fs", description = "Inspect the contents of an allocation directory.")
 public final class AllocFsCommand extends HttpCommand {
@@ -29,6 +30,9 @@ public final class AllocFsCommand extends HttpCommand {
 
     @Option(names = {"-stat", "--stat"}, description = "Show the file's details instead of its content.")
     boolean stat;
+
+    @Option(names = {"-f", "--f"}, description = "Keep printing what is appended to the file, until interrupted.")
+    boolean follow;
 
     public AllocFsCommand(Context ctx) {
         super(ctx);
@@ -45,12 +49,18 @@ public final class AllocFsCommand extends HttpCommand {
         String target = path == null || path.isEmpty() ? "/" : path;
         String id = Json.pathSegment(allocId);
         JsonNode info = api.get("/v1/client/fs/stat/" + id, Map.of("path", target));
+        if (follow && (stat || info.path("IsDir").asBoolean())) {
+            throw new UsageException("-f follows a file: " + target + (stat ? " (not with -stat)" : " is a directory"));
+        }
         if (stat) {
             print(List.of(info));
         } else if (info.path("IsDir").asBoolean()) {
             List<JsonNode> entries = new ArrayList<>();
             api.get("/v1/client/fs/ls/" + id, Map.of("path", target)).forEach(entries::add);
             print(entries);
+        } else if (follow) {
+            api.copy("/v1/client/fs/stream/" + id, Map.of("path", target, "offset", "0", "origin", "start",
+                    "follow", "true", "plain", "true"), new TextSink(ctx.out()));
         } else {
             api.copy("/v1/client/fs/cat/" + id, Map.of("path", target), new TextSink(ctx.out()));
         }

@@ -1,0 +1,270 @@
+package io.caravan.server.internal;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.caravan.api.CaravanException;
+import io.caravan.api.ErrorCode;
+import io.caravan.http.ApiRequest;
+import io.caravan.http.ApiResponse;
+import io.caravan.http.BodyWriter;
+import io.caravan.http.HttpForward;
+import io.caravan.http.HttpForward.Answer;
+import io.caravan.http.StreamingBody;
+import io.caravan.http.WebSocketBody;
+import io.caravan.http.WebSocketPeer;
+import io.caravan.rpc.Rpc;
+import io.caravan.rpc.RpcStream;
+
+/**
+ * A server's end of client calls that stream ({@code fs/stream}, {@code follow=true} logs, {@code alloc exec}): an
+ * RPC stream ({@link HttpForward#STREAM}, {@link HttpForward#WEBSOCKET}) opened on the node that holds the
+ * allocation, through the connection it opened here or, when that is at another server, through that server
+ * (as {@link NodeCalls} relays calls). The node answers as its own API would; this side relays its answer's head,
+ * then the body's bytes to the caller, or the WebSocket's messages both ways. The stream's window paces the node
+ * to the caller; the caller going away ends the stream, and with it the node's side.
+ */
+final class ClientStreams {
+    /** How long the node may take to answer a stream's head (it starts the command, opens the file). */
+    static final Duration HEAD_WAIT = Duration.ofSeconds(30);
+    /** How soon a write the caller did not take yet is tried again; how often a quiet caller is checked. */
+    private static final long RETRY_MILLIS = 20;
+    private static final long CHECK_MILLIS = 1000;
+
+    private final Rpc rpc;
+    private final ScheduledExecutorService timer;
+
+    ClientStreams(Rpc rpc, ScheduledExecutorService timer) {
+        this.rpc = rpc;
+        this.timer = timer;
+    }
+
+    /** A stream opened and its head: what the node answered. */
+    record Opened(RpcStream stream, Answer head, Relay relay) {}
+
+    /** {@code request} as a {@link HttpForward#STREAM} on the node: its body relayed to the caller. */
+    CompletableFuture<ApiResponse> body(String nodeId, ApiRequest request, List<String> servers) {
+        return open(nodeId, HttpForward.STREAM, request, servers).thenApply(opened -> {
+            if (!opened.head().ok()) {
+                opened.stream().close();
+                return opened.head().toResponse();
+            }
+            return new ApiResponse(opened.head().status(), new Body(opened), null);
+        });
+    }
+
+    /** {@code request}, a WebSocket upgrade, as a {@link HttpForward#WEBSOCKET} on the node. */
+    CompletableFuture<ApiResponse> socket(String nodeId, ApiRequest request, List<String> servers) {
+        return open(nodeId, HttpForward.WEBSOCKET, request, servers).thenApply(opened -> {
+            if (!opened.head().ok()) {
+                opened.stream().close();
+                return opened.head().toResponse();
+            }
+            return ApiResponse.ok(new Socket(opened));
+        });
+    }
+
+    private CompletableFuture<Opened> open(String nodeId, String method, ApiRequest request, List<String> servers) {
+        HttpForward.Call call = HttpForward.Call.of(request);
+        return attach(rpc.openNodeStream(nodeId, method, call)).exceptionallyCompose(error -> {
+            Throwable t = unwrap(error);
+            boolean elsewhere = t instanceof CaravanException c && c.code() == ErrorCode.NOT_FOUND;
+            if (!elsewhere || request.header(NodeCalls.FORWARDED).isPresent()) {
+                return CompletableFuture.failedFuture(t);
+            }
+            return viaOtherServers(method, NodeCalls.marked(call), servers, 0, t);
+        });
+    }
+
+    /** The node's connection is at another server: open there; the first that has the connection answers. */
+    private CompletableFuture<Opened> viaOtherServers(String method, HttpForward.Call call, List<String> others, int i,
+                                                      Throwable last) {
+        if (i >= others.size()) {
+            return CompletableFuture.failedFuture(last);
+        }
+        return attach(rpc.openStreamAt(others.get(i), method, call)).thenCompose(opened -> {
+            if (NodeCalls.notConnectedThere(opened.head()) && i + 1 < others.size()) {
+                opened.stream().close();
+                return viaOtherServers(method, call, others, i + 1, last);
+            }
+            return CompletableFuture.completedFuture(opened);
+        }).exceptionallyCompose(e -> viaOtherServers(method, call, others, i + 1, unwrap(e)));
+    }
+
+    /** Listens to a stream being opened, until its head comes (bounded: a silent node fails the stream). */
+    private CompletableFuture<Opened> attach(CompletionStage<RpcStream> opening) {
+        return opening.toCompletableFuture().thenCompose(stream -> {
+            Relay relay = new Relay();
+            stream.receive(relay);
+            return relay.head.orTimeout(HEAD_WAIT.toMillis(), TimeUnit.MILLISECONDS).handle((head, error) -> {
+                if (error != null) {
+                    CaravanException why = unwrap(error) instanceof CaravanException c ? c
+                            : new CaravanException(ErrorCode.INTERNAL, "the node did not answer in "
+                                    + HEAD_WAIT.toSeconds() + " s");
+                    stream.fail(why);
+                    throw new CompletionException(why);
+                }
+                return new Opened(stream, head, relay);
+            });
+        });
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        Throwable t = error;
+        while (t instanceof CompletionException && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    /** Where the node's frames go after the head. */
+    interface Sink {
+        /** @return completes when the frame was taken (the node's window comes back then) */
+        CompletionStage<?> take(byte[] frame);
+
+        void end(CaravanException error);
+    }
+
+    /** The stream's receiver: the first frame is the head; the rest wait for the sink the caller's side sets. */
+    static final class Relay implements RpcStream.Receiver {
+        final CompletableFuture<Answer> head = new CompletableFuture<>();
+        final CompletableFuture<Sink> sink = new CompletableFuture<>();
+
+        @Override
+        public CompletionStage<?> data(byte[] frame) {
+            if (!head.isDone()) {
+                try {
+                    head.complete(Answer.decode(frame));
+                } catch (IllegalArgumentException e) {
+                    head.completeExceptionally(new CaravanException(ErrorCode.INTERNAL, e.getMessage()));
+                }
+                return CompletableFuture.completedFuture(null);
+            }
+            return sink.thenCompose(s -> s.take(frame));
+        }
+
+        @Override
+        public void end(CaravanException error) {
+            head.completeExceptionally(error != null ? error
+                    : new CaravanException(ErrorCode.INTERNAL, "the node ended the stream before answering"));
+            sink.thenAccept(s -> s.end(error));
+        }
+    }
+
+    /** The node's response body, written to the caller as the caller takes it. */
+    private final class Body implements StreamingBody, Sink {
+        private final Opened opened;
+        private volatile BodyWriter out;
+        private volatile ScheduledFuture<?> watch;
+
+        Body(Opened opened) {
+            this.opened = opened;
+        }
+
+        @Override
+        public String contentType() {
+            return opened.head().header("Content-Type").orElse("application/octet-stream");
+        }
+
+        @Override
+        public void start(BodyWriter writer) {
+            out = writer;
+            // A caller that left is noticed even while the node has nothing to send (a quiet, unframed log).
+            watch = timer.scheduleWithFixedDelay(() -> {
+                if (writer.closed()) {
+                    opened.stream().fail(gone());
+                    watch.cancel(false);
+                }
+            }, CHECK_MILLIS, CHECK_MILLIS, TimeUnit.MILLISECONDS);
+            opened.relay().sink.complete(this);
+        }
+
+        @Override
+        public CompletionStage<?> take(byte[] frame) {
+            CompletableFuture<Void> taken = new CompletableFuture<>();
+            write(frame, taken);
+            return taken;
+        }
+
+        private void write(byte[] frame, CompletableFuture<Void> taken) {
+            try {
+                if (out.write(frame)) {
+                    taken.complete(null);
+                } else {
+                    timer.schedule(() -> write(frame, taken), RETRY_MILLIS, TimeUnit.MILLISECONDS);
+                }
+            } catch (IOException | java.util.concurrent.RejectedExecutionException e) {
+                taken.completeExceptionally(gone());
+            }
+        }
+
+        @Override
+        public void end(CaravanException error) {
+            ScheduledFuture<?> w = watch;
+            if (w != null) {
+                w.cancel(false);
+            }
+            out.close();
+        }
+    }
+
+    private static CaravanException gone() {
+        return new CaravanException(ErrorCode.INTERNAL, "the caller went away");
+    }
+
+    /** The caller's WebSocket, bridged to the node's: text messages both ways, and the close. */
+    private final class Socket implements WebSocketBody, WebSocketBody.Listener, Sink {
+        private final Opened opened;
+        private final AtomicBoolean upgraded = new AtomicBoolean();
+        private volatile WebSocketPeer peer;
+
+        Socket(Opened opened) {
+            this.opened = opened;
+            // An upgrade that never completes must not keep the node's session.
+            timer.schedule(() -> {
+                if (!upgraded.get()) {
+                    opened.stream().fail(new CaravanException(ErrorCode.BAD_REQUEST, "the WebSocket never opened"));
+                }
+            }, HEAD_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        }
+
+        @Override
+        public Listener open(WebSocketPeer p) {
+            peer = p;
+            upgraded.set(true);
+            opened.relay().sink.complete(this);
+            return this;
+        }
+
+        @Override
+        public void text(String message) {
+            // A person typing: the stream's window holds what the node has not taken yet.
+            opened.stream().send(message.getBytes(StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public void closed() {
+            opened.stream().close();
+        }
+
+        @Override
+        public CompletionStage<?> take(byte[] frame) {
+            peer.send(new String(frame, StandardCharsets.UTF_8));
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public void end(CaravanException error) {
+            peer.close();
+        }
+    }
+}
