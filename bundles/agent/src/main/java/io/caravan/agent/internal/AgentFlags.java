@@ -29,6 +29,10 @@ final class AgentFlags {
     /** A flag and the configuration key it sets. */
     private record Flag(Kind kind, String key) {}
 
+    static final String INTRO_TOKEN_KEY = "client.intro_token";
+    /** Nomad's environment variable for the client introduction token: it overrides {@code -client-intro-token}. */
+    static final String INTRO_TOKEN_ENV = "NOMAD_CLIENT_INTRO_TOKEN";
+
     private static final Map<String, Flag> FLAGS = Map.ofEntries(
             Map.entry("dev", new Flag(Kind.BOOL, null)),
             Map.entry("config", new Flag(Kind.REPEATED, null)),
@@ -47,10 +51,6 @@ final class AgentFlags {
             Map.entry("servers", new Flag(Kind.LIST, "client.servers")),
             Map.entry("retry-join", new Flag(Kind.REPEATED, "server.retry_join")),
             Map.entry("client-intro-token", new Flag(Kind.STRING, INTRO_TOKEN_KEY)));
-
-    static final String INTRO_TOKEN_KEY = "client.intro_token";
-    /** Nomad's environment variable for the client introduction token: it overrides {@code -client-intro-token}. */
-    static final String INTRO_TOKEN_ENV = "NOMAD_CLIENT_INTRO_TOKEN";
 
     private AgentFlags() {
     }
