@@ -37,6 +37,7 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -96,6 +97,15 @@ public final class KeyringService {
         } else {
             this.timer = null;
         }
+    }
+
+    /**
+     * Other keys of the server's configuration changed (a reload): nothing to do here ({@code data_dir} only changes
+     * with a restart), and staying active keeps what signs and verifies with the keyring — the node endpoints
+     * included — from being restarted with it.
+     */
+    @Modified
+    void modified() {
     }
 
     @Deactivate
