@@ -140,6 +140,7 @@ class ClientIntroductionE2EIT {
                 reload.body());
         AgentProcess.await("the server logs the new enforcement level", WAIT, () -> server.log()
                 .contains("client introduction enforcement changed: enforcement=" + enforcement));
+        assertFalse(server.log().contains("Leader duties stopped"), "the reload restarted Raft: " + server.log());
     }
 
     /**

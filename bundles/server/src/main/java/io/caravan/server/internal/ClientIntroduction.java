@@ -34,8 +34,8 @@ import org.slf4j.spi.LoggingEventBuilder;
  * {@code strict} refuses it (ERROR, {@code PERMISSION_DENIED}). The mode follows the configuration live.
  * Tokens are never logged.
  */
-@Component(service = {ClientIntroduction.class, MetricCounters.class}, configurationPid = "io.caravan.server",
-        configurationPolicy = ConfigurationPolicy.REQUIRE)
+@Component(service = {ClientIntroduction.class, MetricCounters.class},
+        configurationPid = "io.caravan.server.introduction", configurationPolicy = ConfigurationPolicy.REQUIRE)
 public final class ClientIntroduction implements MetricCounters {
     private static final Logger LOG = LoggerFactory.getLogger(ClientIntroduction.class);
     static final String VIOLATIONS = "nomad.client.introduction_violation_num";
@@ -67,7 +67,7 @@ public final class ClientIntroduction implements MetricCounters {
         }
     }
 
-    /** The keys this component reads from PID {@code io.caravan.server} (Nomad's defaults). */
+    /** What this component reads from PID {@code io.caravan.server.introduction} (Nomad's defaults). */
     @interface Config {
         String region() default "global";
 
