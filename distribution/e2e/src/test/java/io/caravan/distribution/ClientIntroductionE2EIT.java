@@ -197,6 +197,9 @@ class ClientIntroductionE2EIT {
             assertEquals(3, registration.path("SignedIdentity").asText().split("\\.").length,
                     "the node identity is a JWT");
             assertNoTokenLogged(none);
+            String self = none.get("none-valid").get("/v1/agent/self").body();
+            assertTrue(self.contains("\"IntroToken\":\"<redacted>\""), self);
+            tokensToHide.forEach(t -> assertFalse(self.contains(t), "/v1/agent/self shows the token"));
             stopClients();
 
             // warn: every node registers; each one without a valid token is counted and logged at WARN.
