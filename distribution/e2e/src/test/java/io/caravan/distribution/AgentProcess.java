@@ -117,6 +117,16 @@ final class AgentProcess implements AutoCloseable {
         return agent;
     }
 
+    /**
+     * {@code caravan agent -config <config> <args>} started and not waited for: for an agent that may never turn
+     * healthy (a client its servers refuse).
+     */
+    static AgentProcess launch(Path config, Path log, int http, int rpc, String... args) throws IOException {
+        List<String> all = new ArrayList<>(List.of("agent", "-config", config.toString()));
+        all.addAll(List.of(args));
+        return new AgentProcess(run(log, all.toArray(String[]::new)), log, config, "127.0.0.1", http, rpc);
+    }
+
     /** Sends the agent's process a signal ({@code STOP}, {@code CONT}, …) with {@code kill}; nothing once it exited. */
     void signal(String name) throws IOException, InterruptedException {
         if (!process.isAlive()) {

@@ -29,6 +29,10 @@ final class AgentFlags {
     /** A flag and the configuration key it sets. */
     private record Flag(Kind kind, String key) {}
 
+    static final String INTRO_TOKEN_KEY = "client.intro_token";
+    /** Nomad's environment variable for the client introduction token: it overrides {@code -client-intro-token}. */
+    static final String INTRO_TOKEN_ENV = "NOMAD_CLIENT_INTRO_TOKEN";
+
     private static final Map<String, Flag> FLAGS = Map.ofEntries(
             Map.entry("dev", new Flag(Kind.BOOL, null)),
             Map.entry("config", new Flag(Kind.REPEATED, null)),
@@ -45,12 +49,17 @@ final class AgentFlags {
             Map.entry("encrypt", new Flag(Kind.STRING, "server.encrypt")),
             Map.entry("bootstrap-expect", new Flag(Kind.INT, "server.bootstrap_expect")),
             Map.entry("servers", new Flag(Kind.LIST, "client.servers")),
-            Map.entry("retry-join", new Flag(Kind.REPEATED, "server.retry_join")));
+            Map.entry("retry-join", new Flag(Kind.REPEATED, "server.retry_join")),
+            Map.entry("client-intro-token", new Flag(Kind.STRING, INTRO_TOKEN_KEY)));
 
     private AgentFlags() {
     }
 
     static Parsed parse(List<String> args) throws UsageException {
+        return parse(args, System.getenv());
+    }
+
+    static Parsed parse(List<String> args, Map<String, String> env) throws UsageException {
         List<String> configs = new ArrayList<>();
         Map<String, Object> layer = new LinkedHashMap<>();
         boolean dev = false;
@@ -105,6 +114,10 @@ final class AgentFlags {
                     }
                 }
             }
+        }
+        String envToken = env.getOrDefault(INTRO_TOKEN_ENV, "");
+        if (!envToken.isBlank()) {
+            put(layer, INTRO_TOKEN_KEY, envToken.trim());
         }
         return new Parsed(List.copyOf(configs), layer, dev);
     }

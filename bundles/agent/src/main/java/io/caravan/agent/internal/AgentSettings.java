@@ -101,6 +101,7 @@ record AgentSettings(
         String advertiseSerf = advertise("serf", rendered(c, "advertise.serf", nics), serfAddr, serfPort, dev, nics);
 
         checkJobLimits(c);
+        checkClientIntroduction(c);
         String encrypt = c.string("server.encrypt", "");
         if (!encrypt.isEmpty()) {
             checkGossipKey(encrypt);
@@ -159,6 +160,24 @@ record AgentSettings(
         if (maxCount < 1 || maxCount > Integer.MAX_VALUE) {
             throw new InvalidConfigException("job_max_count cannot be " + maxCount + ". Must be between 1 and "
                     + Integer.MAX_VALUE);
+        }
+    }
+
+    /** Nomad's checks of {@code server.client_introduction}: TTLs above zero, the maximum not below the default. */
+    private static void checkClientIntroduction(ConfigView c) throws InvalidConfigException {
+        java.time.Duration defaultTtl = c.duration("server.client_introduction.default_identity_ttl",
+                java.time.Duration.ofMinutes(5));
+        java.time.Duration maxTtl = c.duration("server.client_introduction.max_identity_ttl",
+                java.time.Duration.ofMinutes(30));
+        if (defaultTtl.isNegative() || defaultTtl.isZero()) {
+            throw new InvalidConfigException("server.client_introduction.default_identity_ttl must be greater than 0");
+        }
+        if (maxTtl.isNegative() || maxTtl.isZero()) {
+            throw new InvalidConfigException("server.client_introduction.max_identity_ttl must be greater than 0");
+        }
+        if (maxTtl.compareTo(defaultTtl) < 0) {
+            throw new InvalidConfigException("server.client_introduction.max_identity_ttl must be greater than or "
+                    + "equal to default_identity_ttl");
         }
     }
 

@@ -20,6 +20,12 @@ final class PidTranslator {
     static final String HTTP_PID = "io.caravan.http";
     static final String SERVER_PID = "io.caravan.server";
     static final String CLIENT_PID = "io.caravan.client";
+    /**
+     * The server's {@code client_introduction} block, apart from {@link #SERVER_PID}: a reload that changes it (the
+     * enforcement applies live) then restarts none of the components that read the server's PID without a
+     * {@code @Modified} (Raft, gossip).
+     */
+    static final String SERVER_INTRO_PID = "io.caravan.server.introduction";
     static final String REMOTE_ACL_PID = "io.caravan.acl.remote";
     static final String TLS_PID = "io.caravan.tls";
     static final String FELIX_HTTP_PID = "org.apache.felix.http";
@@ -198,6 +204,16 @@ final class PidTranslator {
             server.put("raft.dir", java.nio.file.Paths.get(config.string("server.data_dir",
                     s.dataDir().resolve("server").toString())).resolve("raft").toString());
             pids.put(SERVER_PID, server);
+            Map<String, Object> intro = new LinkedHashMap<>();
+            intro.put("region", s.region());
+            for (var it = server.entrySet().iterator(); it.hasNext(); ) {
+                var e = it.next();
+                if (e.getKey().startsWith("client.introduction.")) {
+                    intro.put(e.getKey(), e.getValue());
+                    it.remove();
+                }
+            }
+            pids.put(SERVER_INTRO_PID, intro);
         }
         if (s.client() && !s.server()) {
             // A client-only agent resolves ACL tokens through its servers and keeps them for token_ttl.

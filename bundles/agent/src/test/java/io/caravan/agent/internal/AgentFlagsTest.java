@@ -36,6 +36,16 @@ class AgentFlagsTest {
     }
 
     @Test
+    void theIntroTokenComesFromTheFlagUnlessTheEnvironmentSetsIt() throws Exception {
+        assertEquals(Map.of("intro_token", "flag.jwt"), AgentFlags.parse(List.of("-client-intro-token", "flag.jwt"),
+                Map.of()).layer().get("client"));
+        assertEquals(Map.of("intro_token", "env.jwt"), AgentFlags.parse(List.of("-client-intro-token=flag.jwt"),
+                Map.of(AgentFlags.INTRO_TOKEN_ENV, "env.jwt\n")).layer().get("client"));
+        assertEquals(Map.of("intro_token", "env.jwt"), AgentFlags.parse(List.of("-dev"),
+                Map.of(AgentFlags.INTRO_TOKEN_ENV, "env.jwt")).layer().get("client"));
+    }
+
+    @Test
     void booleanFlagsTakeExplicitValuesOnlyWithEquals() throws Exception {
         assertEquals(Map.of("enabled", false), parse("-server=false").layer().get("server"));
         AgentFlags.UsageException e = assertThrows(AgentFlags.UsageException.class, () -> parse("-server", "false"));

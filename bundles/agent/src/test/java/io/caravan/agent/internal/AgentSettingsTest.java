@@ -84,6 +84,19 @@ class AgentSettingsTest {
     }
 
     @Test
+    void clientIntroductionTtlsAreChecked() throws Exception {
+        assertEquals("server.client_introduction.default_identity_ttl must be greater than 0",
+                assertThrows(AgentSettings.InvalidConfigException.class, () -> Configs.dev(tmp,
+                        "{\"server\": {\"client_introduction\": {\"default_identity_ttl\": \"0s\"}}}")).getMessage());
+        assertEquals("server.client_introduction.max_identity_ttl must be greater than or equal to "
+                        + "default_identity_ttl",
+                assertThrows(AgentSettings.InvalidConfigException.class, () -> Configs.dev(tmp,
+                        "{\"server\": {\"client_introduction\": {\"default_identity_ttl\": \"1h\"}}}")).getMessage());
+        Configs.dev(tmp, "{\"server\": {\"client_introduction\": {\"enforcement\": \"strict\", "
+                + "\"default_identity_ttl\": \"1m\", \"max_identity_ttl\": \"1m\"}}}");
+    }
+
+    @Test
     void jobLimitsMustBoundSomething() throws Exception {
         assertEquals("job_max_count cannot be 0. Must be between 1 and 2147483647",
                 assertThrows(AgentSettings.InvalidConfigException.class,

@@ -26,7 +26,7 @@ class PidTranslatorTest {
                 "{\"http_api_response_headers\": {\"Access-Control-Allow-Origin\": \"*\"}}"), "id-1", "0.1.0", "pw");
         assertEquals(List.of("io.caravan.tls", "io.caravan.agent", "io.caravan.http", "org.apache.felix.http",
                 "org.apache.felix.webconsole.internal.servlet.OsgiManager", "org.apache.felix.fileinstall~plugins",
-                "io.caravan.server", "io.caravan.client", "io.caravan.acl", "io.caravan.driver.raw_exec~raw_exec"),
+                "io.caravan.server", "io.caravan.server.introduction", "io.caravan.client", "io.caravan.acl", "io.caravan.driver.raw_exec~raw_exec"),
                 List.copyOf(pids.keySet()));
         Map<String, Object> agent = pids.get("io.caravan.agent");
         assertEquals("id-1", agent.get("node.id"));
@@ -48,6 +48,20 @@ class PidTranslatorTest {
         assertEquals(1L, server.get("bootstrap.expect"));
         assertEquals(tmp.resolve("dev").resolve("plugins").toString(),
                 pids.get("org.apache.felix.fileinstall~plugins").get("felix.fileinstall.dir"));
+    }
+
+    @Test
+    void clientIntroductionHasItsOwnPidSoItsReloadRestartsNothingElse() throws Exception {
+        Map<String, Map<String, Object>> pids = translate(Configs.both(tmp, List.of("-dev", "-client-intro-token=t"),
+                "{\"server\": {\"client_introduction\": {\"enforcement\": \"strict\", \"max_identity_ttl\": "
+                        + "\"1h\"}}}"), "id", "v", "pw");
+        Map<String, Object> intro = pids.get(PidTranslator.SERVER_INTRO_PID);
+        assertEquals("strict", intro.get("client.introduction.enforcement"));
+        assertEquals("1h0m0s", intro.get("client.introduction.max.identity.ttl"));
+        assertEquals("global", intro.get("region"));
+        assertTrue(pids.get(PidTranslator.SERVER_PID).keySet().stream().noneMatch(k -> k.startsWith("client.intro")),
+                pids.get(PidTranslator.SERVER_PID).toString());
+        assertEquals("t", pids.get(PidTranslator.CLIENT_PID).get("intro.token"));
     }
 
     @Test

@@ -95,12 +95,36 @@ public interface NodeEndpoint {
     }
 
     /**
-     * What a register or heartbeat returns: how soon the next heartbeat is due, the index of the write, and the
-     * servers the client should know (RPC addresses, leader first).
+     * Registers a node presenting a JWT (Nomad 1.11's client introduction): a client introduction token on the
+     * node's first registration, later the node identity a server signed for it (so a node the servers forgot can
+     * come back). The token is checked only for a node the servers do not know, is never stored, and an empty one
+     * is the same as {@link #register(Node)}. When {@code server.client_introduction.enforcement} refuses the node
+     * the stage fails with {@code PERMISSION_DENIED}. The default is for implementations that know no introduction:
+     * it drops the token.
      */
-    record NodeUpdateResponse(Duration heartbeatTtl, long index, List<String> servers) {
+    default CompletionStage<NodeUpdateResponse> register(Node node, String introToken) {
+        return register(node);
+    }
+
+    /**
+     * What a register or heartbeat returns: how soon the next heartbeat is due, the index of the write, and the
+     * servers the client should know (RPC addresses, leader first); {@code signedIdentity}: a node identity JWT the
+     * server signed for the node (Nomad 1.11), empty when it issued none this time.
+     */
+    record NodeUpdateResponse(Duration heartbeatTtl, long index, List<String> servers, String signedIdentity) {
         public NodeUpdateResponse {
             servers = List.copyOf(servers);
+            signedIdentity = signedIdentity == null ? "" : signedIdentity;
+        }
+
+        /** A reply without a new node identity. */
+        public NodeUpdateResponse(Duration heartbeatTtl, long index, List<String> servers) {
+            this(heartbeatTtl, index, servers, "");
+        }
+
+        /** This reply with the node identity the server signed for the node (Nomad's {@code SignedIdentity}). */
+        public NodeUpdateResponse withIdentity(String jwt) {
+            return new NodeUpdateResponse(heartbeatTtl, index, servers, jwt);
         }
     }
 

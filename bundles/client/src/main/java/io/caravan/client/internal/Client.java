@@ -90,6 +90,7 @@ public final class Client implements ClientAllocs, AutoCloseable {
     private final Map<String, AllocRunner> runners = new ConcurrentHashMap<>();
 
     private volatile boolean closed;
+    private volatile String introToken = "";
     private volatile NodeFacts facts = NodeFacts.EMPTY;
     private volatile Map<String, DriverInfo> driverInfos = Map.of();
 
@@ -138,7 +139,17 @@ public final class Client implements ClientAllocs, AutoCloseable {
                 // this node was away reach it now.
                 watcher.start();
             }
-        }, random);
+        }, random, new NodeRegistration.Credentials() {
+            @Override
+            public String registrationToken() {
+                return Client.this.registrationToken();
+            }
+
+            @Override
+            public void registered(String signedIdentity) {
+                state.saveRegistration(signedIdentity);
+            }
+        });
         this.updates = new AllocUpdateBatcher(scheduler, timing.updateInterval(), this::target);
         this.watcher = new AllocWatcher(scheduler, this::target, new AllocWatcher.Sink() {
             @Override
@@ -242,6 +253,43 @@ public final class Client implements ClientAllocs, AutoCloseable {
         }
         workers.shutdownNow();
         LOG.atInfo().addKeyValue("node_id", agent.nodeId()).log("client stopped; tasks keep running");
+    }
+
+    /** Nomad's file for the client introduction token, in the client's state dir. */
+    public static final String INTRO_TOKEN_FILE = "intro_token.jwt";
+
+    /**
+     * The client introduction token from the agent's flag, environment or {@code client.intro_token} (set before
+     * {@link #start()}); without one, {@code <state_dir>/intro_token.jwt} is read at registration.
+     */
+    public void introToken(String token) {
+        introToken = token == null ? "" : token.trim();
+    }
+
+    /**
+     * What a registration presents (Nomad 1.11): once the node has registered, its node identity (so servers that
+     * forgot the node let it back); before, the introduction token. Never logged.
+     */
+    private String registrationToken() {
+        ClientStateStore.Registration done = state.registration();
+        if (done.hasRegistered()) {
+            return done.signedIdentity();
+        }
+        if (!introToken.isEmpty()) {
+            return introToken;
+        }
+        Path file = settings.stateDir().resolve(INTRO_TOKEN_FILE);
+        if (Files.isDirectory(file)) {
+            LOG.atError().addKeyValue("path", file).log("client introduction token file is a directory: ignored");
+        } else if (Files.isRegularFile(file)) {
+            try {
+                return Files.readString(file).trim();
+            } catch (java.io.IOException e) {
+                LOG.atError().addKeyValue("path", file).addKeyValue("error", e.getMessage())
+                        .log("cannot read the client introduction token file");
+            }
+        }
+        return "";
     }
 
     // -------------------------------------------------------------------------------------- bindings

@@ -39,6 +39,8 @@ public final class ClientAgent implements ClientAllocs {
     static final String DRIVER_NAME = "caravan.driver.name";
     static final String FINGERPRINT_NAME = "caravan.fingerprint.name";
     static final String FINGERPRINT_PHASE = "caravan.fingerprint.phase";
+    /** {@code client.intro_token}, or what {@code -client-intro-token} / {@code NOMAD_CLIENT_INTRO_TOKEN} set. */
+    static final String INTRO_TOKEN = "intro.token";
 
     private final Client client;
 
@@ -49,6 +51,8 @@ public final class ClientAgent implements ClientAllocs {
         client = new Client(settings, new Client.AgentIdentity(agent.nodeId(), agent.name(), agent.datacenter(),
                 agent.advertiseHttp(), tls.settings().http(), agent.version(), agent.dataDir()), Clock.systemUTC(),
                 Client.Timing.DEFAULT);
+        Object introToken = properties.get(INTRO_TOKEN);
+        client.introToken(introToken == null ? "" : String.valueOf(introToken));
         client.start();
     }
 

@@ -12,6 +12,7 @@ import io.caravan.api.acl.AclRule;
 import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.ApiRoutes;
+import io.caravan.http.MetricCounters;
 import io.caravan.http.RouteTable;
 import io.caravan.rpc.Rpc;
 import org.osgi.service.component.annotations.Component;
@@ -23,7 +24,8 @@ import org.osgi.service.component.annotations.ReferencePolicy;
  * Nomad's {@code /v1/metrics} in its JSON shape (go-metrics' in-memory dump): for now the RPC dispatcher's
  * per-endpoint counts ({@code nomad.rpc.request}, {@code nomad.rpc.request_error}, labelled by method) and call
  * durations in milliseconds ({@code nomad.rpc.request_time}), and the API endpoints' calls per caller
- * ({@code nomad.rpc.request} labelled by method and identity). The Prometheus format answers 415 as Nomad does
+ * ({@code nomad.rpc.request} labelled by method and identity), and the counters other components publish
+ * ({@link MetricCounters}). The Prometheus format answers 415 as Nomad does
  * without {@code telemetry.prometheus_metrics}.
  */
 @Component(service = ApiRoutes.class)
@@ -35,6 +37,8 @@ public final class MetricsRoutes implements ApiRoutes {
     private volatile Rpc rpc;
     @Reference
     private EndpointCalls calls;
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    private volatile List<MetricCounters> published = List.of();
 
     record Sampled(String name, long count, double sum, double min, double max, double mean, double stddev,
                    Map<String, String> labels) {}
@@ -66,6 +70,11 @@ public final class MetricsRoutes implements ApiRoutes {
             for (EndpointCalls.Count c : calls.snapshot()) {
                 counters.add(counter("nomad.rpc.request", c.calls(), Map.of("method", c.method(), "identity",
                         c.identity())));
+            }
+            for (MetricCounters source : published) {
+                for (MetricCounters.Counter c : source.counters()) {
+                    counters.add(counter(c.name(), c.count(), c.labels()));
+                }
             }
             String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString().replace("T", " ")
                     .replace("Z", " +0000 UTC");

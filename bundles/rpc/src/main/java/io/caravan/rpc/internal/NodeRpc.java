@@ -32,18 +32,20 @@ final class NodeRpc {
     static final String TASK_VARIABLES = "Variables.TaskRead";
     static final String TASK_SERVICES = "ServiceRegistration.TaskRead";
 
-    record RegisterRequest(Node node) {}
+    /** {@code introToken}: the JWT the node presents (Nomad 1.11), empty or absent for none; never logged. */
+    record RegisterRequest(Node node, String introToken) {}
 
     record UpdateStatusRequest(String nodeId, String secretId, String status) {}
 
     /** {@link NodeUpdateResponse} on the wire (durations as milliseconds). */
-    record UpdateResponse(long heartbeatTtlMillis, long index, List<String> servers) {
+    record UpdateResponse(long heartbeatTtlMillis, long index, List<String> servers, String signedIdentity) {
         static UpdateResponse of(NodeUpdateResponse r) {
-            return new UpdateResponse(r.heartbeatTtl().toMillis(), r.index(), r.servers());
+            return new UpdateResponse(r.heartbeatTtl().toMillis(), r.index(), r.servers(), r.signedIdentity());
         }
 
         NodeUpdateResponse toResponse() {
-            return new NodeUpdateResponse(Duration.ofMillis(heartbeatTtlMillis), index, servers == null ? List.of() : servers);
+            return new NodeUpdateResponse(Duration.ofMillis(heartbeatTtlMillis), index, servers == null ? List.of() : servers,
+                    signedIdentity);
         }
     }
 
@@ -78,7 +80,8 @@ final class NodeRpc {
     static List<Endpoint<?, ?>> endpoints(NodeEndpoint local, Supplier<List<String>> servers) {
         return List.of(
                 new Endpoint<>(REGISTER, RegisterRequest.class, UpdateResponse.class, Routing.LEADER,
-                        q -> local.register(q.node()).thenApply(r -> withServers(r, servers))),
+                        q -> local.register(q.node(), q.introToken() == null ? "" : q.introToken())
+                                .thenApply(r -> withServers(r, servers))),
                 new Endpoint<>(UPDATE_STATUS, UpdateStatusRequest.class, UpdateResponse.class, Routing.LEADER,
                         q -> local.updateStatus(q.nodeId(), q.secretId(), q.status())
                                 .thenApply(r -> withServers(r, servers))),
@@ -105,7 +108,8 @@ final class NodeRpc {
     private static UpdateResponse withServers(NodeUpdateResponse r, Supplier<List<String>> servers) {
         List<String> known = servers.get();
         UpdateResponse wire = UpdateResponse.of(r);
-        return known.isEmpty() ? wire : new UpdateResponse(wire.heartbeatTtlMillis(), wire.index(), known);
+        return known.isEmpty() ? wire
+                : new UpdateResponse(wire.heartbeatTtlMillis(), wire.index(), known, wire.signedIdentity());
     }
 
     /** A client-only agent's {@link NodeEndpoint}: every call goes to the servers; their replies update the list. */
@@ -124,7 +128,13 @@ final class NodeRpc {
 
         @Override
         public CompletionStage<NodeUpdateResponse> register(Node node) {
-            return rpc.call(REGISTER, new RegisterRequest(node), UpdateResponse.class, ATTEMPT_TIMEOUT).thenApply(this::learn);
+            return register(node, "");
+        }
+
+        @Override
+        public CompletionStage<NodeUpdateResponse> register(Node node, String introToken) {
+            return rpc.call(REGISTER, new RegisterRequest(node, introToken), UpdateResponse.class, ATTEMPT_TIMEOUT)
+                    .thenApply(this::learn);
         }
 
         @Override

@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * name, that a new client presents on its first registration. TTL: the request's, else the server's
  * {@code client_introduction.default_identity_ttl}, capped at {@code max_identity_ttl} (logged, not an error).
  */
-@Component(service = ApiRoutes.class, configurationPid = "io.caravan.server",
+@Component(service = ApiRoutes.class, configurationPid = "io.caravan.server.introduction",
         configurationPolicy = ConfigurationPolicy.REQUIRE)
 public final class ClientIntroRoutes implements ApiRoutes {
     private static final Logger LOG = LoggerFactory.getLogger(ClientIntroRoutes.class);
@@ -41,7 +41,8 @@ public final class ClientIntroRoutes implements ApiRoutes {
             AclRule.scope(Scope.NODE, Access.WRITE));
     private static final String DEFAULT_POOL = "default";
 
-    /** The server's region and its {@code client_introduction} TTLs (Nomad's defaults). */
+    /** The server's region and its {@code client_introduction} TTLs (Nomad's defaults), from PID
+     * {@code io.caravan.server.introduction}. */
     @interface Config {
         String region() default "global";
 

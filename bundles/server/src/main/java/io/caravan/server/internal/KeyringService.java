@@ -37,6 +37,7 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -96,6 +97,15 @@ public final class KeyringService {
         } else {
             this.timer = null;
         }
+    }
+
+    /**
+     * Other keys of the server's configuration changed (a reload): nothing to do here ({@code data_dir} only changes
+     * with a restart), and staying active keeps what signs and verifies with the keyring — the node endpoints
+     * included — from being restarted with it.
+     */
+    @Modified
+    void modified() {
     }
 
     @Deactivate
@@ -240,6 +250,26 @@ public final class KeyringService {
      * is within {@code nbf}/{@code exp}; empty otherwise (not ours, forged, expired, or its key removed).
      */
     Optional<Map<String, Object>> verify(String jwt) {
+        return verifySignature(jwt).filter(claims -> timeProblem(claims).isEmpty());
+    }
+
+    /**
+     * Why these claims are not valid now ({@code "expired"}, {@code "not yet valid"}), empty when they are: what
+     * {@link #verify} checks after the signature, for callers that say why they refuse a token.
+     */
+    Optional<String> timeProblem(Map<String, Object> claims) {
+        long now = clock.millis() / 1000;
+        if (claims.get("exp") instanceof Number exp && now >= exp.longValue()) {
+            return Optional.of("expired");
+        }
+        if (claims.get("nbf") instanceof Number nbf && now < nbf.longValue()) {
+            return Optional.of("not yet valid");
+        }
+        return Optional.empty();
+    }
+
+    /** The claims of a JWT whose signature this keyring verifies, whatever its {@code nbf}/{@code exp}. */
+    Optional<Map<String, Object>> verifySignature(String jwt) {
         String[] parts = jwt == null ? new String[0] : jwt.split("\\.", -1);
         if (parts.length != 3) {
             return Optional.empty();
@@ -259,15 +289,7 @@ public final class KeyringService {
             if (!sig.verify(UNURL.decode(parts[2]))) {
                 return Optional.empty();
             }
-            Map<String, Object> claims = JSON.readValue(UNURL.decode(parts[1]), new TypeReference<>() { });
-            long now = clock.millis() / 1000;
-            if (claims.get("exp") instanceof Number exp && now >= exp.longValue()) {
-                return Optional.empty();
-            }
-            if (claims.get("nbf") instanceof Number nbf && now < nbf.longValue()) {
-                return Optional.empty();
-            }
-            return Optional.of(claims);
+            return Optional.of(JSON.readValue(UNURL.decode(parts[1]), new TypeReference<>() { }));
         } catch (IOException | GeneralSecurityException | IllegalArgumentException e) {
             return Optional.empty();
         }

@@ -47,16 +47,19 @@ public final class NodeEndpoints implements NodeEndpoint {
     private final AgentInfo agent;
     private final Clock clock = Clock.systemUTC();
     private final AllocUpdateBatcher batcher;
+    private final ClientIntroduction introduction;
     private volatile LeaderDuties leader;
     /** Compiles the implicit workload policy that bounds what a task's templates read. */
     @Reference
     volatile PolicyCompiler policies;
 
     @Activate
-    public NodeEndpoints(@Reference ServerState state, @Reference RaftWrites writes, @Reference AgentInfo agent) {
+    public NodeEndpoints(@Reference ServerState state, @Reference RaftWrites writes, @Reference AgentInfo agent,
+                         @Reference ClientIntroduction introduction) {
         this.store = state.store();
         this.writes = writes;
         this.agent = agent;
+        this.introduction = introduction;
         this.batcher = new AllocUpdateBatcher(writes, clock);
     }
 
@@ -78,12 +81,27 @@ public final class NodeEndpoints implements NodeEndpoint {
 
     @Override
     public CompletionStage<NodeUpdateResponse> register(Node node) {
+        return register(node, "");
+    }
+
+    /** A node the servers do not know must be introduced first ({@link ClientIntroduction}); the token is not kept. */
+    @Override
+    public CompletionStage<NodeUpdateResponse> register(Node node, String introToken) {
         try {
-            Command.NodeRegister registration = registration(store.snapshot(), node, nowNanos());
-            return writes.submit(registration).thenApply(r -> response(node.id(), r));
+            StateSnapshot snapshot = store.snapshot();
+            Command.NodeRegister registration = registration(snapshot, node, nowNanos());
+            if (snapshot.get(NomadTables.NODES, node.id()).isEmpty()) {
+                introduction.admit(registration.node(), introToken);
+            }
+            return writes.submit(registration).thenApply(r -> withIdentity(response(node.id(), r),
+                    registration.node(), true));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    private NodeUpdateResponse withIdentity(NodeUpdateResponse response, Node node, boolean registering) {
+        return introduction.identityFor(node, registering).map(response::withIdentity).orElse(response);
     }
 
     /** The write a registration calls for: the node as stored, and evaluations when its jobs must look again. */
@@ -112,9 +130,9 @@ public final class NodeEndpoints implements NodeEndpoint {
             Command.NodeStatusUpdate update = statusUpdate(store.snapshot(), node, status, nowNanos());
             if (update == null) {
                 // A plain heartbeat: no write, only the timer (Nomad writes nothing either).
-                return CompletableFuture.completedFuture(response(nodeId, null));
+                return CompletableFuture.completedFuture(withIdentity(response(nodeId, null), node, false));
             }
-            return writes.submit(update).thenApply(r -> response(nodeId, r));
+            return writes.submit(update).thenApply(r -> withIdentity(response(nodeId, r), node, false));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

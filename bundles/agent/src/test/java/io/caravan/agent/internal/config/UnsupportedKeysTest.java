@@ -50,9 +50,10 @@ class UnsupportedKeysTest {
         assertNull(acl.key("token_max_expiration_ttl").unsupported());
         assertNotNull(acl.key("replication_token").unsupported());
         Schema.Block server = (Schema.Block) ROOT.key("server");
-        // The TTLs serve node intro tokens; the enforcement is not applied yet.
+        // The TTLs serve node intro tokens; the enforcement decides which new nodes may register.
         assertNull(server.key("client_introduction").unsupported());
-        assertNotNull(((Schema.Block) server.key("client_introduction")).key("enforcement").unsupported());
+        assertNull(((Schema.Block) server.key("client_introduction")).key("enforcement").unsupported());
+        assertNull(((Schema.Block) ROOT.key("client")).key("intro_token").unsupported());
         assertNotNull(server.key("job_tracked_versions").unsupported());
         assertNull(server.key("bootstrap_expect").unsupported());
         assertNull(server.key("heartbeat_grace").unsupported());
@@ -108,10 +109,9 @@ class UnsupportedKeysTest {
                 """);
         ConfigLoader.Loaded loaded = ConfigLoader.load(false, List.of(f.toString()), Map.of());
         Map<String, UnsupportedKey> keys = byKey(loaded.unsupported());
-        assertEquals(List.of("server.client_introduction.enforcement", "acl.replication_token",
+        assertEquals(List.of("acl.replication_token",
                 "tls.tls_prefer_server_cipher_suites", "telemetry.prometheus_metrics", "consul"),
                 List.copyOf(keys.keySet()));
-        assertEquals(f + ":5:5", keys.get("server.client_introduction.enforcement").position());
         assertEquals(f + ":10:3", keys.get("acl.replication_token").position());
         assertEquals(f + ":14:3", keys.get("tls.tls_prefer_server_cipher_suites").position());
         assertEquals(f + ":19:1", keys.get("consul").position()); // an empty block still means "use Consul"

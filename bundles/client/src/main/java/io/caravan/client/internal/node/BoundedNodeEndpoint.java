@@ -32,6 +32,11 @@ public final class BoundedNodeEndpoint implements NodeEndpoint {
     }
 
     @Override
+    public CompletionStage<NodeUpdateResponse> register(Node node, String introToken) {
+        return bounded(delegate.register(node, introToken), CALL_TIMEOUT);
+    }
+
+    @Override
     public CompletionStage<NodeUpdateResponse> updateStatus(String nodeId, String secretId, String status) {
         return bounded(delegate.updateStatus(nodeId, secretId, status), CALL_TIMEOUT);
     }

@@ -43,10 +43,35 @@ public final class NodeRegistration {
         void reconnected();
     }
 
+    /**
+     * Nomad 1.11's credentials around registration: the JWT a registration presents (the client introduction token
+     * until the node has registered once, its node identity after), and where the node identities the servers sign
+     * go. Called on the client's scheduler thread.
+     */
+    public interface Credentials {
+        Credentials NONE = new Credentials() {
+            @Override
+            public String registrationToken() {
+                return "";
+            }
+
+            @Override
+            public void registered(String signedIdentity) {
+            }
+        };
+
+        /** The JWT to present when registering; empty for none. */
+        String registrationToken();
+
+        /** A registration or heartbeat succeeded; {@code signedIdentity} is a new node identity, or empty. */
+        void registered(String signedIdentity);
+    }
+
     private final ScheduledExecutorService scheduler;
     private final Supplier<Node> node;
     private final Listener listener;
     private final Random random;
+    private final Credentials credentials;
 
     private NodeEndpoint endpoint;
     private boolean running;
@@ -66,10 +91,16 @@ public final class NodeRegistration {
 
     public NodeRegistration(ScheduledExecutorService scheduler, Supplier<Node> node, Listener listener,
                             Random random) {
+        this(scheduler, node, listener, random, Credentials.NONE);
+    }
+
+    public NodeRegistration(ScheduledExecutorService scheduler, Supplier<Node> node, Listener listener,
+                            Random random, Credentials credentials) {
         this.scheduler = scheduler;
         this.node = node;
         this.listener = listener;
         this.random = random;
+        this.credentials = credentials;
     }
 
     public synchronized void start() {
@@ -151,7 +182,7 @@ public final class NodeRegistration {
         long gen = generation;
         NodeEndpoint ep = endpoint;
         try {
-            ep.register(node.get()).whenCompleteAsync((response, error) -> registered(gen, response, error),
+            ep.register(node.get(), credentials.registrationToken()).whenCompleteAsync((response, error) -> registered(gen, response, error),
                     scheduler);
         } catch (RuntimeException e) {
             registered(gen, null, e);
@@ -171,6 +202,7 @@ public final class NodeRegistration {
         }
         backoff = MIN_BACKOFF;
         lastContactNanos = System.nanoTime();
+        credentials.registered(response.signedIdentity());
         boolean first = !registered;
         registered = true;
         ttl = positive(response.heartbeatTtl());
@@ -229,6 +261,9 @@ public final class NodeRegistration {
             return;
         }
         backoff = MIN_BACKOFF;
+        if (!response.signedIdentity().isEmpty()) {
+            credentials.registered(response.signedIdentity());
+        }
         long now = System.nanoTime();
         // Late without a failure (a long pause): the servers may have missed the TTL and marked the node down too.
         boolean late = lastContactNanos != 0 && now - lastContactNanos > ttl.toNanos();

@@ -29,6 +29,8 @@ import org.slf4j.LoggerFactory;
  * <pre>
  * node.json                 {"NodeID": "…", "SecretID": "…"}  — the secret this node registers with
  * servers.json              {"Servers": ["host:port", …]}      — the servers the client last knew (RPC addresses)
+ * registration.json         {"HasRegistered": true, "SignedIdentity": "&lt;JWT&gt;"} — the node registered once (its
+ *                           introduction token is no longer presented), and its node identity
  * allocs/&lt;alloc_id&gt;.json    {"Version": 1, "Alloc": {Nomad's Allocation JSON},
  *                             "Tasks": {"&lt;task&gt;": {"State": {Nomad's TaskState JSON},
  *                                                  "Handle": {"Driver", "StartedAt", "DriverState"} | null}}}
@@ -77,6 +79,50 @@ public final class ClientStateStore {
             return fresh.secretId();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read or write " + file, e);
+        }
+    }
+
+    /** Nomad's {@code HasRegistered} and the node identity JWT the servers last signed for the node. */
+    public record Registration(boolean hasRegistered, String signedIdentity) {
+        public static final Registration NEVER = new Registration(false, "");
+
+        public Registration {
+            signedIdentity = signedIdentity == null ? "" : signedIdentity;
+        }
+
+        @Override
+        public String toString() {
+            return "Registration[hasRegistered=" + hasRegistered + "]"; // the identity is a credential
+        }
+    }
+
+    /** The node's registration record; {@link Registration#NEVER} when there is none or it cannot be read. */
+    public synchronized Registration registration() {
+        Path file = root.resolve("registration.json");
+        if (!Files.isRegularFile(file)) {
+            return Registration.NEVER;
+        }
+        try {
+            return JSON.readValue(file.toFile(), Registration.class);
+        } catch (IOException e) {
+            LOG.warn("ignoring unreadable {}: {}", file, e.getMessage());
+            return Registration.NEVER;
+        }
+    }
+
+    /** The node registered; a non-empty {@code signedIdentity} replaces the one kept. Writes only on a change. */
+    public synchronized void saveRegistration(String signedIdentity) {
+        Registration before = registration();
+        Registration after = new Registration(true, signedIdentity == null || signedIdentity.isEmpty()
+                ? before.signedIdentity() : signedIdentity);
+        if (after.equals(before)) {
+            return;
+        }
+        Path file = root.resolve("registration.json");
+        try {
+            writeAtomically(file, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(after));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
         }
     }
 

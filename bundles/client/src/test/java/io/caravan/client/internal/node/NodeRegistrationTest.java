@@ -40,8 +40,23 @@ class NodeRegistrationTest {
             node.attributes(), null, null, Map.of(), Map.of(), "", "default", null, null, "eligible", "initializing",
             "", null, 0, List.of(), Map.of(), null, null, Map.of(), null, null, 0, 0, 0, 0, 0);
 
+    /** The tokens registrations presented; while {@link #introRequired}, one without a token is refused. */
+    private final List<String> presented = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private volatile boolean introRequired;
+
     /** The in-memory server, with registrations that fail while {@link #failRegisters} is positive. */
     private final NodeEndpoint flaky = new NodeEndpoint() {
+        /** Like a server under {@code strict}: a token or a refusal; each success signs a new node identity. */
+        @Override
+        public CompletionStage<NodeUpdateResponse> register(Node n, String token) {
+            presented.add(token);
+            if (introRequired && token.isEmpty()) {
+                return CompletableFuture.failedFuture(new CaravanException(ErrorCode.PERMISSION_DENIED,
+                        "Permission denied: node registration without introduction token"));
+            }
+            return register(n).thenApply(r -> r.withIdentity("identity-" + presented.size()));
+        }
+
         @Override
         public CompletionStage<NodeUpdateResponse> register(Node n) {
             if (failRegisters.getAndDecrement() > 0) {
@@ -131,6 +146,53 @@ class NodeRegistrationTest {
         registration.allocsSynced();
         await(WAIT, "ready", () -> Node.STATUS_READY.equals(registration.status()));
         assertEquals(Node.STATUS_READY, server.node("node-1").status());
+    }
+
+    @Test
+    void theIntroTokenIsPresentedUntilTheNodeHoldsAnIdentityWhichItPresentsAfter() {
+        server.heartbeatTtl(Duration.ofMillis(400));
+        introRequired = true;
+        java.util.concurrent.atomic.AtomicReference<String> intro = new java.util.concurrent.atomic.AtomicReference<>("");
+        java.util.concurrent.atomic.AtomicReference<String> identity =
+                new java.util.concurrent.atomic.AtomicReference<>("");
+        NodeRegistration introduced = new NodeRegistration(scheduler, () -> withSecret, new NodeRegistration.Listener() {
+            @Override
+            public void registered() {
+            }
+
+            @Override
+            public void reconnected() {
+            }
+        }, new Random(1), new NodeRegistration.Credentials() {
+            @Override
+            public String registrationToken() {
+                return identity.get().isEmpty() ? intro.get() : identity.get();
+            }
+
+            @Override
+            public void registered(String signedIdentity) {
+                if (!signedIdentity.isEmpty()) {
+                    identity.set(signedIdentity);
+                }
+            }
+        });
+        try {
+            introduced.start();
+            introduced.endpoint(flaky);
+            await(WAIT, "a refused registration", () -> presented.size() >= 1);
+            intro.set("intro.jwt"); // the operator places the token; the retry presents it
+            await(WAIT, "registered", introduced::registered);
+            assertEquals("", presented.get(0));
+            assertEquals("intro.jwt", presented.get(presented.size() - 1));
+            assertEquals("identity-" + presented.size(), identity.get());
+
+            String held = identity.get();
+            server.forgetNode("node-1");
+            await(WAIT, "registered again after node not found", () -> presented.size() >= 2
+                    && presented.get(presented.size() - 1).equals(held));
+        } finally {
+            introduced.stop();
+        }
     }
 
     @Test
