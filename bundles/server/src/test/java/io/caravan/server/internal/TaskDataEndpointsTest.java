@@ -33,7 +33,8 @@ class TaskDataEndpointsTest {
     private static final long T0 = 1_000_000_000_000L;
     private final ServerState state = new ServerState();
     private final RaftWrites writes = JobLimitsTest.writes(state, new AtomicLong());
-    private final NodeEndpoints endpoints = new NodeEndpoints(state, writes, new ClusterRoutesTest.Agent(true, true));
+    private final NodeEndpoints endpoints = new NodeEndpoints(state, writes, new ClusterRoutesTest.Agent(true, true),
+            null);
 
     @BeforeEach
     void place() throws Exception {
