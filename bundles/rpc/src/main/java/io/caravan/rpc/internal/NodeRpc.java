@@ -29,6 +29,7 @@ final class NodeRpc {
     static final String GET_CLIENT_ALLOCS = "Node.GetClientAllocs";
     static final String GET_ALLOCS = "Alloc.GetAllocs";
     static final String UPDATE_SERVICES = "ServiceRegistration.Upsert";
+    static final String SIGN_IDENTITIES = "Alloc.SignIdentities";
 
     record RegisterRequest(Node node) {}
 
@@ -60,6 +61,10 @@ final class NodeRpc {
     record UpdateServicesRequest(String nodeId, String secretId, List<ServiceRegistration> upserts,
                                  List<String> deleteIds) {}
 
+    record SignIdentitiesRequest(String nodeId, String secretId, List<NodeEndpoint.IdentityRequest> identities) {}
+
+    record SignIdentitiesResponse(List<NodeEndpoint.SignedIdentity> signed) {}
+
     private NodeRpc() {
     }
 
@@ -83,7 +88,11 @@ final class NodeRpc {
                         q -> local.allocs(q.nodeId(), q.secretId(), q.allocIds()).thenApply(AllocsResponse::new)),
                 new Endpoint<>(UPDATE_SERVICES, UpdateServicesRequest.class, IndexResponse.class, Routing.LEADER,
                         q -> local.updateServices(q.nodeId(), q.secretId(), q.upserts() == null ? List.of() : q.upserts(),
-                                q.deleteIds() == null ? List.of() : q.deleteIds()).thenApply(IndexResponse::new)));
+                                q.deleteIds() == null ? List.of() : q.deleteIds()).thenApply(IndexResponse::new)),
+                new Endpoint<>(SIGN_IDENTITIES, SignIdentitiesRequest.class, SignIdentitiesResponse.class,
+                        Routing.LEADER, q -> local.signIdentities(q.nodeId(), q.secretId(),
+                                q.identities() == null ? List.of() : q.identities())
+                                .thenApply(SignIdentitiesResponse::new)));
     }
 
     private static UpdateResponse withServers(NodeUpdateResponse r, Supplier<List<String>> servers) {
@@ -155,6 +164,14 @@ final class NodeRpc {
             return rpc.call(UPDATE_SERVICES, new UpdateServicesRequest(nodeId, secretId, upserts, deleteIds),
                     IndexResponse.class, ATTEMPT_TIMEOUT)
                     .thenApply(IndexResponse::index);
+        }
+
+        @Override
+        public CompletionStage<List<NodeEndpoint.SignedIdentity>> signIdentities(
+                String nodeId, String secretId, List<NodeEndpoint.IdentityRequest> requests) {
+            return rpc.call(SIGN_IDENTITIES, new SignIdentitiesRequest(nodeId, secretId, requests),
+                    SignIdentitiesResponse.class, ATTEMPT_TIMEOUT)
+                    .thenApply(r -> r.signed() == null ? List.of() : r.signed());
         }
     }
 }

@@ -99,7 +99,7 @@ class WorkloadIdentityTest {
         Job withIdentity = Jobs.canonical(io.caravan.api.json.NomadJson.mapper().readTree("""
                 {"Job": {"ID": "web", "TaskGroups": [{"Name": "web", "Tasks": [{"Name": "server",
                   "Driver": "raw_exec", "Config": {"command": "/bin/sleep"},
-                  "Identity": {"Env": true, "File": true, "TTL": 3600000000000, "Aud": ["vault.io"]}}]}]}}
+                  "Identity": {"Env": true, "File": true, "TTL": 3600000000000, "Audience": ["vault.io"]}}]}]}}
                 """), "global");
         Map<String, Object> claims = WorkloadIdentities.claims(alloc("a1", "running"),
                 withIdentity.taskGroups().get(0).tasks().get(0), "default", 1000, "");
@@ -143,5 +143,57 @@ class WorkloadIdentityTest {
         resolver.resolve(jwt);
         clock.advance(Duration.ofMinutes(2));
         assertThrows(CaravanException.class, () -> resolver.resolve(jwt));
+    }
+
+    private Job jobWithAlternateIdentity() throws Exception {
+        return Jobs.canonical(io.caravan.api.json.NomadJson.mapper().readTree("""
+                {"Job": {"ID": "web", "TaskGroups": [{"Name": "web", "Tasks": [{"Name": "server",
+                  "Driver": "raw_exec", "Config": {"command": "/bin/sleep"}, "Identity": {"File": true},
+                  "Identities": [{"Name": "vault_default", "Audience": ["vault.io"], "TTL": 3600000000000}]}]}]}}
+                """), "global");
+    }
+
+    private static List<io.caravan.api.endpoint.NodeEndpoint.IdentityRequest> ask(String allocId, String name) {
+        return List.of(new io.caravan.api.endpoint.NodeEndpoint.IdentityRequest(allocId, "server", name));
+    }
+
+    @Test
+    void theNodeOfARunningAllocationGetsItsTasksIdentitiesSigned() throws Exception {
+        job = jobWithAlternateIdentity();
+        put(alloc("a2", Allocation.CLIENT_RUNNING));
+        var signed = NodeEndpoints.signIdentities(state.store().snapshot(), keyring, "n1",
+                List.of(ask("a2", "default").get(0), ask("a2", "vault_default").get(0)));
+        assertEquals(2, signed.size());
+        assertEquals(0L, signed.get(0).expiresAtSeconds(), "the default identity has no ttl: it never expires");
+        assertEquals(clock.millis() / 1000 + 3600, signed.get(1).expiresAtSeconds());
+        Map<String, Object> alternate = keyring.verify(signed.get(1).jwt()).orElseThrow();
+        assertEquals(List.of("vault.io"), alternate.get("aud"));
+        assertEquals("global:default:web:web:server:vault_default", alternate.get("sub"));
+        assertEquals("workload:global:default:web:web:server:default",
+                resolver.resolve(signed.get(0).jwt()).name());
+    }
+
+    @Test
+    void anotherNodesAllocationIsForbidden() {
+        CaravanException e = assertThrows(CaravanException.class,
+                () -> NodeEndpoints.signIdentities(state.store().snapshot(), keyring, "n2", ask("a1", "default")));
+        assertEquals(ErrorCode.PERMISSION_DENIED, e.code());
+        assertEquals(403, e.code().httpStatus());
+    }
+
+    @Test
+    void aTerminalAllocationIsRefused() {
+        put(alloc("a3", Allocation.CLIENT_COMPLETE));
+        CaravanException e = assertThrows(CaravanException.class,
+                () -> NodeEndpoints.signIdentities(state.store().snapshot(), keyring, "n1", ask("a3", "default")));
+        assertEquals(400, e.code().httpStatus());
+    }
+
+    @Test
+    void anIdentityTheTaskDoesNotDeclareIsABadRequest() {
+        CaravanException e = assertThrows(CaravanException.class, () -> NodeEndpoints.signIdentities(
+                state.store().snapshot(), keyring, "n1", ask("a1", "vault_default")));
+        assertEquals(400, e.code().httpStatus());
+        assertTrue(e.getMessage().contains("vault_default"), e.getMessage());
     }
 }
