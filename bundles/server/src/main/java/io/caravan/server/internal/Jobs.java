@@ -144,6 +144,7 @@ final class Jobs {
                     ObjectNode resources = object(task, "Resources");
                     putIfMissing(resources, "CPU", 100);
                     putIfMissing(resources, "MemoryMB", 300);
+                    IdentityRules.canonicalize(task);
                 }
             }
         }
@@ -297,6 +298,7 @@ final class Jobs {
                 entries(problems, taskAt + ".Meta", task.path("Meta"));
                 entries(problems, taskAt + ".Env", task.path("Env"));
                 resources(problems, taskAt + ".Resources", task.path("Resources"));
+                IdentityRules.validate(problems, taskAt, task);
             }
             ServiceRules.validate(problems, at, group);
         }

@@ -99,10 +99,10 @@ class WorkloadIdentityTest {
         Job withIdentity = Jobs.canonical(io.caravan.api.json.NomadJson.mapper().readTree("""
                 {"Job": {"ID": "web", "TaskGroups": [{"Name": "web", "Tasks": [{"Name": "server",
                   "Driver": "raw_exec", "Config": {"command": "/bin/sleep"},
-                  "Identity": {"Env": true, "File": true, "TTL": 3600000000000, "Audience": ["vault.io"]}}]}]}}
+                  "Identities": [{"Name": "vault", "File": true, "TTL": 3600000000000, "Audience": ["vault.io"]}]}]}]}}
                 """), "global");
         Map<String, Object> claims = WorkloadIdentities.claims(alloc("a1", "running"),
-                withIdentity.taskGroups().get(0).tasks().get(0), "default", 1000, "");
+                withIdentity.taskGroups().get(0).tasks().get(0), "vault", 1000, "");
         assertEquals(4600L, claims.get("exp"));
         assertEquals(List.of("vault.io"), claims.get("aud"));
     }
@@ -195,5 +195,36 @@ class WorkloadIdentityTest {
                 state.store().snapshot(), keyring, "n1", ask("a1", "vault_default")));
         assertEquals(400, e.code().httpStatus());
         assertTrue(e.getMessage().contains("vault_default"), e.getMessage());
+    }
+
+    private static Job withIdentities(String identities) throws Exception {
+        return Jobs.canonical(io.caravan.api.json.NomadJson.mapper().readTree("""
+                {"Job": {"ID": "web", "TaskGroups": [{"Name": "web", "Tasks": [{"Name": "server",
+                  "Driver": "raw_exec", "Config": {"command": "/bin/sleep"}, %s}]}]}}
+                """.formatted(identities)), "global");
+    }
+
+    @Test
+    void registrationCanonicalisesAndValidatesIdentitiesAsNomad() throws Exception {
+        Task t = withIdentities("""
+                "Identity": {"Env": true, "Audience": ["elsewhere"]},
+                "Identities": [{"Name": "vault_default", "ChangeMode": "signal", "ChangeSignal": "sighup"}]""")
+                .taskGroups().get(0).tasks().get(0);
+        assertEquals("default", t.identity().get("Name"));
+        assertEquals(List.of("nomadproject.io"), t.identity().get("Audience"), "the default identity is Nomad's");
+        assertEquals("SIGHUP", t.identities().get(0).get("ChangeSignal"));
+
+        CaravanException e = assertThrows(CaravanException.class, () -> withIdentities("""
+                "Identity": {"Env": true},
+                "Identities": [{"Name": "default"}, {"Name": "a b"}, {"Name": "x", "ChangeMode": "signal"},
+                  {"Name": "y", "ChangeMode": "noop", "ChangeSignal": "SIGHUP"}, {"Name": "z", "ChangeMode": "reload"},
+                  {"Name": "w", "Audience": [""]}]"""));
+        assertEquals(400, e.code().httpStatus());
+        for (String expected : List.of("Identities[0].Name: duplicate identity name \"default\"",
+                "Identities[1].Name: invalid name \"a b\"", "Identities[2].ChangeSignal: change_signal must be specified",
+                "Identities[3].ChangeSignal: can only use", "Identities[4].ChangeMode: invalid change_mode \"reload\"",
+                "Identities[5].Audience: an empty string")) {
+            assertTrue(e.getMessage().contains(expected), expected + " in " + e.getMessage());
+        }
     }
 }
