@@ -227,4 +227,38 @@ class WorkloadIdentityTest {
             assertTrue(e.getMessage().contains(expected), expected + " in " + e.getMessage());
         }
     }
+
+    private void attach(String name, String path, io.caravan.api.acl.AclPolicy.JobAcl acl) throws Exception {
+        String rules = "namespace \"default\" {\n  variables {\n    path \"" + path
+                + "\" { capabilities = [\"read\"] }\n  }\n}\n";
+        long index = state.store().latestIndex() + 1;
+        try (StateTxn txn = state.store().begin(index)) {
+            txn.put(NomadTables.ACL_POLICIES, new io.caravan.api.acl.AclPolicy(name, "", rules, AclRoutes.jobAcl(acl),
+                    index, index));
+            txn.commit();
+        }
+    }
+
+    @Test
+    void policiesAttachedToTheJobGroupOrTaskAddToTheImplicitPolicy() throws Exception {
+        String jwt = sign("a1", task());
+        assertFalse(resolver.resolve(jwt).acl().allowVariable("default", "shared/db", "read"));
+        attach("job-wide", "shared/db", new io.caravan.api.acl.AclPolicy.JobAcl("", "web", "", ""));
+        attach("other-task", "shared/other", new io.caravan.api.acl.AclPolicy.JobAcl("default", "web", "web",
+                "sidecar"));
+        attach("other-job", "shared/api", new io.caravan.api.acl.AclPolicy.JobAcl("default", "api", "", ""));
+        attach("this-task", "shared/mine", new io.caravan.api.acl.AclPolicy.JobAcl("default", "web", "web",
+                "server"));
+        Identity id = resolver.resolve(jwt);
+        assertTrue(id.acl().allowVariable("default", "shared/db", "read"));
+        assertTrue(id.acl().allowVariable("default", "shared/mine", "read"));
+        assertFalse(id.acl().allowVariable("default", "shared/other", "read"), "another task's policy");
+        assertFalse(id.acl().allowVariable("default", "shared/api", "read"), "another job's policy");
+        assertTrue(id.acl().allowVariable("default", "nomad/jobs/web", "read"), "the implicit policy stays");
+        assertEquals(3, resolver.lookup(jwt).rules().size(), "what a client agent receives too");
+
+        CaravanException e = assertThrows(CaravanException.class, () -> AclRoutes.jobAcl(
+                new io.caravan.api.acl.AclPolicy.JobAcl("default", "web", "", "server")));
+        assertEquals("JobACL.Task", e.field().orElseThrow());
+    }
 }
