@@ -48,7 +48,7 @@ public final class IdentityHook implements TaskHook.Prestart, TaskHook.Recover, 
     private static final Logger LOG = LoggerFactory.getLogger(IdentityHook.class);
 
     /** One identity the task exposes, as its block says. */
-    record Exposed(String name, boolean env, boolean file, String changeMode, String changeSignal) {
+    record Exposed(String name, boolean env, boolean file, String changeMode, String changeSignal, boolean expires) {
         String fileName() {
             return DEFAULT_NAME.equals(name) ? TOKEN_FILE : "nomad_" + name + ".jwt";
         }
@@ -112,7 +112,10 @@ public final class IdentityHook implements TaskHook.Prestart, TaskHook.Recover, 
         boolean file = Boolean.TRUE.equals(block.get("File"));
         String n = name != null ? name : String.valueOf(block.getOrDefault("Name", DEFAULT_NAME));
         if ((env || file) && !n.isEmpty()) {
-            out.add(new Exposed(n, env, file, text(block.get("ChangeMode")), text(block.get("ChangeSignal"))));
+            Object ttl = block.get("TTL");
+            boolean expires = ttl instanceof Number t ? t.longValue() > 0 : ttl != null && !ttl.toString().isEmpty();
+            out.add(new Exposed(n, env, file, text(block.get("ChangeMode")), text(block.get("ChangeSignal")),
+                    expires));
         }
     }
 
@@ -149,7 +152,7 @@ public final class IdentityHook implements TaskHook.Prestart, TaskHook.Recover, 
     /** Re-attached after an agent restart: the expiring identities are signed again now (the files stay). */
     @Override
     public void recovered(TaskHookContext ctx) {
-        List<Exposed> wanted = exposed(ctx.task());
+        List<Exposed> wanted = exposed(ctx.task()).stream().filter(Exposed::expires).toList();
         if (!wanted.isEmpty()) {
             synchronized (this) {
                 long gen = ++generation;
@@ -194,14 +197,15 @@ public final class IdentityHook implements TaskHook.Prestart, TaskHook.Recover, 
         long leftMs = earliest * 1000 - clock.millis();
         long wait = Math.max(leftMs / 2, minWait.toMillis());
         wait += (long) (random.nextDouble() * wait / 10);
+        List<Exposed> expiring = wanted.stream().filter(Exposed::expires).toList();
         synchronized (this) {
             long gen = ++generation;
-            renewal = timer.schedule(() -> renew(ctx, wanted, gen, minWait, true), wait, TimeUnit.MILLISECONDS);
+            renewal = timer.schedule(() -> renew(ctx, expiring, gen, minWait, true), wait, TimeUnit.MILLISECONDS);
         }
     }
 
     /**
-     * Signs the task's identities again and rewrites their files; {@code applyChange}: then acts on the task as the
+     * Signs the task's expiring identities again and rewrites their files; {@code applyChange}: then acts on the task as the
      * renewed identities' {@code change_mode} asks (a restart's prestart signs and schedules anew).
      */
     private void renew(TaskHookContext ctx, List<Exposed> wanted, long gen, Duration retry, boolean applyChange) {
