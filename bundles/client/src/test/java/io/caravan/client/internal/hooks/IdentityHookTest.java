@@ -129,4 +129,24 @@ class IdentityHookTest {
         assertFalse(ctx.env().containsKey("NOMAD_TOKEN"));
         assertTrue(new ArrayList<>(asked).isEmpty());
     }
+
+    @Test
+    void aReattachedTaskHasItsExpiringIdentitiesSignedAgainAtOnce() throws Exception {
+        Map<String, Object> task = Fixtures.shTask("server", "true");
+        task.put("Identity", Map.of("Name", "default", "File", true));
+        task.put("Identities", List.of(Map.of("Name", "vault", "File", true, "TTL", 60_000_000_000L)));
+        TaskHookContext ctx = context(task);
+        IdentityHook hook = hook();
+        hook.recovered(ctx);
+        Path file = ctx.allocDir().taskSecrets("server").resolve("nomad_vault.jwt");
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!Files.exists(file) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        hook.stop(ctx);
+        assertEquals("jwt-vault-1", Files.readString(file));
+        assertEquals(List.of(new IdentityRequest(ctx.alloc().id(), "server", "vault")), asked.get(0),
+                "the default identity never expires: its file stays as it is");
+        assertFalse(Files.exists(ctx.allocDir().taskSecrets("server").resolve("nomad_token")));
+    }
 }
