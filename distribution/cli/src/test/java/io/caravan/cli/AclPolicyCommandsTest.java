@@ -142,6 +142,25 @@ class AclPolicyCommandsTest extends FakeAgentTest {
     }
 
     @Test
+    void infoShowsTheWorkloadAPolicyIsAttachedTo() {
+        agent.json("/v1/acl/policy/web-secrets", """
+                {"Name": "web-secrets", "Description": "", "Rules": "x", "CreateIndex": 3, "ModifyIndex": 3,
+                 "JobACL": {"Namespace": "default", "JobID": "web", "Group": "api", "Task": ""}}""");
+        Cli.Result r = Cli.run(env, "acl", "policy", "info", "web-secrets");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("""
+
+                Associated Workload
+                Namespace = default
+                JobID     = web
+                Group     = api
+                Task      = <none>
+
+                Rules
+                """), r.out());
+    }
+
+    @Test
     void infoJsonIsThePolicyAsSent() throws Exception {
         agent.json("/v1/acl/policy/readonly", POLICY);
         Cli.Result r = Cli.run(env, "acl", "policy", "info", "-json", "readonly");
