@@ -51,6 +51,9 @@ class JobWarningsTest {
                   }
                   identity {
                     env = true
+                    extra_claims = {
+                      team = "web"
+                    }
                   }
                   resources {
                     cpu = 100
@@ -64,8 +67,8 @@ class JobWarningsTest {
             "group \"web\" -> service: meta is not supported yet and was ignored (Nomad's native "
                     + "service discovery does not register it (Consul only))",
             "group \"web\": volume block is not supported yet and was ignored (only host volumes are implemented)",
-            "group \"web\" -> task \"app\": identity block is not supported yet and was ignored (workload identities "
-                    + "are not issued)",
+            "group \"web\" -> task \"app\" -> identity: extra_claims is not supported yet and was ignored (extra "
+                    + "claims are not added to the signed identity)",
             "group \"web\" -> network: mode is not supported yet and was ignored (tasks share the host's network: "
                     + "bridge and CNI networking are not implemented)");
 
@@ -85,7 +88,7 @@ class JobWarningsTest {
                    "Volumes": {"certs": {"Type": "host", "Source": "certs"}, "data": {"Type": "csi", "Source": "data"}},
                    "Tasks": [{"Name": "app", "Driver": "raw_exec", "Config": {"command": "/bin/sleep"},
                      "Templates": [{"EmbeddedTmpl": "x", "DestPath": "local/x"}],
-                     "Identity": {"Env": true},
+                     "Identity": {"Env": true, "ExtraClaims": {"team": "web"}},
                      "Resources": {"CPU": 100}}]}]}
                 """);
         assertEquals(EXPECTED.stream().sorted().toList(), JobWarnings.unsupported(job).stream().sorted().toList());

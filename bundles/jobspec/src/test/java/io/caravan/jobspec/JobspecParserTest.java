@@ -86,6 +86,28 @@ class JobspecParserTest {
     }
 
     @Test
+    void theUnnamedIdentityIsTheDefaultOneAndNamedOnesAreAlternates() {
+        JsonNode t = task("""
+                identity {
+                  env  = true
+                  file = true
+                }
+                identity {
+                  name          = "vault_default"
+                  aud           = ["vault.io"]
+                  ttl           = "1h"
+                  change_mode   = "signal"
+                  change_signal = "SIGHUP"
+                  file          = true
+                }""");
+        assertEquals("{\"Env\":true,\"File\":true,\"Name\":\"default\"}", t.get("Identity").toString());
+        assertEquals("[{\"Name\":\"vault_default\",\"Audience\":[\"vault.io\"],\"TTL\":3600000000000,"
+                + "\"ChangeMode\":\"signal\",\"ChangeSignal\":\"SIGHUP\",\"File\":true}]",
+                t.get("Identities").toString());
+        assertTrue(task("identity { name = \"x\" }").path("Identity").isMissingNode());
+    }
+
+    @Test
     void freeFormMapsKeepTheUsersKeysAndAcceptAttributeForm() {
         JsonNode t = task("""
                 config {

@@ -48,6 +48,21 @@ class AclPolicyCommandsTest extends FakeAgentTest {
     }
 
     @Test
+    void applyWithAJobAttachesThePolicyToItsWorkloads(@TempDir Path dir) throws Exception {
+        agent.json("/v1/acl/policy/web-secrets", "");
+        Path file = Files.writeString(dir.resolve("p.hcl"), RULES);
+        Cli.Result r = Cli.run(env, "acl", "policy", "apply", "-namespace", "prod", "-job", "web", "-group", "api",
+                "-task", "server", "web-secrets", file.toString());
+        assertEquals(0, r.code(), r.err());
+        JsonNode acl = new ObjectMapper().readTree(agent.last("/v1/acl/policy/web-secrets").body()).get("JobACL");
+        assertEquals("{\"Namespace\":\"prod\",\"JobID\":\"web\",\"Group\":\"api\",\"Task\":\"server\"}",
+                acl.toString());
+        Cli.Result bad = Cli.run(env, "acl", "policy", "apply", "-task", "server", "web-secrets", file.toString());
+        assertEquals(1, bad.code());
+        assertTrue(bad.err().contains("-group and -task require -job"), bad.err());
+    }
+
+    @Test
     void applyReadsTheRulesFromStandardInput() throws Exception {
         agent.json("/v1/acl/policy/readonly", "");
         Cli.Result r = Cli.withInput(RULES, env, "acl", "policy", "apply", "readonly", "-");
@@ -124,6 +139,25 @@ class AclPolicyCommandsTest extends FakeAgentTest {
                 }
 
                 """, r.out());
+    }
+
+    @Test
+    void infoShowsTheWorkloadAPolicyIsAttachedTo() {
+        agent.json("/v1/acl/policy/web-secrets", """
+                {"Name": "web-secrets", "Description": "", "Rules": "x", "CreateIndex": 3, "ModifyIndex": 3,
+                 "JobACL": {"Namespace": "default", "JobID": "web", "Group": "api", "Task": ""}}""");
+        Cli.Result r = Cli.run(env, "acl", "policy", "info", "web-secrets");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("""
+
+                Associated Workload
+                Namespace = default
+                JobID     = web
+                Group     = api
+                Task      = <none>
+
+                Rules
+                """), r.out());
     }
 
     @Test

@@ -12,12 +12,32 @@ record DevAgent(AgentProcess agent, Path dir) implements AutoCloseable {
     private static final Duration READY = Duration.ofSeconds(60);
 
     static DevAgent start(String prefix) throws Exception {
+        return start(prefix, "", null);
+    }
+
+    /**
+     * With {@code acl { enabled = true }}, bootstrapped with {@code managementSecret} (a UUID) as the management
+     * token's secret.
+     */
+    static DevAgent startWithAcls(String prefix, String managementSecret) throws Exception {
+        return start(prefix, ", \"acl\": {\"enabled\": true}", managementSecret);
+    }
+
+    private static DevAgent start(String prefix, String extraJson, String managementSecret) throws Exception {
         Path dir = Files.createTempDirectory(prefix);
         DevAgent dev = null;
         try {
-            AgentProcess agent = AgentProcess.startDev(dir, ", \"data_dir\": \"" + dir.resolve("data") + "\"");
+            AgentProcess agent = AgentProcess.startDev(dir, ", \"data_dir\": \"" + dir.resolve("data") + "\""
+                    + extraJson);
             dev = new DevAgent(agent, dir);
-            AgentProcess.await("the dev agent's client node is ready", READY, () -> agent.json("/v1/nodes")
+            if (managementSecret != null) {
+                var bootstrap = agent.call("POST", "/v1/acl/bootstrap", null,
+                        "{\"BootstrapSecret\": \"" + managementSecret + "\"}");
+                if (bootstrap.statusCode() != 200) {
+                    throw new AssertionError("ACL bootstrap: " + bootstrap.statusCode() + " " + bootstrap.body());
+                }
+            }
+            AgentProcess.await("the dev agent's client node is ready", READY, () -> nodes(agent, managementSecret)
                     .findValues("Status").stream().anyMatch(s -> s.asText().equals("ready")));
             return dev;
         } catch (Exception | AssertionError e) {
@@ -27,6 +47,17 @@ record DevAgent(AgentProcess agent, Path dir) implements AutoCloseable {
                 AgentProcess.deleteTree(dir);
             }
             throw e;
+        }
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode nodes(AgentProcess agent, String token) {
+        try {
+            return AgentProcess.JSON.readTree(agent.call("GET", "/v1/nodes", token, null).body());
+        } catch (java.io.IOException e) {
+            throw new AssertionError("GET /v1/nodes", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
         }
     }
 

@@ -52,6 +52,24 @@ public interface NodeEndpoint {
                                          List<String> deleteIds);
 
     /**
+     * Nomad's {@code Alloc.SignIdentities}: JWTs for task identities of this node's live allocations, signed by the
+     * keyring with the workload's claims (the default identity always exists; another must be declared by the
+     * task). An allocation of another node fails with {@code PERMISSION_DENIED}, a terminal one or an undeclared
+     * identity with {@code BAD_REQUEST}. Servers without this call complete exceptionally.
+     */
+    default CompletionStage<List<SignedIdentity>> signIdentities(String nodeId, String secretId,
+                                                                List<IdentityRequest> requests) {
+        return java.util.concurrent.CompletableFuture.failedFuture(new io.caravan.api.CaravanException(
+                io.caravan.api.ErrorCode.NOT_IMPLEMENTED, "this server does not sign workload identities"));
+    }
+
+    /** One identity to sign: task {@code task}'s identity {@code identityName} in allocation {@code allocId}. */
+    record IdentityRequest(String allocId, String task, String identityName) {}
+
+    /** A signed identity; {@code expiresAtSeconds} is its {@code exp} (Unix seconds), 0 when it never expires. */
+    record SignedIdentity(String allocId, String task, String identityName, String jwt, long expiresAtSeconds) {}
+
+    /**
      * A blocking query for a task's templates ({@code nomadVar}, {@code nomadVarList}, {@code nomadVarExists}): the
      * variables at {@code paths} (absent ones left out) and the metadata of those under each of {@code prefixes}, in
      * the allocation's namespace, answered once the variables table passes {@code minIndex} or {@code maxWait}

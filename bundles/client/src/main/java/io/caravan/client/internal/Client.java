@@ -172,7 +172,8 @@ public final class Client implements ClientAllocs, AutoCloseable {
         }, timing.maxWait());
         this.services = new RunnerServices(scheduler, workers, clock, random, drivers::driver, this::node, state,
                 logs, updates::offer, settings.allocDir(), settings.maxKillTimeout(), settings.artifactSandbox(),
-                new ServiceRegistrar(scheduler, this::target), new ServerTemplateSource(this::target));
+                new ServiceRegistrar(scheduler, this::target), new ServerTemplateSource(this::target),
+                this::signIdentities);
     }
 
     private static ScheduledExecutorService scheduler(String name) {
@@ -347,6 +348,17 @@ public final class Client implements ClientAllocs, AutoCloseable {
     }
 
     /** Where alloc calls go: nowhere until the servers know the node (they would answer "node not found"). */
+    /** Workload identities are signed by the servers, once this node is registered. */
+    private java.util.concurrent.CompletionStage<java.util.List<NodeEndpoint.SignedIdentity>> signIdentities(
+            java.util.List<NodeEndpoint.IdentityRequest> requests) {
+        AllocUpdateBatcher.Target t = target();
+        if (t == null) {
+            return java.util.concurrent.CompletableFuture.failedFuture(
+                    new IllegalStateException("the node is not registered with a server yet"));
+        }
+        return t.endpoint().signIdentities(t.nodeId(), t.secretId(), requests);
+    }
+
     private AllocUpdateBatcher.Target target() {
         NodeEndpoint ep = registration.endpoint();
         return ep == null || !registration.registered() ? null

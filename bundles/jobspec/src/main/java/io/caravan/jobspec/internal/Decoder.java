@@ -483,7 +483,7 @@ final class Decoder {
     private static String suggest(String name, java.util.Collection<String>... known) {
         for (java.util.Collection<String> names : known) {
             for (String candidate : names) {
-                if (distance(name, candidate) < 3) {
+                if (!candidate.startsWith("\u0000") && distance(name, candidate) < 3) {
                     return " Did you mean \"" + candidate + "\"?";
                 }
             }

@@ -31,12 +31,14 @@ public final class Ignored {
         schema.attrs.forEach((hcl, attr) -> check(node.get(attr.json()), schema.unsupported.get(hcl), path, hcl,
                 out));
         schema.free.forEach((hcl, free) -> check(node.get(free.json()), schema.unsupported.get(hcl), path, hcl, out));
-        schema.blocks.forEach((hcl, nested) -> {
+        schema.blocks.forEach((key, nested) -> {
             if (nested.json() == null || nested.json().startsWith("\u0000")) {
                 return; // ports are split by the parser; job and group vault blocks end up in the tasks
             }
+            // a block the parser moved to a field of its own (the default identity) keeps its HCL name
+            String hcl = key.startsWith("\u0000") ? key.substring(1) : key;
             JsonNode value = node.get(nested.json());
-            Schema.Unsupported mark = schema.unsupported.get(hcl);
+            Schema.Unsupported mark = schema.unsupported.get(key);
             for (Map.Entry<String, JsonNode> block : blocks(value, nested, hcl)) {
                 if (mark == null) {
                     walk(block.getValue(), nested.schema(), join(path, block.getKey()), out);

@@ -471,6 +471,20 @@ final class JobSchema {
             })
             .post(p -> p.remove("\u0000type"));
 
+    /** A task's workload identity: the default one (no name) or an alternate one. */
+    static final Schema IDENTITY = new Schema("identity")
+            .attr("name", "Name", STRING)
+            .attr("aud", "Audience", STRINGS)
+            .attr("change_mode", "ChangeMode", STRING)
+            .attr("change_signal", "ChangeSignal", STRING)
+            .attr("env", "Env", BOOL)
+            .attr("file", "File", BOOL)
+            .attr("filepath", "Filepath", STRING)
+            .attr("ttl", "TTL", DURATION)
+            .free("extra_claims", "ExtraClaims", STRING_MAP)
+            .unsupported("filepath", "identities are written to secrets/nomad_token or secrets/nomad_<name>.jwt")
+            .unsupported("extra_claims", "extra claims are not added to the signed identity");
+
     static final Schema TASK = new Schema("task")
             .attr("driver", "Driver", STRING)
             .attr("user", "User", STRING)
@@ -507,9 +521,9 @@ final class JobSchema {
                     .attr("mount_dir", "MountDir", STRING)
                     .attr("stage_publish_base_dir", "StagePublishBaseDir", STRING)
                     .attr("health_timeout", "HealthTimeout", DURATION))
-            .one("identity", "Identity", new Schema("identity")
-                    .attr("env", "Env", BOOL)
-                    .attr("file", "File", BOOL))
+            .list("identity", "Identities", IDENTITY)
+            // the default identity, once the parser moved it out of Identities (only for Ignored: no HCL name)
+            .one("\u0000identity", "Identity", IDENTITY)
             // task scaling "cpu" / "mem" → Type "vertical_cpu" / "vertical_mem" (Nomad's vertical policies)
             // Only cpu and mem can be scaled, each once.
             .nested(new Nested("ScalingPolicies", TASK_SCALING, Card.LIST, "Type", "vertical_", null,
@@ -517,9 +531,31 @@ final class JobSchema {
             .unsupported("volume_mount", "volumes are not mounted into tasks")
             .unsupported("vault", VAULT_NONE)
             .unsupported("csi_plugin", "CSI plugins are not implemented")
-            .unsupported("identity", "workload identities are not issued")
             .unsupported("kind", "Consul Connect is not implemented")
-            .unsupported("scaling", "vertical scaling is not implemented");
+            .unsupported("scaling", "vertical scaling is not implemented")
+            .post(JobSchema::defaultIdentity);
+
+    /**
+     * Nomad's parser: an {@code identity} block without a name (or named {@code default}) is the task's
+     * {@code Identity}, the others its {@code Identities}.
+     */
+    private static void defaultIdentity(ObjectNode task) {
+        if (!(task.get("Identities") instanceof com.fasterxml.jackson.databind.node.ArrayNode all)) {
+            return;
+        }
+        for (int i = 0; i < all.size(); i++) {
+            String name = all.get(i).path("Name").asText("");
+            if ((name.isEmpty() || name.equals("default")) && !task.has("Identity")) {
+                ObjectNode id = (ObjectNode) all.remove(i);
+                id.put("Name", "default");
+                task.set("Identity", id);
+                break;
+            }
+        }
+        if (all.isEmpty()) {
+            task.remove("Identities");
+        }
+    }
 
     // ---- group and job ------------------------------------------------------------------------------------------
 

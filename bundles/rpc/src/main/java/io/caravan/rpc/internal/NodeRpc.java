@@ -31,6 +31,7 @@ final class NodeRpc {
     static final String UPDATE_SERVICES = "ServiceRegistration.Upsert";
     static final String TASK_VARIABLES = "Variables.TaskRead";
     static final String TASK_SERVICES = "ServiceRegistration.TaskRead";
+    static final String SIGN_IDENTITIES = "Alloc.SignIdentities";
 
     /** {@code introToken}: the JWT the node presents (Nomad 1.11), empty or absent for none; never logged. */
     record RegisterRequest(Node node, String introToken) {}
@@ -70,6 +71,10 @@ final class NodeRpc {
     record TaskServicesRequest(String nodeId, String secretId, String allocId, List<String> names, long minIndex,
                                long maxWaitMillis) {}
 
+    record SignIdentitiesRequest(String nodeId, String secretId, List<NodeEndpoint.IdentityRequest> identities) {}
+
+    record SignIdentitiesResponse(List<NodeEndpoint.SignedIdentity> signed) {}
+
     private NodeRpc() {
     }
 
@@ -102,7 +107,11 @@ final class NodeRpc {
                 new Endpoint<>(TASK_SERVICES, TaskServicesRequest.class, NodeEndpoint.TaskServices.class,
                         Routing.LOCAL, q -> local.taskServices(q.nodeId(), q.secretId(), q.allocId(),
                                 q.names() == null ? List.of() : q.names(), q.minIndex(),
-                                Duration.ofMillis(q.maxWaitMillis()))));
+                                Duration.ofMillis(q.maxWaitMillis()))),
+                new Endpoint<>(SIGN_IDENTITIES, SignIdentitiesRequest.class, SignIdentitiesResponse.class,
+                        Routing.LEADER, q -> local.signIdentities(q.nodeId(), q.secretId(),
+                                q.identities() == null ? List.of() : q.identities())
+                                .thenApply(SignIdentitiesResponse::new)));
     }
 
     private static UpdateResponse withServers(NodeUpdateResponse r, Supplier<List<String>> servers) {
@@ -198,6 +207,14 @@ final class NodeRpc {
                                                                        Duration maxWait) {
             return rpc.call(TASK_SERVICES, new TaskServicesRequest(nodeId, secretId, allocId, names, minIndex,
                     maxWait.toMillis()), NodeEndpoint.TaskServices.class, maxWait.plus(ATTEMPT_TIMEOUT));
+        }
+
+        @Override
+        public CompletionStage<List<NodeEndpoint.SignedIdentity>> signIdentities(
+                String nodeId, String secretId, List<NodeEndpoint.IdentityRequest> requests) {
+            return rpc.call(SIGN_IDENTITIES, new SignIdentitiesRequest(nodeId, secretId, requests),
+                    SignIdentitiesResponse.class, ATTEMPT_TIMEOUT)
+                    .thenApply(r -> r.signed() == null ? List.of() : r.signed());
         }
     }
 }

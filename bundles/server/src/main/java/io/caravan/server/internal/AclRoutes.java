@@ -268,9 +268,31 @@ public final class AclRoutes implements ApiRoutes {
         }
         compiler.check(body.rules());   // a 400 naming line:column and the problem
         AclPolicy policy = new AclPolicy(name, body.description() == null ? "" : body.description(), body.rules(),
-                0, 0);
+                jobAcl(body.jobAcl()), 0, 0);
         return writes.submit(new Command.AclPolicyUpsert(List.of(policy)))
                 .thenApply(result -> new ApiResponse(200, null, QueryMeta.index(result.index())));
+    }
+
+    /**
+     * Nomad's rules for a policy's {@code JobACL}: a job ID to attach to, a task only with its group; the namespace
+     * defaults to {@code default}. Null (no attachment) when absent or empty.
+     */
+    static AclPolicy.JobAcl jobAcl(AclPolicy.JobAcl acl) {
+        if (acl == null || blank(acl.namespace()) && blank(acl.jobId()) && blank(acl.group()) && blank(acl.task())) {
+            return null;
+        }
+        if (blank(acl.jobId())) {
+            throw CaravanException.invalid("JobACL.JobID", "a job-attached policy needs the job ID");
+        }
+        if (blank(acl.group()) && !blank(acl.task())) {
+            throw CaravanException.invalid("JobACL.Task", "a task can only be given with its group");
+        }
+        return new AclPolicy.JobAcl(blank(acl.namespace()) ? "default" : acl.namespace(), acl.jobId(),
+                blank(acl.group()) ? "" : acl.group(), blank(acl.task()) ? "" : acl.task());
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.isEmpty();
     }
 
     private CompletionStage<ApiResponse> deletePolicy(ApiRequest r) {

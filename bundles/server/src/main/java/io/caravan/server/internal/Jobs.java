@@ -145,6 +145,7 @@ final class Jobs {
                     putIfMissing(resources, "CPU", 100);
                     putIfMissing(resources, "MemoryMB", 300);
                     TemplateRules.defaults(task);
+                    IdentityRules.canonicalize(task);
                 }
             }
         }
@@ -299,6 +300,7 @@ final class Jobs {
                 entries(problems, taskAt + ".Env", task.path("Env"));
                 resources(problems, taskAt + ".Resources", task.path("Resources"));
                 TemplateRules.validate(problems, taskAt, task);
+                IdentityRules.validate(problems, taskAt, task);
             }
             ServiceRules.validate(problems, at, group);
         }

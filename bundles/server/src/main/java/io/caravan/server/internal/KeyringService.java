@@ -63,6 +63,9 @@ public final class KeyringService {
     /** The configuration this component reads from PID {@code io.caravan.server}. */
     @interface Config {
         String data_dir() default "";
+
+        /** Put in every JWT as {@code iss} when set (Nomad's {@code server.oidc_issuer}). */
+        String oidc_issuer() default "";
     }
 
     private final StateStore store;
@@ -74,10 +77,12 @@ public final class KeyringService {
     /** Writes in flight (registration, copies), so a tick does not send them twice. */
     private final Set<String> pending = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService timer;
+    private volatile String issuer = "";
 
     @Activate
     public KeyringService(@Reference ServerState state, @Reference RaftWrites writes, Config config) {
         this(state.store(), writes, loadKeystore(config.data_dir()), Clock.systemUTC(), true);
+        this.issuer = config.oidc_issuer() == null ? "" : config.oidc_issuer();
     }
 
     KeyringService(StateStore store, RaftWrites writes, KeyPair keystore, Clock clock, boolean tick) {
@@ -121,6 +126,11 @@ public final class KeyringService {
 
     Clock clock() {
         return clock;
+    }
+
+    /** The {@code iss} of the JWTs this server signs; empty: none. */
+    String issuer() {
+        return issuer;
     }
 
     /** The key pair in {@code <data_dir>/server/keystore/kek} (PKCS#8 then X.509, Base64 lines), made if absent. */

@@ -52,6 +52,9 @@ public final class NodeEndpoints implements NodeEndpoint {
     /** Compiles the implicit workload policy that bounds what a task's templates read. */
     @Reference
     volatile PolicyCompiler policies;
+    /** Signs workload identities; absent (signing refused) until this server's keyring is up. */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    volatile KeyringService keyring;
 
     @Activate
     public NodeEndpoints(@Reference ServerState state, @Reference RaftWrites writes, @Reference AgentInfo agent,
@@ -361,6 +364,57 @@ public final class NodeEndpoints implements NodeEndpoint {
             }
             out.add(new ServiceRegistration(r.id(), r.serviceName(), alloc.namespace(), node.id(), node.datacenter(),
                     alloc.jobId(), alloc.id(), r.tags(), r.address(), r.port(), 0, 0));
+        }
+        return out;
+    }
+
+    @Override
+    public CompletionStage<List<SignedIdentity>> signIdentities(String nodeId, String secretId,
+                                                               List<IdentityRequest> requests) {
+        try {
+            authenticate(nodeId, secretId);
+            KeyringService signer = keyring;
+            if (signer == null) {
+                throw new CaravanException(ErrorCode.INTERNAL, "the keyring is not running on this server yet");
+            }
+            return CompletableFuture.completedFuture(signIdentities(store.snapshot(), signer, nodeId, requests));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
+     * Signs each requested identity, after checking that its allocation runs on {@code nodeId}, is not terminal,
+     * and that its task declares the identity; all or nothing.
+     */
+    static List<SignedIdentity> signIdentities(StateSnapshot snapshot, KeyringService signer, String nodeId,
+                                               List<IdentityRequest> requests) {
+        long now = signer.clock().millis() / 1000;
+        List<SignedIdentity> out = new ArrayList<>(requests.size());
+        for (IdentityRequest r : requests) {
+            Allocation alloc = snapshot.get(NomadTables.ALLOCS, r.allocId() == null ? "" : r.allocId())
+                    .orElseThrow(() -> CaravanException.invalid("AllocID", "allocation " + r.allocId() + " not found"));
+            if (!nodeId.equals(alloc.nodeId())) {
+                throw new CaravanException(ErrorCode.PERMISSION_DENIED,
+                        "allocation " + alloc.id() + " does not run on node " + nodeId);
+            }
+            if (alloc.terminal()) {
+                throw CaravanException.invalid("AllocID", "allocation " + alloc.id() + " is terminal");
+            }
+            io.caravan.api.model.TaskGroup group = alloc.lookupTaskGroup();
+            io.caravan.api.model.Task task = group == null ? null : group.tasks().stream()
+                    .filter(t -> t.name().equals(r.task())).findFirst().orElse(null);
+            if (task == null) {
+                throw CaravanException.invalid("TaskName", "allocation " + alloc.id() + " has no task " + r.task());
+            }
+            String name = r.identityName() == null || r.identityName().isEmpty() ? WorkloadIdentities.DEFAULT_NAME
+                    : r.identityName();
+            if (WorkloadIdentities.block(task, name).isEmpty()) {
+                throw CaravanException.invalid("IdentityName", "task " + task.name() + " has no identity " + name);
+            }
+            Map<String, Object> claims = WorkloadIdentities.claims(alloc, task, name, now, signer.issuer());
+            long exp = claims.get("exp") instanceof Number n ? n.longValue() : 0;
+            out.add(new SignedIdentity(alloc.id(), task.name(), name, signer.sign(claims), exp));
         }
         return out;
     }

@@ -121,8 +121,7 @@ public final class ServerAclResolver implements AclResolver, EndpointProvider {
         }
         if (isJwt(secret)) {
             WorkloadIdentities.Claims c = workloadClaims(s, secret);
-            return new ResolvedToken("", "workload:" + c.subject(), AclToken.CLIENT,
-                    List.of(WorkloadIdentities.implicitPolicy(c, group(s, c))), null);
+            return new ResolvedToken("", "workload:" + c.subject(), AclToken.CLIENT, workloadRules(s, c), null);
         }
         AclToken token = s.byIndex(NomadTables.ACL_TOKENS, "secret", secret).findFirst()
                 .orElseThrow(() -> new CaravanException(ErrorCode.PERMISSION_DENIED, "ACL token not found"));
@@ -139,13 +138,25 @@ public final class ServerAclResolver implements AclResolver, EndpointProvider {
     }
 
     /**
-     * A workload identity: verified by the keyring, its allocation live, with Nomad's implicit policy (not cached:
-     * an allocation may stop at any moment, and checking the signature is cheap next to a request).
+     * A workload identity: verified by the keyring, its allocation live, with Nomad's implicit policy and the policies
+     * attached to its job (not cached: an allocation may stop at any moment, and checking the signature is cheap next
+     * to a request).
      */
     private Identity workload(StateSnapshot s, String jwt) {
         WorkloadIdentities.Claims c = workloadClaims(s, jwt);
         return new Identity(Identity.Kind.TOKEN, c.allocationId() + "/" + c.task(), "workload:" + c.subject(),
-                compiler.compile(List.of(WorkloadIdentities.implicitPolicy(c, group(s, c)))));
+                compiler.compile(workloadRules(s, c)));
+    }
+
+    /** Nomad's implicit policy of a workload, and the rules of the policies attached to its job, group or task. */
+    private static List<String> workloadRules(StateSnapshot s, WorkloadIdentities.Claims c) {
+        String group = group(s, c);
+        List<String> rules = new ArrayList<>();
+        rules.add(WorkloadIdentities.implicitPolicy(c, group));
+        s.all(NomadTables.ACL_POLICIES).filter(p -> p.jobAcl() != null
+                        && p.jobAcl().matches(c.namespace(), c.jobId(), group, c.task()))
+                .forEach(p -> rules.add(p.rules()));
+        return rules;
     }
 
     private WorkloadIdentities.Claims workloadClaims(StateSnapshot s, String jwt) {

@@ -29,12 +29,34 @@ final class WorkloadIdentities {
     }
 
     /**
+     * The {@code identity} block of task {@code task} named {@code name} (its raw JSON form): the default identity
+     * always exists (an empty block when the task has none); another name only when the task declares it.
+     */
+    static Optional<Map<String, Object>> block(Task task, String name) {
+        if (DEFAULT_NAME.equals(name) && task.identity() != null) {
+            return Optional.of(task.identity());
+        }
+        for (Map<String, Object> id : task.identities() == null ? List.<Map<String, Object>>of() : task.identities()) {
+            Object n = id.get("Name");
+            if (name.equals(n == null || "".equals(n) ? DEFAULT_NAME : n)) {
+                return Optional.of(id);
+            }
+        }
+        return DEFAULT_NAME.equals(name) ? Optional.of(Map.of()) : Optional.empty();
+    }
+
+    /** An identity's {@code TTL}; empty when it has none (Nomad's default identity never expires). */
+    static Optional<Duration> ttl(Map<String, Object> block) {
+        return ttl(block.get("TTL"));
+    }
+
+    /**
      * The claims of task {@code task}'s identity {@code name} in {@code alloc}: {@code aud} and {@code ttl} come from
-     * the task's {@code identity} block ({@code Aud}, {@code TTL} in its raw form), Nomad's defaults otherwise (audience
-     * {@code nomadproject.io}, no expiry).
+     * that {@code identity} block ({@code Audience}, {@code TTL} in its raw form), Nomad's defaults otherwise
+     * (audience {@code nomadproject.io}, no expiry).
      */
     static Map<String, Object> claims(Allocation alloc, Task task, String name, long nowSeconds, String issuer) {
-        Map<String, Object> block = task.identity() == null ? Map.of() : task.identity();
+        Map<String, Object> block = block(task, name).orElse(Map.of());
         Job job = alloc.job();
         String region = job == null || job.region() == null ? "global" : job.region();
         Map<String, Object> claims = new LinkedHashMap<>();
@@ -44,7 +66,7 @@ final class WorkloadIdentities {
         claims.put("nomad_task", task.name());
         claims.put("sub", String.join(":", region, alloc.namespace(), alloc.jobId(), alloc.taskGroup(), task.name(),
                 name));
-        claims.put("aud", audience(block.get("Aud")));
+        claims.put("aud", audience(block.get("Audience")));
         claims.put("jti", UUID.randomUUID().toString());
         claims.put("iat", nowSeconds);
         claims.put("nbf", nowSeconds);

@@ -99,10 +99,10 @@ class WorkloadIdentityTest {
         Job withIdentity = Jobs.canonical(io.caravan.api.json.NomadJson.mapper().readTree("""
                 {"Job": {"ID": "web", "TaskGroups": [{"Name": "web", "Tasks": [{"Name": "server",
                   "Driver": "raw_exec", "Config": {"command": "/bin/sleep"},
-                  "Identity": {"Env": true, "File": true, "TTL": 3600000000000, "Aud": ["vault.io"]}}]}]}}
+                  "Identities": [{"Name": "vault", "File": true, "TTL": 3600000000000, "Audience": ["vault.io"]}]}]}]}}
                 """), "global");
         Map<String, Object> claims = WorkloadIdentities.claims(alloc("a1", "running"),
-                withIdentity.taskGroups().get(0).tasks().get(0), "default", 1000, "");
+                withIdentity.taskGroups().get(0).tasks().get(0), "vault", 1000, "");
         assertEquals(4600L, claims.get("exp"));
         assertEquals(List.of("vault.io"), claims.get("aud"));
     }
@@ -143,5 +143,122 @@ class WorkloadIdentityTest {
         resolver.resolve(jwt);
         clock.advance(Duration.ofMinutes(2));
         assertThrows(CaravanException.class, () -> resolver.resolve(jwt));
+    }
+
+    private Job jobWithAlternateIdentity() throws Exception {
+        return Jobs.canonical(io.caravan.api.json.NomadJson.mapper().readTree("""
+                {"Job": {"ID": "web", "TaskGroups": [{"Name": "web", "Tasks": [{"Name": "server",
+                  "Driver": "raw_exec", "Config": {"command": "/bin/sleep"}, "Identity": {"File": true},
+                  "Identities": [{"Name": "vault_default", "Audience": ["vault.io"], "TTL": 3600000000000}]}]}]}}
+                """), "global");
+    }
+
+    private static List<io.caravan.api.endpoint.NodeEndpoint.IdentityRequest> ask(String allocId, String name) {
+        return List.of(new io.caravan.api.endpoint.NodeEndpoint.IdentityRequest(allocId, "server", name));
+    }
+
+    @Test
+    void theNodeOfARunningAllocationGetsItsTasksIdentitiesSigned() throws Exception {
+        job = jobWithAlternateIdentity();
+        put(alloc("a2", Allocation.CLIENT_RUNNING));
+        var signed = NodeEndpoints.signIdentities(state.store().snapshot(), keyring, "n1",
+                List.of(ask("a2", "default").get(0), ask("a2", "vault_default").get(0)));
+        assertEquals(2, signed.size());
+        assertEquals(0L, signed.get(0).expiresAtSeconds(), "the default identity has no ttl: it never expires");
+        assertEquals(clock.millis() / 1000 + 3600, signed.get(1).expiresAtSeconds());
+        Map<String, Object> alternate = keyring.verify(signed.get(1).jwt()).orElseThrow();
+        assertEquals(List.of("vault.io"), alternate.get("aud"));
+        assertEquals("global:default:web:web:server:vault_default", alternate.get("sub"));
+        assertEquals("workload:global:default:web:web:server:default",
+                resolver.resolve(signed.get(0).jwt()).name());
+    }
+
+    @Test
+    void anotherNodesAllocationIsForbidden() {
+        CaravanException e = assertThrows(CaravanException.class,
+                () -> NodeEndpoints.signIdentities(state.store().snapshot(), keyring, "n2", ask("a1", "default")));
+        assertEquals(ErrorCode.PERMISSION_DENIED, e.code());
+        assertEquals(403, e.code().httpStatus());
+    }
+
+    @Test
+    void aTerminalAllocationIsRefused() {
+        put(alloc("a3", Allocation.CLIENT_COMPLETE));
+        CaravanException e = assertThrows(CaravanException.class,
+                () -> NodeEndpoints.signIdentities(state.store().snapshot(), keyring, "n1", ask("a3", "default")));
+        assertEquals(400, e.code().httpStatus());
+    }
+
+    @Test
+    void anIdentityTheTaskDoesNotDeclareIsABadRequest() {
+        CaravanException e = assertThrows(CaravanException.class, () -> NodeEndpoints.signIdentities(
+                state.store().snapshot(), keyring, "n1", ask("a1", "vault_default")));
+        assertEquals(400, e.code().httpStatus());
+        assertTrue(e.getMessage().contains("vault_default"), e.getMessage());
+    }
+
+    private static Job withIdentities(String identities) throws Exception {
+        return Jobs.canonical(io.caravan.api.json.NomadJson.mapper().readTree("""
+                {"Job": {"ID": "web", "TaskGroups": [{"Name": "web", "Tasks": [{"Name": "server",
+                  "Driver": "raw_exec", "Config": {"command": "/bin/sleep"}, %s}]}]}}
+                """.formatted(identities)), "global");
+    }
+
+    @Test
+    void registrationCanonicalisesAndValidatesIdentitiesAsNomad() throws Exception {
+        Task t = withIdentities("""
+                "Identity": {"Env": true, "Audience": ["elsewhere"]},
+                "Identities": [{"Name": "vault_default", "ChangeMode": "signal", "ChangeSignal": "sighup"}]""")
+                .taskGroups().get(0).tasks().get(0);
+        assertEquals("default", t.identity().get("Name"));
+        assertEquals(List.of("nomadproject.io"), t.identity().get("Audience"), "the default identity is Nomad's");
+        assertEquals("SIGHUP", t.identities().get(0).get("ChangeSignal"));
+
+        CaravanException e = assertThrows(CaravanException.class, () -> withIdentities("""
+                "Identity": {"Env": true},
+                "Identities": [{"Name": "default"}, {"Name": "a b"}, {"Name": "x", "ChangeMode": "signal"},
+                  {"Name": "y", "ChangeMode": "noop", "ChangeSignal": "SIGHUP"}, {"Name": "z", "ChangeMode": "reload"},
+                  {"Name": "w", "Audience": [""]}]"""));
+        assertEquals(400, e.code().httpStatus());
+        for (String expected : List.of("Identities[0].Name: duplicate identity name \"default\"",
+                "Identities[1].Name: invalid name \"a b\"", "Identities[2].ChangeSignal: change_signal must be specified",
+                "Identities[3].ChangeSignal: can only use", "Identities[4].ChangeMode: invalid change_mode \"reload\"",
+                "Identities[5].Audience: an empty string")) {
+            assertTrue(e.getMessage().contains(expected), expected + " in " + e.getMessage());
+        }
+    }
+
+    private void attach(String name, String path, io.caravan.api.acl.AclPolicy.JobAcl acl) throws Exception {
+        String rules = "namespace \"default\" {\n  variables {\n    path \"" + path
+                + "\" { capabilities = [\"read\"] }\n  }\n}\n";
+        long index = state.store().latestIndex() + 1;
+        try (StateTxn txn = state.store().begin(index)) {
+            txn.put(NomadTables.ACL_POLICIES, new io.caravan.api.acl.AclPolicy(name, "", rules, AclRoutes.jobAcl(acl),
+                    index, index));
+            txn.commit();
+        }
+    }
+
+    @Test
+    void policiesAttachedToTheJobGroupOrTaskAddToTheImplicitPolicy() throws Exception {
+        String jwt = sign("a1", task());
+        assertFalse(resolver.resolve(jwt).acl().allowVariable("default", "shared/db", "read"));
+        attach("job-wide", "shared/db", new io.caravan.api.acl.AclPolicy.JobAcl("", "web", "", ""));
+        attach("other-task", "shared/other", new io.caravan.api.acl.AclPolicy.JobAcl("default", "web", "web",
+                "sidecar"));
+        attach("other-job", "shared/api", new io.caravan.api.acl.AclPolicy.JobAcl("default", "api", "", ""));
+        attach("this-task", "shared/mine", new io.caravan.api.acl.AclPolicy.JobAcl("default", "web", "web",
+                "server"));
+        Identity id = resolver.resolve(jwt);
+        assertTrue(id.acl().allowVariable("default", "shared/db", "read"));
+        assertTrue(id.acl().allowVariable("default", "shared/mine", "read"));
+        assertFalse(id.acl().allowVariable("default", "shared/other", "read"), "another task's policy");
+        assertFalse(id.acl().allowVariable("default", "shared/api", "read"), "another job's policy");
+        assertTrue(id.acl().allowVariable("default", "nomad/jobs/web", "read"), "the implicit policy stays");
+        assertEquals(3, resolver.lookup(jwt).rules().size(), "what a client agent receives too");
+
+        CaravanException e = assertThrows(CaravanException.class, () -> AclRoutes.jobAcl(
+                new io.caravan.api.acl.AclPolicy.JobAcl("default", "web", "", "server")));
+        assertEquals("JobACL.Task", e.field().orElseThrow());
     }
 }

@@ -73,6 +73,17 @@ final class AclOutput {
                 "Description", Json.text(policy.get("Description")),
                 "CreateIndex", Long.toString(policy.path("CreateIndex").asLong()),
                 "ModifyIndex", Long.toString(policy.path("ModifyIndex").asLong()));
+        JsonNode job = policy.path("JobACL");
+        if (job.isObject()) {
+            // Nomad's "Associated Workload" section of a policy attached to a job
+            out.println();
+            out.println("Associated Workload");
+            Nomad.keyValues(out,
+                    "Namespace", Json.text(job.get("Namespace")),
+                    "JobID", Json.text(job.get("JobID")),
+                    "Group", Json.text(job.get("Group")),
+                    "Task", Json.text(job.get("Task")));
+        }
         out.println();
         out.println("Rules");
         out.println();

@@ -22,6 +22,7 @@ import io.caravan.client.internal.hooks.AllocDirHook;
 import io.caravan.client.internal.hooks.AllocHook;
 import io.caravan.client.internal.hooks.ArtifactHook;
 import io.caravan.client.internal.hooks.DispatchPayloadHook;
+import io.caravan.client.internal.hooks.IdentityHook;
 import io.caravan.client.internal.hooks.LogsHook;
 import io.caravan.client.internal.hooks.ServiceHook;
 import io.caravan.client.internal.hooks.TaskDirHook;
@@ -109,11 +110,13 @@ public final class AllocRunner {
     }
 
     /**
-     * Nomad's task hook order, reduced to what Caravan has: task dir, logs, dispatch payload, env, artifacts,
-     * services.
+     * Nomad's task hook order, reduced to what Caravan has: task dir, logs, dispatch payload, env, identity,
+     * artifacts, templates, services.
      */
     private List<TaskHook> taskHooks() {
         return List.of(new TaskDirHook(), new LogsHook(services.logs()), new DispatchPayloadHook(), new TaskEnvHook(),
+                new IdentityHook(services.identitySigner(), services.scheduler(), services.clock(), services.random(),
+                        this::restartForCheck, this::signal),
                 new ArtifactHook(services.artifactSandbox()),
                 new TemplateHook(services.templateSource(), services.scheduler(), services.workers(), services.clock(),
                         services.random()),

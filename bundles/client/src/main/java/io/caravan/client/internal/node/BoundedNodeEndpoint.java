@@ -78,6 +78,12 @@ public final class BoundedNodeEndpoint implements NodeEndpoint {
                 maxWait.plus(CALL_TIMEOUT));
     }
 
+    @Override
+    public CompletionStage<List<SignedIdentity>> signIdentities(String nodeId, String secretId,
+                                                               List<IdentityRequest> requests) {
+        return bounded(delegate.signIdentities(nodeId, secretId, requests), CALL_TIMEOUT);
+    }
+
     static <T> CompletionStage<T> bounded(CompletionStage<T> call, Duration timeout) {
         return call.toCompletableFuture().copy().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
