@@ -21,6 +21,7 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -106,6 +107,15 @@ public final class EventBroker implements ChangeListener, ServerState.AppliedLis
         } else {
             registration = () -> { };
         }
+    }
+
+    /**
+     * Another server setting changed (a reload): the broker keeps running with its buffer and subscribers. Its own
+     * two keys are marked restart-only in the agent's schema, so the reload report says they wait for a restart.
+     */
+    @Modified
+    void modified() {
+        // nothing to change
     }
 
     @Deactivate
