@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -75,6 +76,7 @@ public final class EventBroker implements ChangeListener, ServerState.AppliedLis
     private final ScheduledThreadPoolExecutor pool;
     private final Set<EventSubscription> subscribers = ConcurrentHashMap.newKeySet();
     private final AutoCloseable registration;
+    private final AtomicBoolean wakePending = new AtomicBoolean();
 
     // Apply-thread only: the rows the entry being applied changed, until it is reported applied.
     private long changedIndex = -1;
@@ -179,12 +181,24 @@ public final class EventBroker implements ChangeListener, ServerState.AppliedLis
             }
         }
         buffer.append(index, encoded);
-        for (EventSubscription s : subscribers) {
-            if (s.token() != null && events.stream().anyMatch(s.token()::affectedBy)) {
-                s.close("its ACL token or policies changed");
-            } else {
-                s.wake();
+        if (events.stream().anyMatch(e -> e.topic().startsWith("ACL"))) {
+            for (EventSubscription s : subscribers) {
+                if (s.token() != null && events.stream().anyMatch(s.token()::affectedBy)) {
+                    s.close("its ACL token or policies changed");
+                }
             }
+        }
+        // Waking a thousand subscribers is the pool's work, not the apply thread's; one pending wake-up covers
+        // every batch appended before it runs.
+        if (wakePending.compareAndSet(false, true)) {
+            run(this::wakeAll, 0);
+        }
+    }
+
+    private void wakeAll() {
+        wakePending.set(false);
+        for (EventSubscription s : subscribers) {
+            s.wake();
         }
     }
 
