@@ -94,6 +94,13 @@ final class EventSubscription implements StreamingBody {
             for (int chunk = 0; chunk < CHUNKS_PER_TURN; chunk++) {
                 if (pending != null) {
                     if (!writer.write(pending)) {
+                        if (cursor < broker.buffer().oldest() || closeReason != null) {
+                            // Too slow: the buffer has moved past what it still has to take (or the server ends
+                            // it); it cannot take the error text either.
+                            LOG.atDebug().log("event subscriber too slow for the buffer: closed");
+                            finish();
+                            return;
+                        }
                         broker.run(this::turn, BACKOFF_MILLIS); // still scheduled: the retry is this turn's
                         return;
                     }

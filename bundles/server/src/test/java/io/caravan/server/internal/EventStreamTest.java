@@ -226,6 +226,29 @@ class EventStreamTest {
     }
 
     @Test
+    void aConsumerThatStallsMidStreamIsClosedOnceTheBufferMovesPastIt() throws Exception {
+        EventBroker small = new EventBroker(h.state, false, 4, Duration.ofHours(1));
+        try {
+            EventSubscription sub = small.subscribe(EventFilter.of(List.of("Job"), "default",
+                    Identity.UNRESTRICTED.acl()), 0, null);
+            Collector client = new Collector();
+            sub.start(client);
+            small.publish(1, List.of(new Events.Event("Job", "JobRegistered", "j1", "default", null, 1, Map.of())));
+            await("the first batch", client, c -> c.text().contains("\"j1\""));
+            client.stalled = true;
+            for (long i = 2; i <= 20; i++) {
+                small.publish(i, List.of(new Events.Event("Job", "JobRegistered", "j" + i, "default", null, i,
+                        Map.of())));
+                Thread.sleep(5);
+            }
+            await("the stalled client closed", client, Collector::closed);
+            assertFalse(client.text().contains("\"j20\""), "nothing was taken after the stall");
+        } finally {
+            small.deactivate();
+        }
+    }
+
+    @Test
     void topicsNeedTheirAclsAndNamespacedEventsAreFilteredPerNamespace() throws Exception {
         CaravanException denied = RoutesHarnessRefusal.refused(() -> subscribe(Map.of("topic", "ACLToken"),
                 RouteAclTest.DEV));
