@@ -39,7 +39,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * loop at the target rate with at most 64 outstanding.
  *
  * <pre>java -cp bench/target/classes io.caravan.bench.EventStreamBench [--subscribers 1000] [--rate 1000]
- *     [--seconds 10] [--no-results] [--home dir]</pre>
+ *     [--seconds 10] [--buffer 100] [--no-results] [--home dir]</pre>
  */
 public final class EventStreamBench {
     private static final int OUTSTANDING = 64;
@@ -49,6 +49,7 @@ public final class EventStreamBench {
         int subscribers = 1000;
         int rate = 1000;
         int seconds = 10;
+        int buffer = 100; // Nomad's default event_buffer_size
         boolean record = true;
         Path root = Paths.get("").toAbsolutePath();
         Path home = root.resolve("distribution/assembly/target/caravan");
@@ -57,18 +58,20 @@ public final class EventStreamBench {
                 case "--subscribers" -> subscribers = Integer.parseInt(args[++i]);
                 case "--rate" -> rate = Integer.parseInt(args[++i]);
                 case "--seconds" -> seconds = Integer.parseInt(args[++i]);
+                case "--buffer" -> buffer = Integer.parseInt(args[++i]);
                 case "--no-results" -> record = false;
                 case "--home" -> home = Path.of(args[++i]).toAbsolutePath();
                 default -> {
                     System.err.println("unknown argument " + args[i] + "; usage: EventStreamBench [--subscribers n]"
-                            + " [--rate n] [--seconds n] [--no-results] [--home dir]");
+                            + " [--rate n] [--seconds n] [--buffer n] [--no-results] [--home dir]");
                     System.exit(2);
                 }
             }
         }
         int jobs = rate * seconds;
         String loadBefore = Report.loadAverage();
-        try (DevAgent agent = DevAgent.start(home, "\"log_level\": \"WARN\"")) {
+        try (DevAgent agent = DevAgent.start(home, "\"log_level\": \"WARN\", \"server\": {\"event_buffer_size\": "
+                + buffer + "}")) {
             Subscribers subs = new Subscribers(agent.httpPort, subscribers, jobs);
             Thread reader = new Thread(subs, "bench-subscribers");
             reader.setDaemon(true);
@@ -88,7 +91,7 @@ public final class EventStreamBench {
             long harness1 = selfCpuMs();
             subs.stop();
             reader.join(5000);
-            String section = section(subscribers, rate, seconds, jobs, driver, registeredNs, subs, cpu1 - cpu0,
+            String section = section(subscribers, rate, seconds, buffer, jobs, driver, registeredNs, subs, cpu1 - cpu0,
                     harness1 - harness0, threadsIdle, threadsBusy, loadBefore, Report.loadAverage());
             System.out.print(section);
             if (record) {
@@ -365,7 +368,8 @@ public final class EventStreamBench {
         return sorted[(int) Math.min(sorted.length - 1, Math.ceil(p / 100 * sorted.length) - 1)] / 1e6;
     }
 
-    private static String section(int subscribers, int rate, int seconds, int jobs, Driver driver, long registeredNs,
+    private static String section(int subscribers, int rate, int seconds, int buffer, int jobs, Driver driver,
+                                  long registeredNs,
                                   Subscribers subs, long agentCpuMs, long harnessCpuMs, long threadsIdle,
                                   long threadsBusy, String loadBefore, String loadAfter) {
         long[] lags = subs.sortedLags();
@@ -377,8 +381,9 @@ public final class EventStreamBench {
         s.append("## ").append(ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern(
                 "yyyy-MM-dd HH:mm"))).append(" UTC — event stream fan-out (EventStreamBench)\n\n");
         s.append(String.format(Locale.ROOT, "%,d subscribers of `/v1/event/stream?topic=Job:*` on one dev agent while"
-                + " %,d stopped jobs were registered at a target of %,d/s (%d s); lag is from the register being sent"
-                + " to a subscriber having the event's line.%n%n", subscribers, jobs, rate, seconds));
+                + " %,d stopped jobs were registered at a target of %,d/s (%d s), `event_buffer_size = %,d`; lag is"
+                + " from the register being sent to a subscriber having the event's line.%n%n", subscribers, jobs, rate,
+                seconds, buffer));
         s.append("| measure | value |\n|---|---|\n");
         s.append(String.format(Locale.ROOT, "| registers: achieved rate | %,.0f /s (%,d errors%s) |%n", achieved,
                 driver.errors.get(), driver.firstError == null ? "" : ", first: " + driver.firstError));
