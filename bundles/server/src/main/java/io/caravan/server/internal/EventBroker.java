@@ -180,7 +180,14 @@ public final class EventBroker implements ChangeListener, ServerState.AppliedLis
                         .log("event not encodable; left out of the stream");
             }
         }
-        buffer.append(index, encoded);
+        try {
+            buffer.append(index, encoded);
+        } catch (IllegalArgumentException e) {
+            // Never expected (the log's indexes only grow), and never worth stopping the apply thread for.
+            LOG.atError().addKeyValue("index", index).addKeyValue("error", e.getMessage())
+                    .log("events not published");
+            return;
+        }
         if (events.stream().anyMatch(e -> e.topic().startsWith("ACL"))) {
             for (EventSubscription s : subscribers) {
                 if (s.token() != null && events.stream().anyMatch(s.token()::affectedBy)) {
