@@ -22,6 +22,9 @@ import io.caravan.api.ErrorCode;
 import io.caravan.api.acl.AclToken;
 import io.caravan.api.acl.Identity;
 import io.caravan.api.json.NomadJson;
+import io.caravan.api.model.Allocation;
+import io.caravan.api.model.Node;
+import io.caravan.state.RowChange;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.BodyWriter;
 import io.caravan.http.StreamingBody;
@@ -246,6 +249,31 @@ class EventStreamTest {
         } finally {
             small.deactivate();
         }
+    }
+
+    @Test
+    void payloadsCarryNoSecretsAndAllocationsNoJob() throws Exception {
+        AclToken token = new AclToken("acc-9", "the-secret", "t", "client", List.of("p"), List.of(), false,
+                Instant.now(), null, null, 1, 1);
+        Node node = NomadJson.internalMapper().readValue("{\"ID\":\"n1\",\"SecretID\":\"node-secret\"}",
+                Node.class);
+        Allocation alloc = NomadJson.internalMapper().readValue("{\"ID\":\"a1\",\"Namespace\":\"default\","
+                + "\"JobID\":\"web\",\"Job\":{\"ID\":\"web\",\"Name\":\"web-job-body\"}}", Allocation.class);
+        List<Events.Event> events = Events.of(7, new Command.AclTokenUpsert(List.of(token)), List.of(
+                new RowChange(NomadTables.ACL_TOKENS.name(), "acc-9", null, token),
+                new RowChange(NomadTables.NODES.name(), "n1", null, node),
+                new RowChange(NomadTables.ALLOCS.name(), "a1", null, alloc),
+                new RowChange("applied_requests", "r", null, "not an event")));
+        assertEquals(List.of("ACLToken", "Node", "Allocation"), events.stream().map(Events.Event::topic).toList());
+        assertTrue(events.stream().allMatch(e -> e.type().equals("ACLTokenUpserted") && e.index() == 7));
+        String json = NomadJson.writer(false).writeValueAsString(events);
+        assertFalse(json.contains("the-secret"), json);
+        assertFalse(json.contains("node-secret"), json);
+        assertFalse(json.contains("web-job-body"), json);
+        assertEquals(List.of("web", ""), events.get(2).filterKeys());
+        assertTrue(Events.of(8, new Command.NamespaceDelete(List.of("x"), null), List.of(
+                new RowChange(NomadTables.NODES.name(), "n1", node, null))).isEmpty(),
+                "a command Nomad publishes nothing for gives no events");
     }
 
     @Test
