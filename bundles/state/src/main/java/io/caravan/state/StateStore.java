@@ -77,4 +77,12 @@ public interface StateStore {
      * @throws IllegalStateException if a transaction is open (restore is a write)
      */
     void restore(InputStream in, Codec codec) throws IOException;
+
+    /**
+     * Registers a listener for the rows each commit changes (change capture, from which Nomad derives its event
+     * stream). Transactions begun after this call report to it.
+     *
+     * @return closing it unregisters the listener
+     */
+    AutoCloseable addChangeListener(ChangeListener listener);
 }

@@ -65,6 +65,8 @@ import io.caravan.cli.command.ConfigCommand;
 import io.caravan.cli.command.ConfigReloadCommand;
 import io.caravan.cli.command.ConfigValidateCommand;
 import io.caravan.cli.command.EvalCommand;
+import io.caravan.cli.command.EventCommand;
+import io.caravan.cli.command.EventStreamCommand;
 import io.caravan.cli.command.EvalListCommand;
 import io.caravan.cli.command.EvalStatusCommand;
 import io.caravan.cli.command.JobCommand;
@@ -301,6 +303,8 @@ public final class Main {
                                         .addSubcommand(new OperatorRootKeyringListCommand(ctx))
                                         .addSubcommand(new OperatorRootKeyringRotateCommand(ctx))
                                         .addSubcommand(new OperatorRootKeyringRemoveCommand(ctx)))))
+                .addSubcommand(new CommandLine(new EventCommand())
+                        .addSubcommand(new EventStreamCommand(ctx)))
                 .addSubcommand(new CommandLine(new ServiceCommand())
                         .addSubcommand(new ServiceListCommand(ctx))
                         .addSubcommand(new ServiceInfoCommand(ctx))

@@ -208,6 +208,24 @@ final class AgentProcess implements AutoCloseable {
                 .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /**
+     * The status of any call (as {@link #call}), known as soon as the headers arrive; the body is not read, so this
+     * also answers for a stream that never ends ({@code /v1/event/stream}).
+     */
+    int status(String method, String path, String token, String body) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(address() + path))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body))
+                .timeout(Duration.ofSeconds(10));
+        if (token != null) {
+            request.header("X-Nomad-Token", token);
+        }
+        HttpResponse<java.io.InputStream> response = client.send(request.build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        response.body().close();
+        return response.statusCode();
+    }
+
     /** Any call, with an ACL token ({@code X-Nomad-Token}; null: anonymous) and a JSON body (null: none). */
     HttpResponse<String> call(String method, String path, String token, String body)
             throws IOException, InterruptedException {

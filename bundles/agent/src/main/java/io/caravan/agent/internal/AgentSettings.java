@@ -161,6 +161,11 @@ record AgentSettings(
             throw new InvalidConfigException("job_max_count cannot be " + maxCount + ". Must be between 1 and "
                     + Integer.MAX_VALUE);
         }
+        long eventBuffer = c.integer("server.event_buffer_size", 100);
+        if (eventBuffer < 0 || eventBuffer > Integer.MAX_VALUE) {
+            throw new InvalidConfigException("event_buffer_size cannot be " + eventBuffer
+                    + ". Must be between 0 and " + Integer.MAX_VALUE);
+        }
     }
 
     /** Nomad's checks of {@code server.client_introduction}: TTLs above zero, the maximum not below the default. */

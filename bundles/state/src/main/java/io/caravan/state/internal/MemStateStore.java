@@ -9,11 +9,14 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.caravan.state.ChangeListener;
 import io.caravan.state.Codec;
 import io.caravan.state.Indexed;
+import io.caravan.state.RowChange;
 import io.caravan.state.StateQuery;
 import io.caravan.state.StateSnapshot;
 import io.caravan.state.StateStore;
@@ -35,6 +38,7 @@ public final class MemStateStore implements StateStore {
     private final Executor executor;
     private final WatchRegistry registry = new WatchRegistry();
     private final AtomicReference<Object> writer = new AtomicReference<>();
+    private final List<ChangeListener> listeners = new CopyOnWriteArrayList<>();
     private volatile Root root;
 
     public MemStateStore(List<TableSpec<?>> tables, ScheduledExecutorService scheduler, Executor executor) {
@@ -74,7 +78,7 @@ public final class MemStateStore implements StateStore {
             writer.set(null);
             throw new IllegalArgumentException("raft index " + raftIndex + " does not advance past " + base.latestIndex());
         }
-        Txn txn = new Txn(this, base, raftIndex, me);
+        Txn txn = new Txn(this, base, raftIndex, me, !listeners.isEmpty());
         writer.set(txn);
         return txn;
     }
@@ -98,6 +102,16 @@ public final class MemStateStore implements StateStore {
             writer.set(null);
         }
         wake(registry.collectAll());
+        for (ChangeListener listener : listeners) {
+            listener.restored(root.latestIndex());
+        }
+    }
+
+    @Override
+    public AutoCloseable addChangeListener(ChangeListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        listeners.add(listener);
+        return () -> listeners.remove(listener);
     }
 
     /** Number of parked blocking queries; for tests and metrics. */
@@ -122,6 +136,15 @@ public final class MemStateStore implements StateStore {
         root = next; // the commit point; registry.collect() below runs after it (see WatchRegistry)
         writer.set(null);
         wake(registry.collect(changes));
+        if (!listeners.isEmpty()) {
+            List<RowChange> rows = changes.rowChanges();
+            if (!rows.isEmpty()) {
+                // Still on the committing thread, so listeners hear commits in order and before the next one.
+                for (ChangeListener listener : listeners) {
+                    listener.committed(txn.index(), rows);
+                }
+            }
+        }
     }
 
     void release(Txn txn) {

@@ -36,6 +36,7 @@ final class TableWriter {
         dirty = true;
         reindex(id, old, row, changes);
         changes.touch(spec.name(), IndexSpec.ID, id);
+        changes.row(spec.name(), id, old, row);
     }
 
     boolean delete(String id, Changes changes) {
@@ -47,6 +48,7 @@ final class TableWriter {
         dirty = true;
         reindex(id, old, null, changes);
         changes.touch(spec.name(), IndexSpec.ID, id);
+        changes.row(spec.name(), id, old, null);
         return true;
     }
 

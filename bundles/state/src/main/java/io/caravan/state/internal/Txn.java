@@ -16,11 +16,12 @@ final class Txn implements StateTxn {
     private final long index;
     private final Thread owner;
     private final Map<String, TableWriter> writers = new HashMap<>();
-    private final Changes changes = new Changes();
+    private final Changes changes;
     private boolean done;
 
-    Txn(MemStateStore store, Root base, long index, Thread owner) {
+    Txn(MemStateStore store, Root base, long index, Thread owner, boolean captureRows) {
         this.store = store;
+        this.changes = new Changes(captureRows);
         this.base = base;
         this.index = index;
         this.owner = owner;

@@ -152,7 +152,18 @@ public final class ApiClient {
      * so {@code -f} follows a log for as long as the agent streams it.
      */
     public void copy(String path, Map<String, String> query, java.io.OutputStream out) throws ApiException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path, query)).GET();
+        copy(path, query, List.of(), out);
+    }
+
+    /** As {@link #copy(String, Map, java.io.OutputStream)}, with {@code name=value} repeated per value of {@code repeated}. */
+    public void copy(String path, Map<String, String> query, String name, List<String> values,
+                     java.io.OutputStream out) throws ApiException {
+        copy(path, query, repeated(name, values), out);
+    }
+
+    private void copy(String path, Map<String, String> query, List<Map.Entry<String, String>> extra,
+                      java.io.OutputStream out) throws ApiException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path, query, extra)).GET();
         if (connection.token() != null) {
             request.header(TOKEN_HEADER, connection.token());
         }
