@@ -59,7 +59,7 @@ public record RunnerServices(
                           LogRotator logs, Consumer<Allocation> updates, Path allocDirRoot, Duration maxKillTimeout,
                           ArtifactSandbox artifactSandbox) {
         this(scheduler, workers, clock, random, drivers, node, state, logs, updates, allocDirRoot, maxKillTimeout,
-                artifactSandbox, ServiceRegistrar.NONE, TemplateSource.NONE);
+                artifactSandbox, ServiceRegistrar.NONE);
     }
 
     public TaskEvents events() {
