@@ -45,7 +45,10 @@ class ClientRestoreTest {
 
         // What is on disk: the allocation, the task state and the handle with the driver's state.
         Path stateFile = dataDir.resolve("client/allocs/" + alloc.id() + ".json");
-        await(WAIT, "persisted handle", () -> readPersisted(stateFile).tasks().get("web").handle() != null);
+        // (the state file is written after the status is reported: wait for it to exist, then for the handle in it)
+        await(WAIT, "persisted handle", () -> java.nio.file.Files.exists(stateFile)
+                && readPersisted(stateFile).tasks().get("web") != null
+                && readPersisted(stateFile).tasks().get("web").handle() != null);
         ClientStateStore.PersistedAlloc persisted = readPersisted(stateFile);
         assertEquals(TaskState.STATE_RUNNING, persisted.tasks().get("web").state().state());
         assertEquals(Long.toString(process.pid()), persisted.tasks().get("web").handle().driverState().get("pid"));
@@ -96,7 +99,10 @@ class ClientRestoreTest {
         server.place(alloc);
         await(WAIT, "running", () -> server.reportedStatuses(alloc.id()).contains(Allocation.CLIENT_RUNNING));
         Path stateFile = dataDir.resolve("client/allocs/" + alloc.id() + ".json");
-        await(WAIT, "persisted handle", () -> readPersisted(stateFile).tasks().get("web").handle() != null);
+        // (the state file is written after the status is reported: wait for it to exist, then for the handle in it)
+        await(WAIT, "persisted handle", () -> java.nio.file.Files.exists(stateFile)
+                && readPersisted(stateFile).tasks().get("web") != null
+                && readPersisted(stateFile).tasks().get("web").handle() != null);
         first.close();
         ProcessHandle process = firstDriver.process(new TaskId(alloc.id(), "web"));
         process.destroyForcibly(); // the task dies while no client watches it
