@@ -10,6 +10,10 @@ import java.util.Base64;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.jose4j.jwk.JsonWebKeySet;
+import org.jose4j.jwt.JwtClaims;
+import org.jose4j.jwt.consumer.JwtConsumerBuilder;
+import org.jose4j.keys.resolvers.JwksVerificationKeyResolver;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -79,6 +83,12 @@ class KeyringE2EIT {
         JsonNode header = AgentProcess.JSON.readTree(new String(Base64.getUrlDecoder().decode(jwt.split("\\.")[0]),
                 StandardCharsets.UTF_8));
         assertEquals(active, header.get("kid").asText());
-        assertEquals("EdDSA", header.get("alg").asText());
+        assertEquals("RS256", header.get("alg").asText());
+        // an independent library verifies it against the JWKS the agent publishes
+        String jwks = AgentProcess.JSON.writeValueAsString(agent.json("/.well-known/jwks.json"));
+        JwtClaims claims = new JwtConsumerBuilder()
+                .setVerificationKeyResolver(new JwksVerificationKeyResolver(new JsonWebKeySet(jwks).getJsonWebKeys()))
+                .setSkipDefaultAudienceValidation().build().processToClaims(jwt);
+        assertTrue(claims.getExpirationTime() != null, claims.toJson());
     }
 }
