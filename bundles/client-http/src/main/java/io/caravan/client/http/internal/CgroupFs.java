@@ -34,8 +34,8 @@ final class CgroupFs {
      * A cgroup reading. CPU times are cumulative nanoseconds ({@code cpu} false: no CPU accounting found, e.g. a v1
      * {@code cpuacct} hierarchy the task is not in); memory in bytes, {@code memoryMeasured} naming what was read.
      */
-    record Usage(boolean cpu, long usageNanos, long userNanos, long systemNanos, long throttledPeriods,
-                 long throttledNanos, long rss, long cache, long swap, long mappedFile, long usage, long maxUsage,
+    record Usage(boolean cpu, long usageNanos, long userNanos, long systemNanos, boolean throttling,
+                 long throttledPeriods, long throttledNanos, long rss, long cache, long swap, long mappedFile, long usage, long maxUsage,
                  List<String> memoryMeasured) {}
 
     /** The usage of the task whose process is {@code pid}; empty when it has no cgroup of its own, or is gone. */
@@ -46,7 +46,7 @@ final class CgroupFs {
             if (its.containsKey("memory")) {
                 String path = its.get("memory");
                 if (own(path, mine.get("memory"))) {
-                    return Optional.of(v1(its));
+                    return Optional.of(v1(its, mine));
                 }
             } else if (its.containsKey("")) {
                 String path = its.get("");
@@ -93,10 +93,14 @@ final class CgroupFs {
         return cgroups.resolve(path.startsWith("/") ? path.substring(1) : path);
     }
 
-    /** A v1 controller's directory: under its own mount ({@code cpu,cpuacct} co-mounted, or {@code cpuacct}). */
-    private Optional<Path> v1Dir(Map<String, String> its, String controller) {
+    /**
+     * A v1 controller's directory, when the task has a cgroup of its own in that hierarchy (the exec driver makes
+     * {@code memory} and {@code cpu} ones; where {@code cpuacct} is a hierarchy apart, the task stays in the
+     * client's): under its own mount ({@code cpu,cpuacct} co-mounted, or {@code cpuacct}).
+     */
+    private Optional<Path> v1Dir(Map<String, String> its, Map<String, String> mine, String controller) {
         String path = its.get(controller);
-        if (path == null) {
+        if (!own(path, mine.get(controller))) {
             return Optional.empty();
         }
         String rel = path.startsWith("/") ? path.substring(1) : path;
@@ -109,8 +113,8 @@ final class CgroupFs {
         return Optional.empty();
     }
 
-    private Usage v1(Map<String, String> its) throws IOException {
-        Path memory = v1Dir(its, "memory").orElseThrow(() -> new IOException("no memory cgroup"));
+    private Usage v1(Map<String, String> its, Map<String, String> mine) throws IOException {
+        Path memory = v1Dir(its, mine, "memory").orElseThrow(() -> new IOException("no memory cgroup"));
         Map<String, Long> stat = keyed(memory.resolve("memory.stat"));
         List<String> measured = new ArrayList<>(List.of("RSS", "Cache", "Usage", "Max Usage"));
         if (stat.containsKey("swap")) {
@@ -118,8 +122,8 @@ final class CgroupFs {
         }
         long usage = number(memory.resolve("memory.usage_in_bytes"));
         long max = number(memory.resolve("memory.max_usage_in_bytes"));
-        Optional<Path> acct = v1Dir(its, "cpuacct").filter(d -> Files.exists(d.resolve("cpuacct.usage")));
-        Optional<Path> cpu = v1Dir(its, "cpu").filter(d -> Files.exists(d.resolve("cpu.stat")));
+        Optional<Path> acct = v1Dir(its, mine, "cpuacct").filter(d -> Files.exists(d.resolve("cpuacct.usage")));
+        Optional<Path> cpu = v1Dir(its, mine, "cpu").filter(d -> Files.exists(d.resolve("cpu.stat")));
         long total = 0;
         long user = 0;
         long system = 0;
@@ -131,7 +135,7 @@ final class CgroupFs {
             system = times.getOrDefault("system", 0L) * tick;
         }
         Map<String, Long> throttling = cpu.isPresent() ? keyed(cpu.get().resolve("cpu.stat")) : Map.of();
-        return new Usage(acct.isPresent(), total, user, system, throttling.getOrDefault("nr_throttled", 0L),
+        return new Usage(acct.isPresent(), total, user, system, cpu.isPresent(), throttling.getOrDefault("nr_throttled", 0L),
                 throttling.getOrDefault("throttled_time", 0L), stat.getOrDefault("rss", 0L),
                 stat.getOrDefault("cache", 0L), stat.getOrDefault("swap", 0L), stat.getOrDefault("mapped_file", 0L),
                 usage, max, List.copyOf(measured));
@@ -157,7 +161,7 @@ final class CgroupFs {
         long us = 1000;
         return new Usage(cpu.containsKey("usage_usec"), cpu.getOrDefault("usage_usec", 0L) * us,
                 cpu.getOrDefault("user_usec", 0L) * us, cpu.getOrDefault("system_usec", 0L) * us,
-                cpu.getOrDefault("nr_throttled", 0L), cpu.getOrDefault("throttled_usec", 0L) * us,
+                cpu.containsKey("nr_throttled"), cpu.getOrDefault("nr_throttled", 0L), cpu.getOrDefault("throttled_usec", 0L) * us,
                 stat.getOrDefault("anon", 0L), stat.getOrDefault("file", 0L), swap,
                 stat.getOrDefault("file_mapped", 0L), usage, max, List.copyOf(measured));
     }

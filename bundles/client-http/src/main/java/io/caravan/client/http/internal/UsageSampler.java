@@ -124,18 +124,18 @@ final class UsageSampler {
 
     /**
      * A task's usage from its cgroup: CPU shares between this reading and the last one (or, without CPU accounting,
-     * its processes' {@code user}/{@code system} percentages), memory as the cgroup counts it.
+     * its processes' {@code user}/{@code system} percentages; throttling whenever its {@code cpu} cgroup is its own),
+     * memory as the cgroup counts it.
      */
     private ResourceUsage fromCgroup(String key, long now, CgroupFs.Usage u, double procUser, double procSystem,
                                      double mhz) {
         CgroupReading before = cgroupReadings.put(key, new CgroupReading(now, u));
         double seconds = before == null ? 0 : (now - before.at()) / 1e9;
-        List<String> cpuMeasured = CPU_MEASURED;
+        List<String> cpuMeasured = u.throttling() ? CgroupFs.CPU_MEASURED : CPU_MEASURED;
         double user = procUser;
         double system = procSystem;
         double percent = procUser + procSystem;
         if (u.cpu()) {
-            cpuMeasured = CgroupFs.CPU_MEASURED;
             user = seconds <= 0 ? 0 : share(u.userNanos() - before.usage().userNanos(), seconds);
             system = seconds <= 0 ? 0 : share(u.systemNanos() - before.usage().systemNanos(), seconds);
             percent = seconds <= 0 ? 0 : share(u.usageNanos() - before.usage().usageNanos(), seconds);

@@ -267,4 +267,45 @@ class ClientAllocRoutesTest {
                 "in the client's own cgroup (raw_exec): from /proc");
         assertEquals(2048 * 1024, sidecar.get("MemoryStats").get("RSS").asLong());
     }
+
+    /**
+     * cpu and cpuacct mounted apart (this host's layout): the exec driver's task has its own memory and cpu cgroups but
+     * stays in the client's cpuacct one, whose usage is not the task's: CPU comes from /proc, throttling and memory
+     * from its cgroups.
+     */
+    @Test
+    void aTaskOutsideACpuacctCgroupOfItsOwnTakesItsCpuTimesFromProc() throws Exception {
+        Path proc = Files.createDirectories(temp.resolve("proc"));
+        Path cg = temp.resolve("cgroup");
+        String task = "/caravan/a1.web";
+        Files.createDirectories(proc.resolve("self"));
+        Files.createDirectories(proc.resolve("4242"));
+        Files.writeString(proc.resolve("self/cgroup"), "4:memory:/agent\n2:cpuacct:/\n1:cpu:/\n");
+        Files.writeString(proc.resolve("4242/cgroup"), "4:memory:" + task + "\n2:cpuacct:/\n1:cpu:" + task + "\n");
+        Files.writeString(proc.resolve("4242/stat"), stat(250, 50));
+        Files.writeString(proc.resolve("4242/status"), "VmRSS:\t    2048 kB\n");
+        Path memory = Files.createDirectories(cg.resolve("memory").resolve(task.substring(1)));
+        Path cpu = Files.createDirectories(cg.resolve("cpu").resolve(task.substring(1)));
+        Files.writeString(Files.createDirectories(cg.resolve("cpuacct")).resolve("cpuacct.usage"), "999999999999\n");
+        Files.writeString(memory.resolve("memory.stat"), "cache 0\nrss 4096\n");
+        Files.writeString(memory.resolve("memory.usage_in_bytes"), "4096\n");
+        Files.writeString(memory.resolve("memory.max_usage_in_bytes"), "8192\n");
+        Files.writeString(cpu.resolve("cpu.stat"), "nr_periods 4\nnr_throttled 1\nthrottled_time 5\n");
+        AtomicLong nanos = new AtomicLong(5_000_000_000L);
+        routes = new ClientAllocRoutes(allocs, Clock.fixed(Instant.ofEpochSecond(1700000000, 5), ZoneOffset.UTC),
+                new ProcFs(proc), new CgroupFs(cg, proc), nanos::get, wait -> {
+                    nanos.addAndGet(1_000_000_000L);
+                    Files.writeString(proc.resolve("4242/stat"), stat(300, 60));
+                });
+        allocs.pids.put("web", List.of(4242L));
+        JsonNode web = NomadJson.mapper().valueToTree(routes.stats(TestRequest.get(ALLOC, "")).body())
+                .get("Tasks").get("web").get("ResourceUsage");
+        assertEquals(60.0, web.get("CpuStats").get("Percent").asDouble(), 0.001);
+        assertEquals(1, web.get("CpuStats").get("ThrottledPeriods").asLong());
+        assertEquals("[\"System Mode\",\"User Mode\",\"Throttled Periods\",\"Throttled Time\",\"Percent\"]",
+                web.get("CpuStats").get("Measured").toString());
+        assertEquals("[\"RSS\",\"Cache\",\"Usage\",\"Max Usage\"]", web.get("MemoryStats").get("Measured").toString(),
+                "no swap accounting in memory.stat: Swap not measured");
+        assertEquals(8192, web.get("MemoryStats").get("MaxUsage").asLong());
+    }
 }
