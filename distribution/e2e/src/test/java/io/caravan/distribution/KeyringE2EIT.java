@@ -85,9 +85,9 @@ class KeyringE2EIT {
         assertEquals(active, header.get("kid").asText());
         assertEquals("RS256", header.get("alg").asText());
         // an independent library verifies it against the JWKS the agent publishes
-        String jwks = AgentProcess.JSON.writeValueAsString(agent.json("/.well-known/jwks.json"));
+        String keySet = AgentProcess.JSON.writeValueAsString(agent.json("/.well-known/jwks.json"));
         JwtClaims claims = new JwtConsumerBuilder()
-                .setVerificationKeyResolver(new JwksVerificationKeyResolver(new JsonWebKeySet(jwks).getJsonWebKeys()))
+                .setVerificationKeyResolver(new JwksVerificationKeyResolver(new JsonWebKeySet(keySet).getJsonWebKeys()))
                 .setSkipDefaultAudienceValidation().build().processToClaims(jwt);
         assertTrue(claims.getExpirationTime() != null, claims.toJson());
     }
