@@ -43,6 +43,9 @@ public final class Variables {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final byte[] NONCE_INFO = "caravan variable nonce v1".getBytes(StandardCharsets.UTF_8);
     private static final int NONCE = 12;
+    /** How long a read or write waits for a root key this server can open (first election, a server just joined). */
+    static final Duration KEY_WAIT = Duration.ofSeconds(5);
+    private static final long KEY_POLL_MS = 50;
 
     private final StateStore store;
     private final KeyringService keyring;
@@ -72,14 +75,23 @@ public final class Variables {
         return Duration.between(Instant.EPOCH, clock.instant()).toNanos();
     }
 
-    /** The write as the log carries it: items sealed with the active root key (nothing to seal: unchanged). */
+    /**
+     * The write as the log carries it: items sealed with the active root key (nothing to seal: unchanged). Right after
+     * a cluster's first election the key may be a moment away: waits for it, at most {@link #KEY_WAIT}.
+     */
     Variable seal(Variable plain) {
         if (plain.items().isEmpty()) {
             return plain;
         }
-        RootKey key = keyring.activeKey().orElseThrow(() -> new CaravanException(ErrorCode.INTERNAL,
+        long deadline = System.nanoTime() + KEY_WAIT.toNanos();
+        Optional<RootKey> key = keyring.activeKey();
+        while (key.isEmpty() && System.nanoTime() < deadline) {
+            pause();
+            key = keyring.activeKey();
+        }
+        RootKey active = key.orElseThrow(() -> new CaravanException(ErrorCode.INTERNAL,
                 "cannot encrypt the variable: the keyring has no active root key yet"));
-        return plain.withData(seal(material(key), plain.namespace(), plain.path(), plain.items()));
+        return plain.withData(seal(material(active), plain.namespace(), plain.path(), plain.items()));
     }
 
     /** The items in clear; a row written before encryption (no data) is returned as it is. */
@@ -99,9 +111,26 @@ public final class Variables {
         return seal(material(to), stored.namespace(), stored.path(), open(stored).items());
     }
 
+    /** The key opened; a server that just joined may wait for its sealed copy, at most {@link #KEY_WAIT}. */
     private Material material(RootKey key) {
-        return keyring.open(key).orElseThrow(() -> new CaravanException(ErrorCode.INTERNAL,
+        long deadline = System.nanoTime() + KEY_WAIT.toNanos();
+        Optional<Material> m = keyring.open(key);
+        while (m.isEmpty() && System.nanoTime() < deadline) {
+            pause();
+            RootKey current = store.snapshot().get(Keyring.ROOT_KEYS, key.keyId()).orElse(key);
+            m = keyring.open(current);
+        }
+        return m.orElseThrow(() -> new CaravanException(ErrorCode.INTERNAL,
                 "this server holds no copy of root key " + key.keyId() + " yet"));
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(KEY_POLL_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CaravanException(ErrorCode.INTERNAL, "interrupted while waiting for the keyring");
+        }
     }
 
     static Variable.Sealed seal(Material m, String namespace, String path, Map<String, String> items) {
