@@ -43,8 +43,12 @@ public final class Variables {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final byte[] NONCE_INFO = "caravan variable nonce v1".getBytes(StandardCharsets.UTF_8);
     private static final int NONCE = 12;
-    /** How long a read or write waits for a root key this server can open (first election, a server just joined). */
-    static final Duration KEY_WAIT = Duration.ofSeconds(5);
+    /**
+     * How long a read or write waits for a root key this server can open: after a cluster's first election the
+     * leader makes the first key within seconds (Raft, keystore publication, RSA key generation); a server that just
+     * joined gets its sealed copy a tick later.
+     */
+    static final Duration KEY_WAIT = Duration.ofSeconds(30);
     private static final long KEY_POLL_MS = 50;
 
     private final StateStore store;
