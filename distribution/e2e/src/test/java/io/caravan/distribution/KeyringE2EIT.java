@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.concurrent.TimeUnit;
 
@@ -90,5 +91,20 @@ class KeyringE2EIT {
                 .setVerificationKeyResolver(new JwksVerificationKeyResolver(new JsonWebKeySet(keySet).getJsonWebKeys()))
                 .setSkipDefaultAudienceValidation().build().processToClaims(jwt);
         assertTrue(claims.getExpirationTime() != null, claims.toJson());
+
+        // A full rotation re-encrypts the variables written before it; the replaced key ends inactive.
+        var put = agent.call("PUT", "/v1/var/app/rekey", null, "{\"Items\": {\"k\": \"v\"}}");
+        assertEquals(200, put.statusCode(), put.body());
+        String full = cli("full", "operator", "root", "keyring", "rotate", "-full", "-verbose");
+        AgentProcess.await("the replaced key is inactive", Duration.ofSeconds(30), () -> {
+            for (JsonNode k : agent.json("/v1/operator/keyring/keys")) {
+                if (k.get("KeyID").asText().equals(active)) {
+                    return k.get("State").asText().equals("inactive");
+                }
+            }
+            return false;
+        });
+        assertTrue(agent.log().contains("variables re-encrypted"), full);
+        assertEquals("v", agent.json("/v1/var/app/rekey").path("Items").path("k").asText());
     }
 }
