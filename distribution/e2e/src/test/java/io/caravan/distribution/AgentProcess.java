@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
@@ -305,13 +306,88 @@ final class AgentProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops the agent (SIGTERM, then SIGKILL after 30 s), then kills any task process still running under its data
+     * directory (see {@link TaskProcesses}). Only when the agent was still running: a test that killed it on purpose
+     * may want its tasks to survive for the next agent on the same directory.
+     */
     @Override
     public void close() throws InterruptedException {
         if (process.isAlive()) {
+            Optional<Path> data = dataDir();
             process.destroy();
             if (!process.waitFor(30, TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
+            data.ifPresent(TaskProcesses::killUnder);
         }
+    }
+
+    /**
+     * The agent's data directory: as it reports it ({@code /v1/agent/self}, which ACLs may refuse), else the
+     * {@code data_dir} of its configuration file; empty when neither says (a {@code -dev} agent's own temp dir).
+     */
+    Optional<Path> dataDir() {
+        try {
+            HttpResponse<String> self = get("/v1/agent/self");
+            if (self.statusCode() == 200) {
+                String dir = JSON.readTree(self.body()).path("config").path("DataDir").asText("");
+                if (!dir.isEmpty()) {
+                    return Optional.of(Path.of(dir));
+                }
+            }
+        } catch (IOException e) {
+            // not answering: the configuration file says
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            String dir = JSON.readTree(config.toFile()).path("data_dir").asText("");
+            return dir.isEmpty() ? Optional.empty() : Optional.of(Path.of(dir));
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Stops every job (all namespaces) and waits, at most {@code limit}, until no allocation is left running, then
+     * purges them: what a test does before it stops its agent so that the client stops its tasks itself. Best effort:
+     * an agent that refuses (ACLs) or does not answer is left to {@link #close}.
+     */
+    void stopAllJobs(Duration limit) throws InterruptedException {
+        try {
+            HttpResponse<String> list = get("/v1/jobs?namespace=*");
+            if (list.statusCode() != 200) {
+                return;
+            }
+            JsonNode jobs = JSON.readTree(list.body());
+            for (JsonNode job : jobs) {
+                delete("/v1/job/" + job.path("ID").asText() + "?namespace=" + job.path("Namespace").asText());
+            }
+            long deadline = System.nanoTime() + limit.toNanos();
+            while (System.nanoTime() < deadline && !allTerminal()) {
+                Thread.sleep(200);
+            }
+            for (JsonNode job : jobs) {
+                delete("/v1/job/" + job.path("ID").asText() + "?purge=true&namespace="
+                        + job.path("Namespace").asText());
+            }
+        } catch (IOException e) {
+            // not answering: close() kills what is left
+        }
+    }
+
+    private boolean allTerminal() throws IOException, InterruptedException {
+        HttpResponse<String> allocs = get("/v1/allocations?namespace=*");
+        if (allocs.statusCode() != 200) {
+            return true;
+        }
+        for (JsonNode a : JSON.readTree(allocs.body())) {
+            String status = a.path("ClientStatus").asText();
+            if (!status.equals("complete") && !status.equals("failed") && !status.equals("lost")) {
+                return false;
+            }
+        }
+        return true;
     }
 }

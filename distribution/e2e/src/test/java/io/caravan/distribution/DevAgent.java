@@ -10,6 +10,7 @@ import java.time.Duration;
  */
 record DevAgent(AgentProcess agent, Path dir) implements AutoCloseable {
     private static final Duration READY = Duration.ofSeconds(60);
+    private static final Duration STOP = Duration.ofSeconds(30);
 
     static DevAgent start(String prefix) throws Exception {
         return start(prefix, "", null);
@@ -61,9 +62,16 @@ record DevAgent(AgentProcess agent, Path dir) implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops every job and waits (bounded) for its allocations to end, so that the client stops its tasks; then stops
+     * the agent, which kills what is still running under its data directory as a last resort.
+     */
     @Override
     public void close() throws Exception {
         try {
+            if (agent.process.isAlive()) {
+                agent.stopAllJobs(STOP);
+            }
             agent.close();
         } finally {
             AgentProcess.deleteTree(dir);

@@ -6,10 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.jose4j.jwk.JsonWebKeySet;
+import org.jose4j.jwt.JwtClaims;
+import org.jose4j.jwt.consumer.JwtConsumerBuilder;
+import org.jose4j.keys.resolvers.JwksVerificationKeyResolver;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -79,6 +84,27 @@ class KeyringE2EIT {
         JsonNode header = AgentProcess.JSON.readTree(new String(Base64.getUrlDecoder().decode(jwt.split("\\.")[0]),
                 StandardCharsets.UTF_8));
         assertEquals(active, header.get("kid").asText());
-        assertEquals("EdDSA", header.get("alg").asText());
+        assertEquals("RS256", header.get("alg").asText());
+        // an independent library verifies it against the JWKS the agent publishes
+        String keySet = AgentProcess.JSON.writeValueAsString(agent.json("/.well-known/jwks.json"));
+        JwtClaims claims = new JwtConsumerBuilder()
+                .setVerificationKeyResolver(new JwksVerificationKeyResolver(new JsonWebKeySet(keySet).getJsonWebKeys()))
+                .setSkipDefaultAudienceValidation().build().processToClaims(jwt);
+        assertTrue(claims.getExpirationTime() != null, claims.toJson());
+
+        // A full rotation re-encrypts the variables written before it; the replaced key ends inactive.
+        var put = agent.call("PUT", "/v1/var/app/rekey", null, "{\"Items\": {\"k\": \"v\"}}");
+        assertEquals(200, put.statusCode(), put.body());
+        String full = cli("full", "operator", "root", "keyring", "rotate", "-full", "-verbose");
+        AgentProcess.await("the replaced key is inactive", Duration.ofSeconds(30), () -> {
+            for (JsonNode k : agent.json("/v1/operator/keyring/keys")) {
+                if (k.get("KeyID").asText().equals(active)) {
+                    return k.get("State").asText().equals("inactive");
+                }
+            }
+            return false;
+        });
+        assertTrue(agent.log().contains("variables re-encrypted"), full);
+        assertEquals("v", agent.json("/v1/var/app/rekey").path("Items").path("k").asText());
     }
 }

@@ -14,6 +14,7 @@ import static org.ops4j.pax.exam.CoreOptions.systemProperty;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.SocketTimeoutException;
@@ -26,6 +27,7 @@ import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.Hashtable;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -144,6 +146,23 @@ public class ConsensusBundleIT {
         assertNull("Replicator withdrawn with the handler", context.getServiceReference(Replicator.class));
         configAdmin.getConfiguration("io.caravan.server", "?").delete();
         configAdmin.getConfiguration("io.caravan.tls", "?").delete();
+        deleteTree(dir);
+    }
+
+    /** Removes the Raft directory; Ratis may still be closing its files, so it retries for a bounded while. */
+    private static void deleteTree(Path dir) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (Files.exists(dir)) {
+            try (Stream<Path> files = Files.walk(dir)) {
+                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            } catch (IOException | UncheckedIOException e) {
+                // a file vanished or appeared while walking: walk again
+            }
+            if (Files.exists(dir)) {
+                assertTrue("removed " + dir + " in time", System.nanoTime() < deadline);
+                Thread.sleep(200);
+            }
+        }
     }
 
     /**

@@ -448,7 +448,7 @@ sealed interface Command {
             Checks.present(variable, "Variable");
             Checks.text(variable.namespace(), "Variable.Namespace");
             Checks.text(variable.path(), "Variable.Path");
-            if (variable.items().isEmpty()) {
+            if (!variable.hasContent()) {
                 throw new IllegalArgumentException("Variable.Items: missing");
             }
             if (variable.lock() != null) {
@@ -541,8 +541,16 @@ sealed interface Command {
         }
     }
 
-    /** A new root key (rotation or the first leader's), its material sealed per keystore; see {@link Keyring}. */
-    record RootKeyUpsert(Keyring.RootKey key) implements Command {
+    /**
+     * A new root key (rotation or the first leader's), its material sealed per keystore; see {@link Keyring}. With
+     * {@code rekey} (a full rotation) the key it replaces becomes {@code rekeying} until every variable it encrypts
+     * is re-encrypted under the new one ({@link KeyringDuties#rekey}).
+     */
+    record RootKeyUpsert(Keyring.RootKey key, boolean rekey) implements Command {
+        RootKeyUpsert(Keyring.RootKey key) {
+            this(key, false);
+        }
+
         @Override
         public void validate() {
             Checks.present(key, "Key");
@@ -589,6 +597,31 @@ sealed interface Command {
         @Override
         public void validate() {
             Checks.each(ids, "IDs", id -> Checks.text(id, "IDs"));
+        }
+    }
+
+    /**
+     * Variables re-encrypted under the active root key by a full rotation: each replaces the stored data only if the
+     * variable's ModifyIndex is still {@code modifyIndex} (a write since then already used the new key); indexes stay.
+     */
+    record VariableRekey(List<Rekeyed> variables) implements Command {
+        record Rekeyed(String namespace, String path, long modifyIndex, Variable.Sealed data) {}
+
+        @Override
+        public void validate() {
+            Checks.each(variables, "Variables", v -> {
+                Checks.text(v.namespace(), "Variables.Namespace");
+                Checks.text(v.path(), "Variables.Path");
+                Checks.present(v.data(), "Variables.Data");
+            });
+        }
+    }
+
+    /** A rekeying root key is done: no variable uses it any more (refused when applied if one still does). */
+    record RootKeyRekeyed(String keyId) implements Command {
+        @Override
+        public void validate() {
+            Checks.text(keyId, "KeyID");
         }
     }
 

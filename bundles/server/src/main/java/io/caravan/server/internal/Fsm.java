@@ -102,6 +102,8 @@ final class Fsm {
         on(Command.RootKeyUpsert.class, KeyringApply::upsertRootKey);
         on(Command.RootKeyWrap.class, KeyringApply::wrapRootKey);
         on(Command.RootKeyDelete.class, KeyringApply::deleteRootKey);
+        on(Command.VariableRekey.class, VariableApply::rekey);
+        on(Command.RootKeyRekeyed.class, KeyringApply::rekeyed);
         on(Command.ServiceRegistrationUpsert.class, ServiceRegistrations::upsert);
         on(Command.ServiceRegistrationDelete.class, ServiceRegistrations::delete);
         for (Class<?> type : Command.class.getPermittedSubclasses()) {

@@ -10,6 +10,7 @@ import java.security.MessageDigest;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.SecureRandom;
+import java.security.interfaces.RSAPublicKey;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.Arrays;
@@ -17,6 +18,7 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 import javax.crypto.Cipher;
@@ -27,7 +29,9 @@ import javax.crypto.spec.SecretKeySpec;
 import io.caravan.state.TableSpec;
 
 /**
- * The root keyring's rows and its cryptography. A root key is an Ed25519 signing key plus an AES-256 data key.
+ * The root keyring's rows and its cryptography. A root key is an RSA-2048 signing key (JWS {@code RS256}, what Nomad
+ * signs with by default and what cloud IAM accepts), an Ed25519 signing key (JWS {@code EdDSA}), and an AES-256 data
+ * key that encrypts variables ({@link Variables}). Keys made before RSA was added have no RSA half and sign EdDSA.
  *
  * <p>How key material travels (the design the brief asked us to choose): every server keeps its own key-encryption
  * key, an X25519 key pair, in {@code <data_dir>/server/keystore}, and publishes only the public half through Raft
@@ -42,12 +46,16 @@ import io.caravan.state.TableSpec;
 final class Keyring {
     static final String ACTIVE = "active";
     static final String INACTIVE = "inactive";
-    /** Nomad's name for the data key's algorithm; signing is Ed25519 (JWS {@code EdDSA}). */
+    /** Nomad's state of the key a full rotation replaced while variables are re-encrypted; it still decrypts. */
+    static final String REKEYING = "rekeying";
+    /** Nomad's name for the data key's algorithm (signing: RS256, or EdDSA for keys made before RSA). */
     static final String ALGORITHM = "aes256-gcm";
 
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final byte[] INFO = "caravan keyring v1".getBytes(StandardCharsets.UTF_8);
     private static final int NONCE = 12;
+    private static final int RSA_BITS = 2048;
+    private static final int DATA_KEY = 32;
 
     /** A server's key-encryption public key, by its fingerprint. */
     record Keystore(String id, String publicKey) {}
@@ -56,13 +64,19 @@ final class Keyring {
     record WrappedKey(String ephemeralKey, String nonce, String ciphertext) {}
 
     /**
-     * A root key as the state holds it: metadata, the Ed25519 public key (public, served in the JWKS), and the
-     * material sealed per keystore ID. Times are Unix nanoseconds.
+     * A root key as the state holds it: metadata, the public keys (Ed25519 and RSA, X.509 DER in Base64, served in
+     * the JWKS; {@code rsaPublicKey} null for keys made before RSA), and the material sealed per keystore ID. Times
+     * are Unix nanoseconds.
      */
     record RootKey(String keyId, String algorithm, long createTime, long createIndex, long modifyIndex, String state,
-                   String publicKey, Map<String, WrappedKey> wrapped) {
+                   String publicKey, Map<String, WrappedKey> wrapped, String rsaPublicKey) {
         RootKey {
             wrapped = wrapped == null ? Map.of() : Map.copyOf(wrapped);
+        }
+
+        RootKey(String keyId, String algorithm, long createTime, long createIndex, long modifyIndex, String state,
+                String publicKey, Map<String, WrappedKey> wrapped) {
+            this(keyId, algorithm, createTime, createIndex, modifyIndex, state, publicKey, wrapped, null);
         }
 
         RootKeyMeta meta() {
@@ -70,21 +84,27 @@ final class Keyring {
         }
 
         RootKey withState(String changed) {
-            return new RootKey(keyId, algorithm, createTime, createIndex, modifyIndex, changed, publicKey, wrapped);
+            return new RootKey(keyId, algorithm, createTime, createIndex, modifyIndex, changed, publicKey, wrapped,
+                    rsaPublicKey);
         }
 
         RootKey withIndexes(long create, long modify) {
-            return new RootKey(keyId, algorithm, createTime, create, modify, state, publicKey, wrapped);
+            return new RootKey(keyId, algorithm, createTime, create, modify, state, publicKey, wrapped, rsaPublicKey);
         }
 
         RootKey withWrapped(String keystoreId, WrappedKey copy) {
             Map<String, WrappedKey> all = new LinkedHashMap<>(wrapped);
             all.put(keystoreId, copy);
-            return new RootKey(keyId, algorithm, createTime, createIndex, modifyIndex, state, publicKey, all);
+            return new RootKey(keyId, algorithm, createTime, createIndex, modifyIndex, state, publicKey, all,
+                    rsaPublicKey);
         }
 
         boolean active() {
             return ACTIVE.equals(state);
+        }
+
+        boolean rekeying() {
+            return REKEYING.equals(state);
         }
     }
 
@@ -92,8 +112,12 @@ final class Keyring {
     record RootKeyMeta(String keyId, String algorithm, long createTime, long createIndex, long modifyIndex,
                        String state) {}
 
-    /** A root key opened: what signs and encrypts. */
-    record Material(String keyId, PrivateKey signingKey, PublicKey verifyingKey, byte[] dataKey) {}
+    /** A root key opened: what signs and encrypts ({@code rsa} null for a key made before RSA). */
+    record Material(String keyId, PrivateKey signingKey, PublicKey verifyingKey, byte[] dataKey, KeyPair rsa) {
+        Material(String keyId, PrivateKey signingKey, PublicKey verifyingKey, byte[] dataKey) {
+            this(keyId, signingKey, verifyingKey, dataKey, null);
+        }
+    }
 
     static final TableSpec<RootKey> ROOT_KEYS = TableSpec.of("root_key", RootKey.class, RootKey::keyId);
     static final TableSpec<Keystore> KEYSTORES = TableSpec.of("keystore", Keystore.class, Keystore::id);
@@ -101,15 +125,18 @@ final class Keyring {
     private Keyring() {
     }
 
-    /** A new key: ID, Ed25519 pair and a random AES-256 data key. */
+    /** A new key: ID, Ed25519 and RSA-2048 pairs and a random AES-256 data key. */
     static Material generate() {
         try {
             KeyPair pair = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
+            KeyPairGenerator rsa = KeyPairGenerator.getInstance("RSA");
+            rsa.initialize(RSA_BITS, RANDOM);
             byte[] data = new byte[32];
             RANDOM.nextBytes(data);
-            return new Material(UUID.randomUUID().toString(), pair.getPrivate(), pair.getPublic(), data);
+            return new Material(UUID.randomUUID().toString(), pair.getPrivate(), pair.getPublic(), data,
+                    rsa.generateKeyPair());
         } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("Ed25519 unavailable", e);
+            throw new IllegalStateException("Ed25519 or RSA unavailable", e);
         }
     }
 
@@ -142,7 +169,7 @@ final class Keyring {
             wrapped.put(k.id(), wrap(m, k));
         }
         return new RootKey(m.keyId(), ALGORITHM, createTimeNanos, 0, 0, ACTIVE, b64(m.verifyingKey().getEncoded()),
-                wrapped);
+                wrapped, m.rsa() == null ? null : b64(m.rsa().getPublic().getEncoded()));
     }
 
     /** Seals {@code m} to a keystore's public key. */
@@ -154,9 +181,16 @@ final class Keyring {
             byte[] kek = derive(ephemeral.getPrivate(), recipient, ephemeral.getPublic(), recipient);
             byte[] nonce = new byte[NONCE];
             RANDOM.nextBytes(nonce);
+            // Ed25519 key, then (when there is one) the RSA key, each with its length; the data key last.
             byte[] signing = m.signingKey().getEncoded();
-            byte[] plain = ByteBuffer.allocate(4 + signing.length + m.dataKey().length).putInt(signing.length)
-                    .put(signing).put(m.dataKey()).array();
+            byte[] rsa = m.rsa() == null ? new byte[0] : m.rsa().getPrivate().getEncoded();
+            ByteBuffer buffer = ByteBuffer.allocate(4 + signing.length + (rsa.length == 0 ? 0 : 4 + rsa.length)
+                    + m.dataKey().length).putInt(signing.length).put(signing);
+            if (rsa.length > 0) {
+                buffer.putInt(rsa.length).put(rsa);
+            }
+            byte[] plain = buffer.put(m.dataKey()).array();
+            Arrays.fill(rsa, (byte) 0);
             byte[] sealed = aes(Cipher.ENCRYPT_MODE, kek, nonce, m.keyId(), plain);
             Arrays.fill(plain, (byte) 0);
             return new WrappedKey(b64(ephemeral.getPublic().getEncoded()), b64(nonce), b64(sealed));
@@ -174,17 +208,36 @@ final class Keyring {
         ByteBuffer in = ByteBuffer.wrap(plain);
         byte[] signing = new byte[in.getInt()];
         in.get(signing);
+        KeyPair rsa = null;
+        if (in.remaining() > DATA_KEY) {   // a key sealed before RSA was added holds only the data key here
+            byte[] rsaPrivate = new byte[in.getInt()];
+            in.get(rsaPrivate);
+            KeyFactory rf = KeyFactory.getInstance("RSA");
+            rsa = new KeyPair(rf.generatePublic(new X509EncodedKeySpec(unb64(key.rsaPublicKey()))),
+                    rf.generatePrivate(new PKCS8EncodedKeySpec(rsaPrivate)));
+            Arrays.fill(rsaPrivate, (byte) 0);
+        }
         byte[] data = new byte[in.remaining()];
         in.get(data);
         Arrays.fill(plain, (byte) 0);
         KeyFactory ed = KeyFactory.getInstance("Ed25519");
         PrivateKey priv = ed.generatePrivate(new PKCS8EncodedKeySpec(signing));
         PublicKey pub = ed.generatePublic(new X509EncodedKeySpec(unb64(key.publicKey())));
-        return new Material(key.keyId(), priv, pub, data);
+        return new Material(key.keyId(), priv, pub, data, rsa);
     }
 
     static PublicKey publicKey(RootKey key) throws GeneralSecurityException {
         return KeyFactory.getInstance("Ed25519").generatePublic(new X509EncodedKeySpec(unb64(key.publicKey())));
+    }
+
+    /** The key's RSA public key; empty for a key made before RSA. */
+    static Optional<RSAPublicKey> rsaPublicKey(RootKey key)
+            throws GeneralSecurityException {
+        if (key.rsaPublicKey() == null) {
+            return Optional.empty();
+        }
+        return Optional.of((RSAPublicKey) KeyFactory.getInstance("RSA")
+                .generatePublic(new X509EncodedKeySpec(unb64(key.rsaPublicKey()))));
     }
 
     private static byte[] derive(PrivateKey mine, PublicKey theirs, PublicKey ephemeral, PublicKey recipient)
@@ -202,12 +255,18 @@ final class Keyring {
         return sha.digest();
     }
 
-    private static byte[] aes(int mode, byte[] key, byte[] nonce, String aad, byte[] in)
+    static byte[] aes(int mode, byte[] key, byte[] nonce, String aad, byte[] in)
             throws GeneralSecurityException {
         Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
         c.init(mode, new SecretKeySpec(key, "AES"), new GCMParameterSpec(128, nonce));
         c.updateAAD(aad.getBytes(StandardCharsets.UTF_8));
         return c.doFinal(in);
+    }
+
+    static byte[] random(int bytes) {
+        byte[] out = new byte[bytes];
+        RANDOM.nextBytes(out);
+        return out;
     }
 
     static String b64(byte[] bytes) {

@@ -7,6 +7,8 @@ import io.caravan.server.internal.Keyring.RootKey;
 
 /** Appliers of the keyring's commands ({@link Keyring}). */
 final class KeyringApply {
+    /** Nomad's answer to removing a key that variables are still encrypted with. */
+    static final String IN_USE = "root key in use, cannot delete";
     private KeyringApply() {
     }
 
@@ -15,7 +17,10 @@ final class KeyringApply {
         return Command.Result.ok(txn.index());
     }
 
-    /** A new key; when it is active, the key that was active until now becomes inactive (one active key). */
+    /**
+     * A new key; when it is active, the key that was active until now becomes inactive (one active key), or rekeying
+     * for a full rotation.
+     */
     static Command.Result upsertRootKey(Fsm.Txn txn, Command.RootKeyUpsert cmd) {
         long index = txn.index();
         RootKey key = cmd.key();
@@ -25,8 +30,8 @@ final class KeyringApply {
         if (key.active()) {
             List<RootKey> active = txn.state().read().all(Keyring.ROOT_KEYS).filter(RootKey::active).toList();
             for (RootKey old : active) {
-                txn.state().put(Keyring.ROOT_KEYS, old.withState(Keyring.INACTIVE).withIndexes(old.createIndex(),
-                        index));
+                txn.state().put(Keyring.ROOT_KEYS, old.withState(cmd.rekey() ? Keyring.REKEYING : Keyring.INACTIVE)
+                        .withIndexes(old.createIndex(), index));
             }
         }
         txn.state().put(Keyring.ROOT_KEYS, key.withIndexes(index, index));
@@ -51,7 +56,30 @@ final class KeyringApply {
         if (key.get().active()) {
             return Command.Result.rejected(txn.index(), 400, "active root key " + cmd.keyId() + " cannot be deleted");
         }
+        if (key.get().rekeying() || inUse(txn, cmd.keyId())) {
+            return Command.Result.rejected(txn.index(), 400, IN_USE);
+        }
         txn.state().delete(Keyring.ROOT_KEYS, cmd.keyId());
         return Command.Result.ok(txn.index());
+    }
+
+    /** The end of a full rotation: the replaced key becomes inactive, once no variable is encrypted with it. */
+    static Command.Result rekeyed(Fsm.Txn txn, Command.RootKeyRekeyed cmd) {
+        Optional<RootKey> key = txn.state().get(Keyring.ROOT_KEYS, cmd.keyId());
+        if (key.isEmpty() || !key.get().rekeying()) {
+            return Command.Result.ok(txn.index());   // removed or already done: nothing left to do
+        }
+        if (inUse(txn, cmd.keyId())) {
+            return Command.Result.rejected(txn.index(), 409, "root key " + cmd.keyId() + " still encrypts variables");
+        }
+        txn.state().put(Keyring.ROOT_KEYS, key.get().withState(Keyring.INACTIVE).withIndexes(key.get().createIndex(),
+                txn.index()));
+        return Command.Result.ok(txn.index());
+    }
+
+    /** Whether a variable is encrypted with the key. */
+    static boolean inUse(Fsm.Txn txn, String keyId) {
+        return txn.state().read().all(NomadTables.VARIABLES).map(e -> e.variable().data())
+                .anyMatch(d -> d != null && keyId.equals(d.keyId()));
     }
 }

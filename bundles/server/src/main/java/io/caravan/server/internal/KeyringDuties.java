@@ -2,13 +2,18 @@ package io.caravan.server.internal;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 
 import io.caravan.api.GoDuration;
 import io.caravan.consensus.Leadership;
@@ -25,7 +30,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The keyring's leader duties: the first root key, rotation once the active key is older than
  * {@code root_key_rotation_threshold}, and removal of inactive keys older than {@code root_key_gc_threshold} every
- * {@code root_key_gc_interval}. Exists while this server leads (like {@link LeaderDuties}), kept apart from it so each
+ * {@code root_key_gc_interval} (never one that still encrypts variables), and a full rotation's re-encryption of
+ * variables ({@link #rekey}). Exists while this server leads (like {@link LeaderDuties}), kept apart from it so each
  * stays small. A new key is sealed to every published keystore; {@link KeyringService} fills in later ones.
  */
 @Component(service = KeyringDuties.class, immediate = true, configurationPid = "io.caravan.server",
@@ -33,6 +39,9 @@ import org.slf4j.LoggerFactory;
 public final class KeyringDuties {
     private static final Logger LOG = LoggerFactory.getLogger(KeyringDuties.class);
     private static final long CHECK_MS = 1000;
+    /** Variables re-encrypted per Raft entry: bounded so that one entry stays small and writes interleave. */
+    static final int REKEY_BATCH = 64;
+    private static final long REKEY_WAIT_S = 30;
 
     /** The server block's keyring settings (Nomad's names and defaults, Go durations). */
     @interface Config {
@@ -44,6 +53,7 @@ public final class KeyringDuties {
     }
 
     private final KeyringService keyring;
+    private final Variables variables;
     private final RaftWrites writes;
     private final StateSnapshotSource state;
     private final Duration rotation;
@@ -58,22 +68,31 @@ public final class KeyringDuties {
 
     @Activate
     public KeyringDuties(@Reference Leadership leadership, @Reference ServerState state,
-                         @Reference KeyringService keyring, @Reference RaftWrites writes, Config config) {
-        this(state.store()::snapshot, keyring, writes, config);
+                         @Reference KeyringService keyring, @Reference RaftWrites writes,
+                         @Reference Variables variables, Config config) {
+        this(state.store()::snapshot, keyring, variables, writes, config);
         ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "caravan-keyring-leader");
             t.setDaemon(true);
             return t;
         });
         pool.scheduleWithFixedDelay(this::ensureSafely, 0, CHECK_MS, TimeUnit.MILLISECONDS);
+        pool.scheduleWithFixedDelay(this::rekeySafely, CHECK_MS, CHECK_MS, TimeUnit.MILLISECONDS);
         long gcEvery = Math.max(1000, GoDuration.parse(config.root_key_gc_interval()).toMillis());
         pool.scheduleWithFixedDelay(this::gcSafely, gcEvery, gcEvery, TimeUnit.MILLISECONDS);
         timer = pool;
     }
 
+    /** Without variables: no re-encryption (tests of the other duties). */
     KeyringDuties(StateSnapshotSource state, KeyringService keyring, RaftWrites writes, Config config) {
+        this(state, keyring, null, writes, config);
+    }
+
+    KeyringDuties(StateSnapshotSource state, KeyringService keyring, Variables variables, RaftWrites writes,
+                  Config config) {
         this.state = state;
         this.keyring = keyring;
+        this.variables = variables;
         this.writes = writes;
         this.rotation = GoDuration.parse(config.root_key_rotation_threshold());
         this.gcThreshold = GoDuration.parse(config.root_key_gc_threshold());
@@ -91,6 +110,16 @@ public final class KeyringDuties {
             ensureActive();
         } catch (RuntimeException e) {
             LOG.atWarn().setCause(e).log("keyring check failed");
+        }
+    }
+
+    private void rekeySafely() {
+        try {
+            while (rekey() > 0) {
+                // batch after batch until nothing is left; each waits for its entry to apply
+            }
+        } catch (RuntimeException e) {
+            LOG.atWarn().setCause(e).log("re-encrypting variables failed; retried");
         }
     }
 
@@ -133,14 +162,62 @@ public final class KeyringDuties {
     }
 
     /**
+     * One step of a full rotation (Nomad's leader re-encryption job): re-encrypts up to {@link #REKEY_BATCH} variables
+     * still under a rekeying key (or, from before encryption, in clear) with the active key in one Raft entry, and
+     * waits for it; once none is left, marks the rekeying keys inactive. The result is how many variables it sent
+     * (0: nothing to do, or done).
+     */
+    int rekey() {
+        StateSnapshot s = state.snapshot();
+        List<String> rekeying = s.all(Keyring.ROOT_KEYS).filter(RootKey::rekeying).map(RootKey::keyId).toList();
+        Optional<RootKey> active = s.all(Keyring.ROOT_KEYS).filter(RootKey::active).findFirst();
+        if (variables == null || rekeying.isEmpty() || active.isEmpty() || keyring.open(active.get()).isEmpty()) {
+            return 0;
+        }
+        List<Variable> due = s.all(NomadTables.VARIABLES).map(Variable.Entry::variable)
+                .filter(v -> v.data() == null ? !v.items().isEmpty() : rekeying.contains(v.data().keyId())).toList();
+        if (due.isEmpty()) {
+            for (String id : rekeying) {
+                await(writes.submit(new Command.RootKeyRekeyed(id)));
+                LOG.atInfo().addKeyValue("key_id", id).addKeyValue("new_key_id", active.get().keyId())
+                        .log("variables re-encrypted; root key is now inactive");
+            }
+            return 0;
+        }
+        List<Command.VariableRekey.Rekeyed> batch = due.stream().limit(REKEY_BATCH)
+                .map(v -> new Command.VariableRekey.Rekeyed(v.namespace(), v.path(), v.modifyIndex(),
+                        variables.reseal(v, active.get()))).toList();
+        await(writes.submit(new Command.VariableRekey(batch)));
+        LOG.atInfo().addKeyValue("new_key_id", active.get().keyId()).addKeyValue("rekeyed", batch.size())
+                .addKeyValue("remaining", due.size() - batch.size()).log("re-encrypting variables");
+        return batch.size();
+    }
+
+    private static void await(CompletionStage<?> write) {
+        try {
+            write.toCompletableFuture().get(REKEY_WAIT_S, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("keyring write failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
      * Removes keys inactive for longer than the GC threshold, one write each; the result is how many were sent. A key
      * became inactive when the next newer key was created, so that is when its time starts (not its own creation: a
-     * key rotated out after 30 days must not vanish minutes later, with the identities it signed).
+     * key rotated out after 30 days must not vanish minutes later, with the identities it signed). A key that still
+     * encrypts a variable stays (Nomad's rule); a rekeying one is not inactive yet.
      */
     int gc() {
         long now = keyring.clock().millis() * 1_000_000L;
-        List<RootKey> all = state.snapshot().all(Keyring.ROOT_KEYS).toList();
-        List<RootKey> old = all.stream().filter(k -> !k.active()).filter(k -> all.stream()
+        StateSnapshot s = state.snapshot();
+        List<RootKey> all = s.all(Keyring.ROOT_KEYS).toList();
+        Set<String> used = s.all(NomadTables.VARIABLES).map(e -> e.variable().data())
+                .filter(Objects::nonNull).map(Variable.Sealed::keyId).collect(Collectors.toSet());
+        List<RootKey> old = all.stream().filter(k -> Keyring.INACTIVE.equals(k.state()))
+                .filter(k -> !used.contains(k.keyId())).filter(k -> all.stream()
                 .filter(newer -> newer.createIndex() > k.createIndex()).mapToLong(RootKey::createTime).min()
                 .stream().anyMatch(inactiveSince -> now - inactiveSince > gcThreshold.toNanos())).toList();
         for (RootKey k : old) {

@@ -88,11 +88,9 @@ public final class KeyringRoutes implements ApiRoutes {
     record RotateResponse(Keyring.RootKeyMeta key) {}
 
     private CompletionStage<ApiResponse> rotate(ApiRequest r) {
+        // full: the replaced key turns rekeying and the leader re-encrypts every variable (KeyringDuties#rekey).
+        boolean full = r.query("full").map(Boolean::parseBoolean).orElse(false);
         // Accepted only as no-ops would be silent lies: say what we do not do.
-        if (r.query("full").map(Boolean::parseBoolean).orElse(false)) {
-            throw CaravanException.invalid("full", "re-encrypting variables is not supported: variables are not "
-                    + "encrypted with the keyring yet");
-        }
         if (r.query("prepublish").filter(p -> !p.isEmpty()).isPresent()) {
             throw CaravanException.invalid("prepublish", "prepublished keys are not supported");
         }
@@ -102,7 +100,7 @@ public final class KeyringRoutes implements ApiRoutes {
         }
         RootKey key = Keyring.row(Keyring.generate(), clock.millis() * 1_000_000L,
                 store.snapshot().all(Keyring.KEYSTORES).toList());
-        return writes.submit(new Command.RootKeyUpsert(key)).thenApply(result -> ApiResponse.ok(
+        return writes.submit(new Command.RootKeyUpsert(key, full)).thenApply(result -> ApiResponse.ok(
                 new RotateResponse(key.withIndexes(result.index(), result.index()).meta()),
                 QueryMeta.index(result.index())));
     }
@@ -125,7 +123,7 @@ public final class KeyringRoutes implements ApiRoutes {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("issuer", issuer);
         doc.put("jwks_uri", base + "/.well-known/jwks.json");
-        doc.put("id_token_signing_alg_values_supported", List.of("EdDSA"));
+        doc.put("id_token_signing_alg_values_supported", List.of(KeyringService.RS256, KeyringService.EDDSA));
         doc.put("response_types_supported", List.of("code"));
         doc.put("subject_types_supported", List.of("public"));
         return ApiResponse.ok(doc);

@@ -2,6 +2,7 @@ package io.caravan.server.internal;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,10 +12,12 @@ import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.KeyPair;
 import java.security.Signature;
+import java.security.interfaces.RSAPublicKey;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.X509EncodedKeySpec;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,8 +48,9 @@ import org.slf4j.LoggerFactory;
 /**
  * This server's part of the keyring ({@link Keyring}): its keystore (the X25519 key-encryption key in
  * {@code <data_dir>/server/keystore/kek}, created on first start; in memory without a data directory), its
- * published public key, the root keys it can open, and the copies it seals for servers that lack one. It signs and
- * verifies Caravan's JWTs (JWS {@code EdDSA}, {@code kid} = the root key's ID) and serves the JWKS.
+ * published public key, the root keys it can open, and the copies it seals for servers that lack one. It signs
+ * Caravan's JWTs with JWS {@code RS256} as Nomad does by default ({@code EdDSA} with a key made before RSA),
+ * {@code kid} = the root key's ID, verifies both, and serves the JWKS.
  */
 @Component(service = KeyringService.class, configurationPid = "io.caravan.server",
         configurationPolicy = ConfigurationPolicy.REQUIRE)
@@ -59,6 +63,8 @@ public final class KeyringService {
     private static final Base64.Decoder UNURL = Base64.getUrlDecoder();
     /** DER prefix of an Ed25519 SubjectPublicKeyInfo: the raw 32-byte key follows (the JWK's {@code x}). */
     private static final int ED25519_PREFIX = 12;
+    static final String RS256 = "RS256";
+    static final String EDDSA = "EdDSA";
 
     /** The configuration this component reads from PID {@code io.caravan.server}. */
     @interface Config {
@@ -239,15 +245,16 @@ public final class KeyringService {
         RootKey key = activeKey().orElseThrow(() -> new IllegalStateException("the keyring has no active root key yet"));
         Material m = open(key).orElseThrow(() -> new IllegalStateException(
                 "this server holds no copy of root key " + key.keyId() + " yet"));
+        boolean rsa = m.rsa() != null;
         Map<String, Object> header = new LinkedHashMap<>();
-        header.put("alg", "EdDSA");
+        header.put("alg", rsa ? RS256 : EDDSA);
         header.put("kid", key.keyId());
         header.put("typ", "JWT");
         try {
             String signed = URL.encodeToString(JSON.writeValueAsBytes(header)) + "."
                     + URL.encodeToString(JSON.writeValueAsBytes(claims));
-            Signature sig = Signature.getInstance("Ed25519");
-            sig.initSign(m.signingKey());
+            Signature sig = Signature.getInstance(rsa ? "SHA256withRSA" : "Ed25519");
+            sig.initSign(rsa ? m.rsa().getPrivate() : m.signingKey());
             sig.update(signed.getBytes(StandardCharsets.US_ASCII));
             return signed + "." + URL.encodeToString(sig.sign());
         } catch (IOException | GeneralSecurityException e) {
@@ -286,15 +293,26 @@ public final class KeyringService {
         }
         try {
             Map<String, Object> header = JSON.readValue(UNURL.decode(parts[0]), new TypeReference<>() { });
-            if (!"EdDSA".equals(header.get("alg")) || !(header.get("kid") instanceof String kid)) {
+            Object alg = header.get("alg");
+            if (!(RS256.equals(alg) || EDDSA.equals(alg)) || !(header.get("kid") instanceof String kid)) {
                 return Optional.empty();
             }
             Optional<RootKey> key = store.snapshot().get(Keyring.ROOT_KEYS, kid);
             if (key.isEmpty()) {
                 return Optional.empty();
             }
-            Signature sig = Signature.getInstance("Ed25519");
-            sig.initVerify(Keyring.publicKey(key.get()));
+            Signature sig;
+            if (RS256.equals(alg)) {
+                Optional<RSAPublicKey> rsa = Keyring.rsaPublicKey(key.get());
+                if (rsa.isEmpty()) {
+                    return Optional.empty();
+                }
+                sig = Signature.getInstance("SHA256withRSA");
+                sig.initVerify(rsa.get());
+            } else {
+                sig = Signature.getInstance("Ed25519");
+                sig.initVerify(Keyring.publicKey(key.get()));
+            }
             sig.update((parts[0] + "." + parts[1]).getBytes(StandardCharsets.US_ASCII));
             if (!sig.verify(UNURL.decode(parts[2]))) {
                 return Optional.empty();
@@ -305,20 +323,44 @@ public final class KeyringService {
         }
     }
 
-    /** The public keys as an RFC 7517 key set: OKP/Ed25519 JWKs, {@code kid} = key ID, every key not yet removed. */
+    /**
+     * The public keys as an RFC 7517 key set, every key not yet removed: its RSA key ({@code RS256}, what Nomad
+     * publishes) and its Ed25519 key ({@code EdDSA}), both with {@code kid} = key ID; their {@code kty} and
+     * {@code alg} tell them apart.
+     */
     Map<String, Object> jwks() {
         List<Map<String, Object>> keys = new ArrayList<>();
         store.snapshot().all(Keyring.ROOT_KEYS).forEach(key -> {
+            try {
+                Keyring.rsaPublicKey(key).ifPresent(rsa -> {
+                    Map<String, Object> jwk = new LinkedHashMap<>();
+                    jwk.put("kty", "RSA");
+                    jwk.put("kid", key.keyId());
+                    jwk.put("use", "sig");
+                    jwk.put("alg", RS256);
+                    jwk.put("n", URL.encodeToString(unsigned(rsa.getModulus())));
+                    jwk.put("e", URL.encodeToString(unsigned(rsa.getPublicExponent())));
+                    keys.add(jwk);
+                });
+            } catch (GeneralSecurityException e) {
+                LOG.atWarn().addKeyValue("key_id", key.keyId()).setCause(e).log("invalid RSA public key");
+            }
             byte[] der = Keyring.unb64(key.publicKey());
             Map<String, Object> jwk = new LinkedHashMap<>();
             jwk.put("kty", "OKP");
             jwk.put("crv", "Ed25519");
             jwk.put("kid", key.keyId());
             jwk.put("use", "sig");
-            jwk.put("alg", "EdDSA");
-            jwk.put("x", URL.encodeToString(java.util.Arrays.copyOfRange(der, ED25519_PREFIX, der.length)));
+            jwk.put("alg", EDDSA);
+            jwk.put("x", URL.encodeToString(Arrays.copyOfRange(der, ED25519_PREFIX, der.length)));
             keys.add(jwk);
         });
         return Map.of("keys", keys);
+    }
+
+    /** A JWK number: big-endian without the sign byte {@link BigInteger#toByteArray} may add (RFC 7518 §6.3.1). */
+    private static byte[] unsigned(BigInteger n) {
+        byte[] bytes = n.toByteArray();
+        return bytes.length > 1 && bytes[0] == 0 ? Arrays.copyOfRange(bytes, 1, bytes.length) : bytes;
     }
 }

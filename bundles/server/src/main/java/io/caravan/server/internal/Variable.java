@@ -7,18 +7,45 @@ import java.util.TreeMap;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
- * Nomad's variable ({@code VariableDecrypted}) as the API reads and writes it: items are plain text here and in the
- * state store and its snapshots until the keyring (issue 17) encrypts them at rest. Times are Unix nanoseconds.
+ * Nomad's variable in both of its shapes. As the API reads and writes it ({@code VariableDecrypted}): {@code items}
+ * in clear and no {@code data}. As the Raft log, the state store and its snapshots hold it ({@code VariableEncrypted}):
+ * no items, and {@code data} the items encrypted with a root key's data key ({@link Variables} seals and opens).
+ * Times are Unix nanoseconds.
  */
 record Variable(String namespace, String path, Map<String, String> items,
                 @JsonInclude(JsonInclude.Include.NON_NULL) Lock lock, long createIndex, long createTime,
-                long modifyIndex, long modifyTime) {
+                long modifyIndex, long modifyTime, @JsonInclude(JsonInclude.Include.NON_NULL) Sealed data) {
 
     /** Nomad's limit on a variable's keys and values together, in bytes. */
     static final int MAX_SIZE = 65536;
 
     Variable {
         items = items == null ? Map.of() : new TreeMap<>(items);
+    }
+
+    /** A variable in clear (or metadata only). */
+    Variable(String namespace, String path, Map<String, String> items, Lock lock, long createIndex, long createTime,
+             long modifyIndex, long modifyTime) {
+        this(namespace, path, items, lock, createIndex, createTime, modifyIndex, modifyTime, null);
+    }
+
+    /** Nomad's {@code VariableData}: the items as AES-256-GCM ciphertext (Base64) under root key {@code keyId}. */
+    record Sealed(String keyId, String nonce, String ciphertext) {}
+
+    /** Whether the write carries items, in clear or sealed. */
+    boolean hasContent() {
+        return data != null || !items.isEmpty();
+    }
+
+    /** This variable with {@code other}'s content (items or sealed data) and everything else its own. */
+    Variable withContentOf(Variable other) {
+        return new Variable(namespace, path, other.items, lock, createIndex, createTime, modifyIndex, modifyTime,
+                other.data);
+    }
+
+    /** The sealed form: no items. */
+    Variable withData(Sealed sealed) {
+        return new Variable(namespace, path, Map.of(), lock, createIndex, createTime, modifyIndex, modifyTime, sealed);
     }
 
     /** Nomad's {@code VariableLock}: the holder's ID (absent where it is not shown) and Go durations ({@code "15s"}). */
@@ -42,16 +69,17 @@ record Variable(String namespace, String path, Map<String, String> items,
         return size;
     }
 
+    /** The clear form: these items, no sealed data. */
     Variable withItems(Map<String, String> changed) {
-        return new Variable(namespace, path, changed, lock, createIndex, createTime, modifyIndex, modifyTime);
+        return new Variable(namespace, path, changed, lock, createIndex, createTime, modifyIndex, modifyTime, null);
     }
 
     Variable withLock(Lock changed) {
-        return new Variable(namespace, path, items, changed, createIndex, createTime, modifyIndex, modifyTime);
+        return new Variable(namespace, path, items, changed, createIndex, createTime, modifyIndex, modifyTime, data);
     }
 
     Variable withIndexes(long createIdx, long createNanos, long modifyIdx, long modifyNanos) {
-        return new Variable(namespace, path, items, lock, createIdx, createNanos, modifyIdx, modifyNanos);
+        return new Variable(namespace, path, items, lock, createIdx, createNanos, modifyIdx, modifyNanos, data);
     }
 
     /**

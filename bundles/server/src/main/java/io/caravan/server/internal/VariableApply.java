@@ -1,5 +1,6 @@
 package io.caravan.server.internal;
 
+import java.util.Objects;
 import java.util.Optional;
 
 import io.caravan.api.GoDuration;
@@ -39,7 +40,9 @@ final class VariableApply {
         }
         if (current.isPresent()) {
             Variable was = current.get().variable();
-            if (was.items().equals(asked.items()) && (held || was.lock() == null)) {
+            // Sealing is deterministic per key (Variables), so equal data under the same key means equal items.
+            if (was.items().equals(asked.items()) && Objects.equals(was.data(), asked.data())
+                    && (held || was.lock() == null)) {
                 return Command.Result.ok(txn.index());   // unchanged, as Nomad: the indexes stay
             }
             Variable written = asked.withLock(held ? was.lock() : null)
@@ -86,8 +89,8 @@ final class VariableApply {
             }
             // Items given replace the variable's; none given keep them (Nomad's rule for lock-acquire).
             Variable base = current.map(Variable.Entry::variable).orElse(asked);
-            if (current.isPresent() && !asked.items().isEmpty()) {
-                base = base.withItems(asked.items());
+            if (current.isPresent() && asked.hasContent()) {
+                base = base.withContentOf(asked);
             }
             long createIndex = current.isPresent() ? base.createIndex() : txn.index();
             long createTime = current.isPresent() ? base.createTime() : now;
@@ -109,6 +112,19 @@ final class VariableApply {
         } else {
             state.put(NomadTables.VARIABLES, new Variable.Entry(held.withLock(null)
                     .withIndexes(held.createIndex(), held.createTime(), txn.index(), now), 0));
+        }
+        return Command.Result.ok(txn.index());
+    }
+
+    /** Re-encrypted data replaces the stored data of variables not written since it was read; indexes stay. */
+    static Command.Result rekey(Fsm.Txn txn, Command.VariableRekey cmd) {
+        StateTxn state = txn.state();
+        for (Command.VariableRekey.Rekeyed r : cmd.variables()) {
+            Optional<Variable.Entry> current = state.get(NomadTables.VARIABLES, key(r.namespace(), r.path()));
+            if (current.isPresent() && current.get().variable().modifyIndex() == r.modifyIndex()) {
+                state.put(NomadTables.VARIABLES, new Variable.Entry(current.get().variable().withData(r.data()),
+                        current.get().lockExpires()));
+            }
         }
         return Command.Result.ok(txn.index());
     }

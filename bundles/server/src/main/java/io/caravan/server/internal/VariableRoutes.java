@@ -38,8 +38,8 @@ import org.osgi.service.component.annotations.Reference;
 /**
  * Nomad's variables: {@code /v1/vars} (metadata only) and {@code /v1/var/:path} (read, write with check-and-set or a
  * lock operation, delete). Each endpoint declares its variables capability; the handler checks it on the path (a list
- * drops the rows the caller may not list). Writes run on the leader, whose clock the lock rules use. Items are stored
- * in plain text until the keyring (issue 17) encrypts them.
+ * drops the rows the caller may not list). Writes run on the leader, whose clock the lock rules use. Items are
+ * encrypted before they are written and decrypted when read ({@link Variables}); lists show metadata only.
  */
 @Component(service = ApiRoutes.class)
 public final class VariableRoutes implements ApiRoutes {
@@ -64,17 +64,20 @@ public final class VariableRoutes implements ApiRoutes {
     private final StateStore store;
     private final StateReads reads;
     private final RaftWrites writes;
+    private final Variables variables;
     private final Clock clock;
 
     @Activate
-    public VariableRoutes(@Reference ServerState state, @Reference RaftWrites writes) {
-        this(state.store(), writes, Clock.systemUTC());
+    public VariableRoutes(@Reference ServerState state, @Reference RaftWrites writes,
+                          @Reference Variables variables) {
+        this(state.store(), writes, variables, Clock.systemUTC());
     }
 
-    VariableRoutes(StateStore store, RaftWrites writes, Clock clock) {
+    VariableRoutes(StateStore store, RaftWrites writes, Variables variables, Clock clock) {
         this.store = store;
         this.reads = new StateReads(store);
         this.writes = writes;
+        this.variables = variables;
         this.clock = clock;
     }
 
@@ -131,7 +134,7 @@ public final class VariableRoutes implements ApiRoutes {
             if (found.isEmpty()) {
                 throw new CaravanException(ErrorCode.NOT_FOUND, VariableApply.NOT_FOUND);
             }
-            return new ApiResponse(200, ((Variable.Entry) found.get()).shown(now()), answer.meta());
+            return new ApiResponse(200, variables.open(((Variable.Entry) found.get()).shown(now())), answer.meta());
         });
     }
 
@@ -172,7 +175,7 @@ public final class VariableRoutes implements ApiRoutes {
         }
         Map<String, String> items = items(body.items(), operations.isEmpty());
         long now = now();
-        Variable variable = new Variable(namespace, path, items, null, 0, 0, 0, 0);
+        Variable variable = variables.seal(new Variable(namespace, path, items, null, 0, 0, 0, 0));
         if (operations.isEmpty()) {
             LockBody named = body.lock();
             if (named == null) {
@@ -186,7 +189,7 @@ public final class VariableRoutes implements ApiRoutes {
                     named.id(), now), namespace, path, false);
         }
         String operation = operations.get(0);
-        if (!operation.equals(Command.VariableLockUpdate.ACQUIRE) && !items.isEmpty()) {
+        if (!operation.equals(Command.VariableLockUpdate.ACQUIRE) && variable.hasContent()) {
             throw CaravanException.invalid("Items", operation + " does not change the items; send none");
         }
         Variable.Lock lock = lock(operation, body.lock());
@@ -212,7 +215,8 @@ public final class VariableRoutes implements ApiRoutes {
         return writes.submit(command).thenApply(result -> {
             Variable stored = store.snapshot().get(NomadTables.VARIABLES, key).map(e -> e.at(now()))
                     .orElseThrow(() -> new CaravanException(ErrorCode.NOT_FOUND, VariableApply.NOT_FOUND));
-            return ApiResponse.ok(metadataOnly ? stored.metadata() : stored, QueryMeta.index(result.index()));
+            return ApiResponse.ok(metadataOnly ? stored.metadata() : variables.open(stored),
+                    QueryMeta.index(result.index()));
         }).exceptionally(e -> conflict(r, e, namespace, path));
     }
 
@@ -229,9 +233,7 @@ public final class VariableRoutes implements ApiRoutes {
                 NomadTables.key(namespace, path));
         Variable body = current.map(e -> e.shown(now()))
                 .orElse(new Variable(namespace, path, Map.of(), null, 0, 0, 0, 0));
-        if (!READ_RULE.allows(r.identity(), namespace, path)) {
-            body = body.withItems(Map.of());
-        }
+        body = READ_RULE.allows(r.identity(), namespace, path) ? variables.open(body) : body.withItems(Map.of());
         return new ApiResponse(409, body, QueryMeta.index(store.snapshot().tableIndex(NomadTables.VARIABLES.name())));
     }
 

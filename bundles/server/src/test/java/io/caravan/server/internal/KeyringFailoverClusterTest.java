@@ -1,6 +1,7 @@
 package io.caravan.server.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 
+import io.caravan.api.json.NomadJson;
 import io.caravan.consensus.internal.TestRaftGroup;
 import io.caravan.server.internal.Keyring.RootKey;
 import org.junit.jupiter.api.AfterEach;
@@ -117,6 +119,77 @@ class KeyringFailoverClusterTest {
             String after = keyrings.get(other).sign(Map.of("sub", "after"));
             assertEquals("after", keyrings.get(second).verify(after).orElseThrow().get("sub"));
             assertEquals("before", keyrings.get(other).verify(jwt).orElseThrow().get("sub"));
+        }
+    }
+
+    private Variable row(int server, String path) {
+        return states.get(server).store().snapshot().get(NomadTables.VARIABLES, NomadTables.key("default", path))
+                .map(Variable.Entry::variable).orElse(null);
+    }
+
+    @Test
+    void aVariableWrittenBeforeALeaderChangeReadsAfterItAndAFullRotationReKeysEveryVariable() throws Exception {
+        try (TestRaftGroup group = TestRaftGroup.start(dir, states)) {
+            assertTrue(group.awaitReady(WAIT), "a leader within " + WAIT);
+            int first = leader(group, -1);
+            writeThrough(group, first, -1);
+            keyrings = IntStream.range(0, 3).mapToObj(i -> new KeyringService(states.get(i).store(), writes.get(i),
+                    KeyringService.loadKeystore(dir.resolve("s" + i).toString()), clock, false)).toList();
+            List<Variables> variables = IntStream.range(0, 3)
+                    .mapToObj(i -> new Variables(states.get(i).store(), keyrings.get(i), clock)).toList();
+            keyrings.forEach(KeyringService::tick);
+            await("three keystores on the leader", () ->
+                    states.get(first).store().snapshot().all(Keyring.KEYSTORES).count() == 3);
+            RootKey key = new KeyringDuties(states.get(first).store()::snapshot, keyrings.get(first),
+                    variables.get(first), writes.get(first), KeyringTest.config("720h", "1h")).ensureActive()
+                    .orElseThrow().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            replicate(-1);
+
+            int count = 70;   // more than one re-encryption batch
+            for (int i = 0; i < count; i++) {
+                Variable sealed = variables.get(first).seal(new Variable("default", "app/" + i,
+                        Map.of("password", "s3cret-" + i), null, 0, 0, 0, 0));
+                writes.get(first).submit(new Command.VariableSet(sealed, false, 0, null, 1))
+                        .toCompletableFuture().get(30, TimeUnit.SECONDS);
+            }
+            await("every server applied the writes", () -> IntStream.range(0, 3)
+                    .allMatch(i -> row(i, "app/" + (count - 1)) != null));
+            for (int i = 0; i < 3; i++) {
+                Variable raw = row(i, "app/0");
+                assertTrue(raw.items().isEmpty(), "no items in clear on server " + i);
+                assertEquals(key.keyId(), raw.data().keyId());
+                assertFalse(NomadJson.mapper().writeValueAsString(raw).contains("s3cret"), "server " + i);
+            }
+
+            group.stop(first);
+            await("another server leads", () -> leader(group, first) >= 0);
+            int second = leader(group, first);
+            writeThrough(group, second, first);
+            int other = 3 - first - second;
+            assertEquals("s3cret-0", variables.get(second).read("default", "app/0").orElseThrow().items()
+                    .get("password"), "written under the old leader, read on the new one");
+            assertEquals("s3cret-1", variables.get(other).read("default", "app/1").orElseThrow().items()
+                    .get("password"), "and on the follower");
+
+            RootKey next = Keyring.row(Keyring.generate(), clock.millis() * 1_000_000L,
+                    states.get(second).store().snapshot().all(Keyring.KEYSTORES).toList());
+            writes.get(second).submit(new Command.RootKeyUpsert(next, true)).toCompletableFuture()
+                    .get(30, TimeUnit.SECONDS);
+            KeyringDuties duties = new KeyringDuties(states.get(second).store()::snapshot, keyrings.get(second),
+                    variables.get(second), writes.get(second), KeyringTest.config("720h", "1h"));
+            int batches = 0;
+            while (duties.rekey() > 0) {
+                batches++;
+            }
+            assertEquals(2, batches);
+            await("the old key is inactive on every live server", () -> IntStream.of(second, other).allMatch(i ->
+                    states.get(i).store().snapshot().get(Keyring.ROOT_KEYS, key.keyId()).orElseThrow().state()
+                            .equals(Keyring.INACTIVE)));
+            for (int i = 0; i < count; i++) {
+                assertEquals(next.keyId(), row(other, "app/" + i).data().keyId());
+                assertEquals("s3cret-" + i, variables.get(other).read("default", "app/" + i).orElseThrow().items()
+                        .get("password"));
+            }
         }
     }
 }

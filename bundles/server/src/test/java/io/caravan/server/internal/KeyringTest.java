@@ -156,8 +156,9 @@ class KeyringTest {
             CaravanException active = h.refused("DELETE", "/v1/operator/keyring/key/{id}", Map.of("id", second),
                     null);
             assertEquals(ErrorCode.BAD_REQUEST, active.code());
-            CaravanException full = h.refused("PUT", "/v1/operator/keyring/rotate", Map.of("?full", "true"), null);
-            assertTrue(full.getMessage().contains("full"), full.getMessage());
+            CaravanException prepublish = h.refused("PUT", "/v1/operator/keyring/rotate",
+                    Map.of("?prepublish", "1h"), null);
+            assertTrue(prepublish.getMessage().contains("prepublish"), prepublish.getMessage());
 
             assertEquals(0, duties.gc(), "younger than the GC threshold");
             clock.advance(Duration.ofHours(2));
@@ -192,6 +193,7 @@ class KeyringTest {
                 .setVerificationKeyResolver(new JwksVerificationKeyResolver(new JsonWebKeySet(jwks).getJsonWebKeys()))
                 .setExpectedAudience("nomadproject.io").setRequireExpirationTime()
                 .setEvaluationTime(NumericDate.fromSeconds(now + 10)).build();
+        assertEquals("RS256", header(jwt).path("alg").asText(), "Nomad's default algorithm");
         JwtClaims claims = consumer.processToClaims(jwt);
         assertEquals("global:default:web:web:web:default", claims.getSubject());
         // and a token signed by another key set is refused by the same library
@@ -204,15 +206,68 @@ class KeyringTest {
     }
 
     @Test
+    void aKeyMadeBeforeRsaSignsEdDsaThatAnIndependentLibraryVerifies() throws Exception {
+        a.tick();
+        Keyring.Material full = Keyring.generate();
+        Keyring.Material legacy = new Keyring.Material(full.keyId(), full.signingKey(), full.verifyingKey(),
+                full.dataKey());
+        raft.submit(new Command.RootKeyUpsert(Keyring.row(legacy, clock.millis() * 1_000_000L,
+                state.store().snapshot().all(Keyring.KEYSTORES).toList()))).toCompletableFuture()
+                .get(5, TimeUnit.SECONDS);
+        long now = clock.millis() / 1000;
+        String jwt = a.sign(Map.of("sub", "legacy", "iat", now, "exp", now + 60));
+        assertEquals("EdDSA", header(jwt).path("alg").asText());
+        assertEquals("legacy", a.verify(jwt).orElseThrow().get("sub"));
+        String jwks = NomadJson.mapper().writeValueAsString(a.jwks());
+        JwtConsumer consumer = new JwtConsumerBuilder()
+                .setVerificationKeyResolver(new JwksVerificationKeyResolver(new JsonWebKeySet(jwks).getJsonWebKeys()))
+                .setSkipDefaultAudienceValidation().setEvaluationTime(NumericDate.fromSeconds(now + 1)).build();
+        assertEquals("legacy", consumer.processToClaims(jwt).getSubject());
+    }
+
+    @Test
+    void anRs256TokenWithAnEdDsaHeaderOrAnotherKeysSignatureIsRefused() throws Exception {
+        firstKey();
+        String jwt = a.sign(Map.of("sub", "x"));
+        String[] parts = jwt.split("\\.");
+        String swapped = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+                "{\"alg\":\"EdDSA\",\"kid\":\"".concat(keys().get(0).keyId()).concat("\"}").getBytes())
+                + "." + parts[1] + "." + parts[2];
+        assertTrue(a.verify(swapped).isEmpty());
+        assertTrue(a.verify(parts[0] + "." + parts[1] + "." + parts[2].substring(2)).isEmpty());
+    }
+
+    @Test
+    void aFullRotationLeavesTheReplacedKeyRekeying() throws Exception {
+        RootKey first = firstKey();
+        RoutesHarness h = new RoutesHarness();
+        try {
+            h.add(new KeyringRoutes(state.store(), raft, a, issuer(""), clock));
+            call(h, "PUT", "/v1/operator/keyring/rotate", Map.of("?full", "true"));
+            assertEquals(Keyring.REKEYING, state.store().snapshot().get(Keyring.ROOT_KEYS, first.keyId())
+                    .orElseThrow().state());
+            CaravanException inUse = h.refused("DELETE", "/v1/operator/keyring/key/{id}",
+                    Map.of("id", first.keyId()), null);
+            assertEquals(KeyringApply.IN_USE, inUse.getMessage());
+        } finally {
+            h.close();
+        }
+    }
+
+    @Test
     void discoveryDocumentsAreServedAndOidcOnlyWithAnIssuer() throws Exception {
         firstKey();
         RoutesHarness h = new RoutesHarness();
         try {
             h.add(new KeyringRoutes(state.store(), raft, a, issuer(""), clock));
             JsonNode jwks = NomadJson.mapper().valueToTree(call(h, "GET", "/.well-known/jwks.json", Map.of()).body());
-            assertEquals(1, jwks.path("keys").size());
-            assertEquals("OKP", jwks.path("keys").get(0).path("kty").asText());
+            assertEquals(2, jwks.path("keys").size(), "the key's RSA and Ed25519 halves");
+            assertEquals("RSA", jwks.path("keys").get(0).path("kty").asText());
+            assertEquals("RS256", jwks.path("keys").get(0).path("alg").asText());
+            assertEquals("AQAB", jwks.path("keys").get(0).path("e").asText());
+            assertEquals("OKP", jwks.path("keys").get(1).path("kty").asText());
             assertEquals(keys().get(0).keyId(), jwks.path("keys").get(0).path("kid").asText());
+            assertEquals(keys().get(0).keyId(), jwks.path("keys").get(1).path("kid").asText());
             assertEquals(ErrorCode.NOT_FOUND, h.refused("GET", "/.well-known/openid-configuration", Map.of(), null)
                     .code());
         } finally {
@@ -225,6 +280,7 @@ class KeyringTest {
                     Map.of()).body());
             assertEquals("https://nomad.example.com", doc.path("issuer").asText());
             assertEquals("https://nomad.example.com/.well-known/jwks.json", doc.path("jwks_uri").asText());
+            assertEquals("RS256", doc.path("id_token_signing_alg_values_supported").get(0).asText());
         } finally {
             h2.close();
         }

@@ -60,7 +60,8 @@ class VariableRoutesTest {
     private final Map<String, AsyncHandler> handlers = new HashMap<>();
 
     VariableRoutesTest() {
-        new VariableRoutes(state.store(), JobLimitsTest.writes(state, index), Clock.systemUTC())
+        RaftWrites writes = JobLimitsTest.writes(state, index);
+        new VariableRoutes(state.store(), writes, VariablesTest.ready(state, writes), Clock.systemUTC())
                 .register(new RouteTable() {
                     public RouteTable routeAsync(String method, String pattern, ApiEndpoint endpoint,
                                                  AsyncHandler handler) {

@@ -14,7 +14,8 @@ import picocli.CommandLine.Option;
 public final class OperatorRootKeyringRotateCommand extends HttpCommand {
     static final String PATH = "/v1/operator/keyring/rotate";
 
-    @Option(names = {"-full", "--full"}, description = "Also re-encrypt existing data (refused: not supported yet).")
+    @Option(names = {"-full", "--full"},
+            description = "Also re-encrypt every variable under the new key (in the background, on the leader).")
     boolean full;
 
     @Option(names = {"-verbose", "--verbose"}, description = "Show the full key ID.")

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -31,7 +32,7 @@ import org.osgi.service.component.annotations.Reference;
 
 /**
  * Nomad's client-side allocation endpoints: {@code restart}, {@code signal} and {@code gc} (handed to
- * {@link ClientAllocs}), {@code stats} (each running task's processes, read from {@code /proc}), and the host's
+ * {@link ClientAllocs}), {@code stats} (each running task's cgroup, or its processes in {@code /proc}), and the host's
  * {@code /v1/client/stats}.
  */
 @Component(service = ApiRoutes.class)
@@ -52,6 +53,8 @@ public final class ClientAllocRoutes implements ApiRoutes {
     private final Clock clock;
     private final ProcFs proc;
     private final UsageSampler sampler;
+    /** Where the kernel's cgroup file systems are mounted (v1: one per hierarchy below it; v2: it). */
+    static final Path CGROUPS = Path.of("/sys/fs/cgroup");
 
     @Activate
     public ClientAllocRoutes(@Reference ClientAllocs allocs) {
@@ -64,10 +67,15 @@ public final class ClientAllocRoutes implements ApiRoutes {
     }
 
     ClientAllocRoutes(ClientAllocs allocs, Clock clock, ProcFs proc, LongSupplier nanos, UsageSampler.Sleeper sleep) {
+        this(allocs, clock, proc, new CgroupFs(CGROUPS, proc.root()), nanos, sleep);
+    }
+
+    ClientAllocRoutes(ClientAllocs allocs, Clock clock, ProcFs proc, CgroupFs cgroups, LongSupplier nanos,
+                      UsageSampler.Sleeper sleep) {
         this.allocs = allocs;
         this.clock = clock;
         this.proc = proc;
-        this.sampler = new UsageSampler(proc, nanos, sleep);
+        this.sampler = new UsageSampler(proc, cgroups, nanos, sleep);
     }
 
     @Override
@@ -166,8 +174,9 @@ public final class ClientAllocRoutes implements ApiRoutes {
         } catch (IllegalArgumentException e) {
             throw refused(allocId, e);
         }
-        List<Long> all = pids.values().stream().flatMap(List::stream).toList();
-        sampler.baseline(all);
+        Map<String, List<Long>> keyed = new LinkedHashMap<>();
+        pids.forEach((task, taskPids) -> keyed.put(allocId + "/" + task, taskPids));
+        sampler.baseline(keyed);
         double mhz = proc.cpuMhz();
         long now = timestamp();
         Map<String, TaskResourceUsage> tasks = new TreeMap<>();

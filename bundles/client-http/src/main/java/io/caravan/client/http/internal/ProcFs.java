@@ -21,6 +21,10 @@ final class ProcFs {
         this.root = root;
     }
 
+    Path root() {
+        return root;
+    }
+
     /** One process: CPU ticks in user and kernel mode, resident and swapped-out bytes. */
     record ProcessUsage(long userTicks, long systemTicks, long rssBytes, long swapBytes) {}
 

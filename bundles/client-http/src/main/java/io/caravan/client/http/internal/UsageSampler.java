@@ -1,6 +1,7 @@
 package io.caravan.client.http.internal;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -15,7 +16,8 @@ import io.caravan.client.http.internal.ClientAllocRoutes.MemoryStats;
 import io.caravan.client.http.internal.ClientAllocRoutes.ResourceUsage;
 
 /**
- * Resource usage of task processes and of the host, from {@link ProcFs}. CPU percentages need two readings: a
+ * Resource usage of task processes and of the host: a task in a cgroup of its own (exec) from its cgroup
+ * ({@link CgroupFs}), its processes and the host from {@link ProcFs}. CPU percentages need two readings: a
  * reading younger than {@link #BASELINE_MAX_AGE_NANOS} from an earlier call serves as the first, else the caller
  * waits {@link #BASELINE_NANOS} for a fresh one (Nomad's client samples in the background instead; asking is rare
  * enough here that a short wait is cheaper than a sampling thread per task).
@@ -34,7 +36,11 @@ final class UsageSampler {
 
     private record Reading(long at, long user, long system) {}
 
+    private record CgroupReading(long at, CgroupFs.Usage usage) {}
+
     private final ProcFs proc;
+    private final CgroupFs cgroups;
+    private final Map<String, CgroupReading> cgroupReadings = new ConcurrentHashMap<>();
     private final LongSupplier nanos;
     private final Sleeper sleeper;
     private final Map<Long, Reading> processReadings = new ConcurrentHashMap<>();
@@ -42,16 +48,35 @@ final class UsageSampler {
     private volatile Map<String, ProcFs.CpuTimes> hostReading = Map.of();
     private volatile long hostReadingAt;
 
-    UsageSampler(ProcFs proc, LongSupplier nanos, Sleeper sleeper) {
+    UsageSampler(ProcFs proc, CgroupFs cgroups, LongSupplier nanos, Sleeper sleeper) {
         this.proc = proc;
+        this.cgroups = cgroups;
         this.nanos = nanos;
         this.sleeper = sleeper;
     }
 
-    /** Makes sure every one of {@code pids} has a recent first reading, waiting once if one has none. */
-    void baseline(Collection<Long> pids) {
+    /**
+     * Makes sure every task (key: its processes) has a recent first reading, of its cgroup or of each process,
+     * waiting once if one has none.
+     */
+    void baseline(Map<String, List<Long>> tasks) {
         long now = nanos.getAsLong();
         boolean missing = false;
+        List<Long> pids = new ArrayList<>();
+        for (Map.Entry<String, List<Long>> task : tasks.entrySet()) {
+            pids.addAll(task.getValue());
+            if (task.getValue().isEmpty()) {
+                continue;
+            }
+            CgroupReading r = cgroupReadings.get(task.getKey());
+            if (r == null || now - r.at() > BASELINE_MAX_AGE_NANOS || now - r.at() < BASELINE_NANOS / 2) {
+                Optional<CgroupFs.Usage> usage = cgroups.task(task.getValue().get(0));
+                if (usage.isPresent()) {
+                    missing = true;
+                    cgroupReadings.put(task.getKey(), new CgroupReading(now, usage.get()));
+                }
+            }
+        }
         for (long pid : pids) {
             Reading r = processReadings.get(pid);
             if (r == null || now - r.at() > BASELINE_MAX_AGE_NANOS || now - r.at() < BASELINE_NANOS / 2) {
@@ -89,8 +114,40 @@ final class UsageSampler {
             swap += u.swapBytes();
             byPid.put(Long.toString(pid), usage(pu, ps, u.rssBytes(), u.swapBytes(), u.rssBytes(), mhz));
         }
+        Optional<CgroupFs.Usage> cgroup = cgroups.task(pids.get(0));
+        if (cgroup.isPresent()) {
+            return new TaskUsage(fromCgroup(key, now, cgroup.get(), user, system, mhz), byPid);
+        }
         long max = maxUsage.merge(key, rss, Math::max);
         return new TaskUsage(usage(user, system, rss, swap, max, mhz), byPid);
+    }
+
+    /**
+     * A task's usage from its cgroup: CPU shares between this reading and the last one (or, without CPU accounting,
+     * its processes' {@code user}/{@code system} percentages; throttling whenever its {@code cpu} cgroup is its own),
+     * memory as the cgroup counts it.
+     */
+    private ResourceUsage fromCgroup(String key, long now, CgroupFs.Usage u, double procUser, double procSystem,
+                                     double mhz) {
+        CgroupReading before = cgroupReadings.put(key, new CgroupReading(now, u));
+        double seconds = before == null ? 0 : (now - before.at()) / 1e9;
+        List<String> cpuMeasured = u.throttling() ? CgroupFs.CPU_MEASURED : CPU_MEASURED;
+        double user = procUser;
+        double system = procSystem;
+        double percent = procUser + procSystem;
+        if (u.cpu()) {
+            user = seconds <= 0 ? 0 : share(u.userNanos() - before.usage().userNanos(), seconds);
+            system = seconds <= 0 ? 0 : share(u.systemNanos() - before.usage().systemNanos(), seconds);
+            percent = seconds <= 0 ? 0 : share(u.usageNanos() - before.usage().usageNanos(), seconds);
+        }
+        long max = u.memoryMeasured().contains("Max Usage") ? u.maxUsage() : maxUsage.merge(key, u.usage(), Math::max);
+        return new ResourceUsage(new MemoryStats(u.rss(), u.cache(), u.swap(), u.mappedFile(), u.usage(), max, 0, 0,
+                u.memoryMeasured()), new CpuStats(system, user, percent / 100 * mhz, u.throttledPeriods(),
+                u.throttledNanos(), percent, cpuMeasured), List.of());
+    }
+
+    private static double share(long nanos, double seconds) {
+        return Math.max(0, 100.0 * nanos / 1e9 / seconds);
     }
 
     /** A task's usage and its processes'. */
@@ -100,6 +157,7 @@ final class UsageSampler {
     void retain(Collection<Long> live, Collection<String> liveKeys) {
         processReadings.keySet().retainAll(live);
         maxUsage.keySet().retainAll(liveKeys);
+        cgroupReadings.keySet().retainAll(liveKeys);
     }
 
     /** Each CPU's busy share in percent by mode, between the last reading (or a fresh one) and now. */
