@@ -52,6 +52,9 @@ public final class NodeEndpoints implements NodeEndpoint {
     /** Compiles the implicit workload policy that bounds what a task's templates read. */
     @Reference
     volatile PolicyCompiler policies;
+    /** Opens the items of the variables a task's templates read (they are sealed at rest). */
+    @Reference
+    volatile Variables variables;
     /** Signs workload identities; absent (signing refused) until this server's keyring is up. */
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     volatile KeyringService keyring;
@@ -293,7 +296,7 @@ public final class NodeEndpoints implements NodeEndpoint {
             List<TaskVariable> read = new ArrayList<>();
             for (String path : paths) {
                 s.get(NomadTables.VARIABLES, NomadTables.key(ns, path))
-                        .ifPresent(e -> read.add(taskVariable(e.shown(now), true)));
+                        .ifPresent(e -> read.add(taskVariable(variables.open(e.shown(now)), true)));
             }
             Map<String, List<TaskVariable>> listed = new HashMap<>();
             for (String prefix : prefixes) {

@@ -39,6 +39,7 @@ class TaskDataEndpointsTest {
     @BeforeEach
     void place() throws Exception {
         endpoints.policies = new PolicyCompilerService();
+        endpoints.variables = VariablesTest.ready(state, writes); // variables are sealed at rest: reads must open them
         write(new Command.NodeRegister(NodeLifecycleTest.node("n", "ready"), List.of()));
         write(new Command.NodeRegister(NodeLifecycleTest.node("other", "ready"), List.of()));
         Job job = FsmTest.job("web", 50);
@@ -64,7 +65,8 @@ class TaskDataEndpointsTest {
     }
 
     private void variable(String path, Map<String, String> items) throws Exception {
-        write(new Command.VariableSet(new Variable("default", path, items, null, 0, 0, 0, 0), false, 0, null, T0));
+        write(new Command.VariableSet(endpoints.variables.seal(new Variable("default", path, items, null, 0, 0, 0, 0)),
+                false, 0, null, T0));
     }
 
     private static <T> T get(java.util.concurrent.CompletionStage<T> stage) throws Exception {
