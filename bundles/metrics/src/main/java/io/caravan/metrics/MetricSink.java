@@ -19,7 +19,7 @@ public interface MetricSink {
     void counter(String name, Map<String, String> labels, double total);
 
     /** Durations the source recorded ({@code nomad.nomad.plan.apply}), reported as a sample/summary in milliseconds. */
-    void timer(String name, Map<String, String> labels, Timing timing);
+    void timer(String name, Map<String, String> labels, Timing.Snapshot timing);
 
     /** What the operator asked to publish ({@code telemetry {}}). */
     TelemetryOptions options();

@@ -46,6 +46,14 @@ public final class Timing {
         return maxMillis.get();
     }
 
+    /** What was recorded so far, as a {@link MetricSource} reports it. */
+    public Snapshot snapshot() {
+        return new Snapshot(count(), totalMillis(), minMillis(), maxMillis(), stddevMillis());
+    }
+
+    /** Durations recorded: how many, their total, extremes and standard deviation, in milliseconds. */
+    public record Snapshot(long count, double totalMillis, double minMillis, double maxMillis, double stddevMillis) {}
+
     /** The standard deviation of the durations recorded (sample, as go-metrics reports it); 0 below two. */
     public double stddevMillis() {
         long n = count();

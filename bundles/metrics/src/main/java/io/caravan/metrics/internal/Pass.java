@@ -39,7 +39,7 @@ final class Pass implements MetricSink {
     }
 
     @Override
-    public void timer(String name, Map<String, String> labels, Timing timing) {
+    public void timer(String name, Map<String, String> labels, Timing.Snapshot timing) {
         readings.merge(Series.of(Series.Kind.TIMER, name, labels), new Reading(0, timing.count(),
                 timing.totalMillis(), timing.minMillis(), timing.maxMillis(), timing.stddevMillis()), Reading::plus);
     }

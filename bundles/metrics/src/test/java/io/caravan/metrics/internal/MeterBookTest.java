@@ -24,7 +24,7 @@ class MeterBookTest {
         Timing t = new Timing();
         t.recordMillis(2);
         t.recordMillis(4);
-        p.timer("nomad.raft.leader.lastContact", Map.of(), t);
+        p.timer("nomad.raft.leader.lastContact", Map.of(), t.snapshot());
         return p;
     }
 
