@@ -19,6 +19,8 @@ import io.caravan.api.model.Job;
 import io.caravan.api.model.Node;
 import io.caravan.api.model.TaskGroup;
 import io.caravan.consensus.Leadership;
+import io.caravan.metrics.MetricSink;
+import io.caravan.metrics.MetricSource;
 import io.caravan.state.StateSnapshot;
 import io.caravan.state.StateStore;
 import org.osgi.service.component.annotations.Activate;
@@ -39,9 +41,9 @@ import org.slf4j.LoggerFactory;
  * <p>New evaluations and capacity changes reach it from the apply path ({@link ServerState.AppliedListener}): every
  * evaluation written through Raft is enqueued or blocked here, whoever wrote it.
  */
-@Component(service = LeaderDuties.class, immediate = true, configurationPid = "io.caravan.server",
+@Component(service = {LeaderDuties.class, MetricSource.class}, immediate = true, configurationPid = "io.caravan.server",
         configurationPolicy = ConfigurationPolicy.REQUIRE)
-public final class LeaderDuties implements ServerState.AppliedListener {
+public final class LeaderDuties implements ServerState.AppliedListener, MetricSource {
     private static final Logger LOG = LoggerFactory.getLogger(LeaderDuties.class);
     private static final int DELIVERY_LIMIT = 3;
     private static final Duration NACK_TIMEOUT = Duration.ofSeconds(60);
@@ -112,6 +114,12 @@ public final class LeaderDuties implements ServerState.AppliedListener {
         heartbeats.clear();
         timers.shutdownNow();
         LOG.info("Leader duties stopped");
+    }
+
+    /** The leader's gauges (Nomad publishes them on the leader only, as this component exists only there). */
+    @Override
+    public void sample(MetricSink sink) {
+        LeaderMetrics.report(sink, broker.stats(), blocked.size(), planApplier, heartbeats.size(), store.snapshot());
     }
 
     /** A node's heartbeat: the TTL it must beat within next. */
