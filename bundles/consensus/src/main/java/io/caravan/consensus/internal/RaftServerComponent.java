@@ -287,7 +287,7 @@ public final class RaftServerComponent {
         Dictionary<String, Object> properties = new Hashtable<>();
         properties.put("caravan.raft.peers", node.peers().toArray(String[]::new));
         registration = context.registerService(new String[] {Replicator.class.getName(),
-                RaftConfiguration.class.getName()},
+                RaftConfiguration.class.getName(), io.caravan.metrics.MetricSource.class.getName()},
                 new RaftServices(node, this::rpcAddressOf), properties);
         LOG.info("Raft ready after {} ms: leader {}, last applied index {}; Replicator registered",
                 (System.nanoTime() - activatedNanos) / 1_000_000, node.leaderAddress().orElse("?"),
