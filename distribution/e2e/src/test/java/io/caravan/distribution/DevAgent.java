@@ -12,10 +12,16 @@ record DevAgent(AgentProcess agent, Path dir) implements AutoCloseable {
     private static final Duration READY = Duration.ofSeconds(60);
 
     static DevAgent start(String prefix) throws Exception {
+        return start(prefix, "");
+    }
+
+    /** @param extraJson more top-level keys for the agent's configuration, each after a comma */
+    static DevAgent start(String prefix, String extraJson) throws Exception {
         Path dir = Files.createTempDirectory(prefix);
         DevAgent dev = null;
         try {
-            AgentProcess agent = AgentProcess.startDev(dir, ", \"data_dir\": \"" + dir.resolve("data") + "\"");
+            AgentProcess agent = AgentProcess.startDev(dir, ", \"data_dir\": \"" + dir.resolve("data") + "\""
+                    + extraJson);
             dev = new DevAgent(agent, dir);
             AgentProcess.await("the dev agent's client node is ready", READY, () -> agent.json("/v1/nodes")
                     .findValues("Status").stream().anyMatch(s -> s.asText().equals("ready")));

@@ -44,11 +44,12 @@ class UnsupportedKeysTest {
         Schema.Block telemetry = (Schema.Block) ROOT.key("telemetry");
         assertNull(telemetry.unsupported());
         for (String key : List.of("collection_interval", "disable_hostname", "prometheus_metrics", "prefix_filter",
-                "filter_default", "publish_allocation_metrics", "publish_node_metrics",
+                "filter_default", "publish_node_metrics",
                 "disable_rpc_rate_metrics_labels")) {
             assertNull(telemetry.key(key).unsupported(), key);
         }
         assertNotNull(telemetry.key("statsd_address").unsupported());
+        assertNotNull(telemetry.key("publish_allocation_metrics").unsupported());
         assertNotNull(telemetry.key("circonus_api_token").unsupported());
         Schema.Block tls = (Schema.Block) ROOT.key("tls");
         assertNull(tls.unsupported());
