@@ -64,6 +64,7 @@ class TelemetryE2EIT {
                 "nomad_nomad_blocked_evals_total_blocked ", "nomad_nomad_plan_queue_depth ",
                 "nomad_nomad_heartbeat_active 1", "nomad_runtime_num_goroutines ", "nomad_runtime_alloc_bytes ",
                 "nomad_raft_appliedIndex ", "nomad_raft_state_leader 1", "nomad_nomad_plan_apply_count ",
+                "nomad_nomad_worker_invoke_scheduler_batch_count ",
                 "nomad_client_allocated_memory{", "nomad_client_unallocated_cpu{", "nomad_client_host_memory_total{",
                 "nomad_nomad_job_summary_complete{job=\"metered\",namespace=\"default\",task_group=\"say\"} 1");
         try {

@@ -61,6 +61,7 @@ public final class LeaderDuties implements ServerState.AppliedListener, MetricSo
     private final Heartbeats heartbeats;
     private final PeriodicDispatcher periodic;
     private final List<SchedulerWorker> workers = new ArrayList<>();
+    private final WorkerTimings workerTimings = new WorkerTimings();
     private final DeploymentWatcher deployments;
     /** Nodes whose drain-complete write is in flight, so it is sent once. */
     private final Set<String> drainsCompleting = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -92,7 +93,7 @@ public final class LeaderDuties implements ServerState.AppliedListener, MetricSo
         int count = config.num_schedulers() > 0 ? config.num_schedulers() : Runtime.getRuntime().availableProcessors();
         Set<String> types = Set.of(config.enabled_schedulers());
         for (int i = 0; i < count; i++) {
-            workers.add(new SchedulerWorker(i, broker, types, store, planApplier, writes, clock));
+            workers.add(new SchedulerWorker(i, broker, types, store, planApplier, writes, clock, workerTimings));
         }
         if (acl.acl_enabled()) {
             AclTokenGc tokenGc = new AclTokenGc(store, writes, clock, GoDuration.parse(gc.acl_token_gc_threshold()));
@@ -120,6 +121,7 @@ public final class LeaderDuties implements ServerState.AppliedListener, MetricSo
     @Override
     public void sample(MetricSink sink) {
         LeaderMetrics.report(sink, broker.stats(), blocked.size(), planApplier, heartbeats.size(), store.snapshot());
+        workerTimings.report(sink);
     }
 
     /** A node's heartbeat: the TTL it must beat within next. */
