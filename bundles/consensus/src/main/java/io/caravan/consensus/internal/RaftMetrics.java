@@ -1,5 +1,6 @@
 package io.caravan.consensus.internal;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
@@ -13,11 +14,13 @@ import io.caravan.metrics.Timing;
  * {@code nomad.raft.commitTime} (their time from submit until applied here: Ratis answers after applying, so it
  * includes the apply, which hashicorp/raft's does not), and {@code nomad.raft.state.leader|follower|candidate}
  * (times this server was seen entering the role; seen at each sample, so a role held shorter than
- * {@code collection_interval} may be missed).
+ * {@code collection_interval} may be missed), and on the leader {@code nomad.raft.leader.lastContact} (each
+ * follower's time since its last answer, observed at each sample).
  */
 final class RaftMetrics {
     /** A server's role and indexes at one moment. */
-    record State(boolean leader, boolean follower, boolean candidate, long appliedIndex, long lastIndex) {
+    record State(boolean leader, boolean follower, boolean candidate, long appliedIndex, long lastIndex,
+                 List<Long> followerContactMillis) {
         String role() {
             return leader ? "leader" : follower ? "follower" : candidate ? "candidate" : null;
         }
@@ -26,6 +29,7 @@ final class RaftMetrics {
     private final Supplier<State> state;
     private final LongAdder applied = new LongAdder();
     private final Timing commitTime = new Timing();
+    private final Timing lastContact = new Timing();
     private final Map<String, LongAdder> entered = Map.of("leader", new LongAdder(), "follower", new LongAdder(),
             "candidate", new LongAdder());
     private String lastRole;   // the sampler's own
@@ -50,9 +54,13 @@ final class RaftMetrics {
             lastRole = role;
             sink.gauge("nomad.raft.appliedIndex", none, now.appliedIndex());
             sink.gauge("nomad.raft.lastIndex", none, now.lastIndex());
+            now.followerContactMillis().forEach(lastContact::recordMillis);
         }
         entered.forEach((role, n) -> sink.counter("nomad.raft.state." + role, none, n.sum()));
         sink.counter("nomad.raft.apply", none, applied.sum());
         sink.timer("nomad.raft.commitTime", none, commitTime.snapshot());
+        if (lastContact.count() > 0) {
+            sink.timer("nomad.raft.leader.lastContact", none, lastContact.snapshot());
+        }
     }
 }

@@ -463,8 +463,12 @@ final class RaftNode implements Replicator, AutoCloseable {
             return null;
         }
         DivisionInfo info = d.getInfo();
+        List<Long> contacts = info.isLeader()
+                ? info.getRoleInfoProto().getLeaderInfo().getFollowerInfoList().stream()
+                        .map(f -> f.getLastRpcElapsedTimeMs()).toList()
+                : List.of();
         return new RaftMetrics.State(info.isLeader(), info.isFollower(), info.isCandidate(), lastAppliedIndex(),
-                d.getRaftLog().getNextIndex() - 1);
+                d.getRaftLog().getNextIndex() - 1, contacts);
     }
 
     @Override
