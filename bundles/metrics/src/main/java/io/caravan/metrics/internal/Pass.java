@@ -15,7 +15,13 @@ final class Pass implements MetricSink {
             return new Reading(value, 0, 0, 0, 0, 0);
         }
 
+        /** Two reports of one series in a pass: values add up; a timer's extremes come from those with samples. */
         Reading plus(Reading o) {
+            if (count == 0 || o.count == 0) {
+                Reading timed = count == 0 ? o : this;
+                return new Reading(value + o.value, count + o.count, total + o.total, timed.min, timed.max,
+                        timed.stddev);
+            }
             return new Reading(value + o.value, count + o.count, total + o.total, Math.min(min, o.min),
                     Math.max(max, o.max), Math.max(stddev, o.stddev));
         }
