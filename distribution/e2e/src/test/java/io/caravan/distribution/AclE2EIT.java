@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -97,10 +98,18 @@ class AclE2EIT {
         assertStatus(200, list);
         assertFalse(list.body().contains(management), "a token list must not show secrets: " + list.body());
 
-        // Calls are counted per endpoint and caller (seed 001), by accessor, never by secret.
+        // Calls are counted per endpoint and caller (seed 001), by accessor, never by secret; /v1/metrics shows them
+        // once sampled (telemetry collection_interval, 1 s).
+        String accessor = "\"identity\":\"token:" + token.path("AccessorID").asText() + "\"";
+        AgentProcess.await("the token's calls counted", Duration.ofSeconds(10), () -> {
+            try {
+                return call("GET", "/v1/metrics", null, null).body().contains(accessor);
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        });
         String metrics = call("GET", "/v1/metrics", null, null).body();
-        assertTrue(metrics.contains("\"identity\":\"token:" + token.path("AccessorID").asText() + "\"")
-                && metrics.contains("\"method\":\"Job.List\""), metrics);
+        assertTrue(metrics.contains(accessor) && metrics.contains("\"method\":\"Job.List\""), metrics);
         assertTrue(metrics.contains("\"identity\":\"anonymous\""), metrics);
         assertFalse(metrics.contains(management), metrics);
     }

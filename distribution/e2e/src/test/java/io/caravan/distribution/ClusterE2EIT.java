@@ -118,15 +118,19 @@ class ClusterE2EIT {
         assertTrue(client.get("/v1/jobs").headers().firstValue("X-Nomad-Index").isPresent(), "query meta forwarded");
         assertEquals(3, client.json("/v1/agent/members").get("Members").size(), "a client agent asks a server");
 
-        // The server that took the client's forwarded calls counts them in Nomad's /v1/metrics shape.
-        boolean counted = false;
-        for (AgentProcess s : servers) {
-            for (JsonNode c : s.json("/v1/metrics").get("Counters")) {
-                counted |= c.get("Name").asText().equals("nomad.rpc.request")
-                        && c.get("Labels").path("method").asText().equals("Agent.HTTP") && c.get("Count").asLong() > 0;
+        // The server that took the client's forwarded calls counts them in Nomad's /v1/metrics shape (sampled every
+        // telemetry collection_interval, 1 s).
+        AgentProcess.await("Agent.HTTP calls counted by a server", WAIT, () -> {
+            boolean counted = false;
+            for (AgentProcess s : servers) {
+                for (JsonNode c : s.json("/v1/metrics").get("Counters")) {
+                    counted |= c.get("Name").asText().equals("nomad.nomad.rpc.request")
+                            && c.get("Labels").path("method").asText().equals("Agent.HTTP")
+                            && c.get("Count").asLong() > 0;
+                }
             }
-        }
-        assertTrue(counted, "Agent.HTTP calls counted by a server");
+            return counted;
+        });
 
         // Any server reaches the client's allocation files through the connection the client opened (to one of them).
         String oneAlloc = webAllocs.iterator().next();

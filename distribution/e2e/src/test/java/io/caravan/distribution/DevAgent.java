@@ -24,6 +24,11 @@ record DevAgent(AgentProcess agent, Path dir) implements AutoCloseable {
         return start(prefix, ", \"acl\": {\"enabled\": true}", managementSecret);
     }
 
+    /** @param extraJson more top-level keys for the agent's configuration, each after a comma */
+    static DevAgent start(String prefix, String extraJson) throws Exception {
+        return start(prefix, extraJson, null);
+    }
+
     private static DevAgent start(String prefix, String extraJson, String managementSecret) throws Exception {
         Path dir = Files.createTempDirectory(prefix);
         DevAgent dev = null;

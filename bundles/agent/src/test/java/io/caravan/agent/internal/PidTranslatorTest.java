@@ -65,6 +65,37 @@ class PidTranslatorTest {
     }
 
     @Test
+    void seed002sTelemetryBlockConfiguresTheTelemetryComponentAsWritten() throws Exception {
+        Path hcl = tmp.resolve("telemetry.hcl");
+        java.nio.file.Files.writeString(hcl, """
+                telemetry {
+                  collection_interval = "1s"
+                  disable_hostname = true
+                  prometheus_metrics = true
+                  publish_allocation_metrics = true
+                  publish_node_metrics = true
+                  prefix_filter = ["+nomad.raft", "-nomad.client.host"]
+                }
+                """);
+        AgentFlags.Parsed parsed = AgentFlags.parse(List.of("-dev", "-config", hcl.toString()));
+        io.caravan.agent.internal.config.ConfigLoader.Loaded loaded = io.caravan.agent.internal.config.ConfigLoader
+                .load(parsed.dev(), parsed.configPaths(), parsed.layer());
+        assertEquals(List.of("telemetry.publish_allocation_metrics"), loaded.unsupported().stream()
+                .map(io.caravan.agent.UnsupportedKey::key).toList(),
+                "every key of the seed's block is acted on but per-allocation metrics, which warns");
+        Map<String, Object> telemetry = PidTranslator.translate(AgentSettings.resolve(loaded.config(), parsed.dev(),
+                loaded.files(), tmp.resolve("dev"), "host1"), loaded.config(), "id", 4649, "v", "pw", "")
+                .get("io.caravan.telemetry");
+        assertEquals("1s", telemetry.get("collection.interval"));
+        assertEquals(true, telemetry.get("disable.hostname"));
+        assertEquals(true, telemetry.get("prometheus.metrics"));
+        assertEquals(true, telemetry.get("publish.allocation.metrics"));
+        assertEquals(true, telemetry.get("publish.node.metrics"));
+        assertArrayEquals(new String[] {"+nomad.raft", "-nomad.client.host"},
+                (String[]) telemetry.get("prefix.filter"));
+    }
+
+    @Test
     void theRequestBodyLimitReachesTheHttpComponentInBytes() throws Exception {
         Map<String, Map<String, Object>> pids = translate(Configs.both(tmp, List.of("-dev"),
                 "{\"limits\": {\"http_max_request_body\": \"8MiB\"}}"), "id", "v", "pw");

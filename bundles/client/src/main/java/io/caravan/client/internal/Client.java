@@ -42,6 +42,7 @@ import io.caravan.client.internal.node.NodeBuilder;
 import io.caravan.client.internal.node.NodeRegistration;
 import io.caravan.client.internal.state.ClientStateStore.PersistedAlloc;
 import io.caravan.client.internal.state.ClientStateStore;
+import io.caravan.metrics.MetricSink;
 import io.caravan.plugin.api.driver.ExecSession;
 import io.caravan.plugin.api.driver.TaskDriver;
 import io.caravan.plugin.api.fingerprint.Fingerprinter;
@@ -334,6 +335,11 @@ public final class Client implements ClientAllocs, AutoCloseable {
     }
 
     // ----------------------------------------------------------------------------------------- node
+
+    /** This node's metrics ({@code publish_node_metrics}). */
+    public void sample(MetricSink sink) {
+        ClientMetrics.report(sink, node(), runners.values(), settings.allocDir());
+    }
 
     /** The node as registered now (status is the one the server last accepted). */
     public Node node() {

@@ -10,6 +10,8 @@ import java.util.Set;
 import io.caravan.agent.AgentInfo;
 import io.caravan.api.endpoint.NodeEndpoint;
 import io.caravan.client.ClientAllocs;
+import io.caravan.metrics.MetricSink;
+import io.caravan.metrics.MetricSource;
 import io.caravan.plugin.api.driver.ExecSession;
 import io.caravan.plugin.api.driver.TaskDriver;
 import io.caravan.plugin.api.fingerprint.Fingerprinter;
@@ -32,10 +34,10 @@ import org.osgi.service.metatype.annotations.Designate;
  * waits while there is none. No {@code @Modified}: a changed {@code client} block restarts the client, which
  * re-attaches to its running tasks.
  */
-@Component(service = ClientAllocs.class, configurationPid = "io.caravan.client",
+@Component(service = {ClientAllocs.class, MetricSource.class}, configurationPid = "io.caravan.client",
         configurationPolicy = ConfigurationPolicy.REQUIRE, immediate = true)
 @Designate(ocd = ClientConfig.class)
-public final class ClientAgent implements ClientAllocs {
+public final class ClientAgent implements ClientAllocs, MetricSource {
     static final String DRIVER_NAME = "caravan.driver.name";
     static final String FINGERPRINT_NAME = "caravan.fingerprint.name";
     static final String FINGERPRINT_PHASE = "caravan.fingerprint.phase";
@@ -59,6 +61,11 @@ public final class ClientAgent implements ClientAllocs {
     @Deactivate
     void deactivate() {
         client.close();
+    }
+
+    @Override
+    public void sample(MetricSink sink) {
+        client.sample(sink);
     }
 
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,

@@ -103,6 +103,7 @@ final class RaftNode implements Replicator, AutoCloseable {
     private final SubmitBatcher batcher;
     private volatile RaftServer server;
     private volatile RaftServer.Division division;
+    private final RaftMetrics metrics = new RaftMetrics(this::metricsState);
 
     RaftNode(RaftSettings settings, CommandHandler handler, LongSupplier clock) {
         this(settings, handler, clock, properties -> { });
@@ -255,7 +256,13 @@ final class RaftNode implements Replicator, AutoCloseable {
     public CompletionStage<Applied> submit(byte[] command) {
         CompletableFuture<Applied> result = new CompletableFuture<>();
         pending.add(result);
-        result.whenComplete((applied, error) -> pending.remove(result));
+        long started = System.nanoTime();
+        result.whenComplete((applied, error) -> {
+            pending.remove(result);
+            if (error == null) {
+                metrics.applied(System.nanoTime() - started);
+            }
+        });
         if (closed.get()) {   // close() may have swept pending before the add
             result.completeExceptionally(stoppedException());
             return result;
@@ -443,6 +450,25 @@ final class RaftNode implements Replicator, AutoCloseable {
         return stateMachine.failed()
                 ? new IllegalStateException("The Raft server stopped after a command failed to apply")
                 : new IllegalStateException("The Raft server is stopped");
+    }
+
+    RaftMetrics metrics() {
+        return metrics;
+    }
+
+    /** What {@link RaftMetrics} samples: this server's role and log indexes now; null before it runs. */
+    RaftMetrics.State metricsState() {
+        RaftServer.Division d = division;
+        if (!isRunning() || d == null) {
+            return null;
+        }
+        DivisionInfo info = d.getInfo();
+        List<Long> contacts = info.isLeader()
+                ? info.getRoleInfoProto().getLeaderInfo().getFollowerInfoList().stream()
+                        .map(f -> f.getLastRpcElapsedTimeMs()).toList()
+                : List.of();
+        return new RaftMetrics.State(info.isLeader(), info.isFollower(), info.isCandidate(), lastAppliedIndex(),
+                d.getRaftLog().getNextIndex() - 1, contacts);
     }
 
     @Override

@@ -15,6 +15,7 @@ import io.caravan.consensus.CommandHandler;
 import io.caravan.consensus.Leadership;
 import io.caravan.consensus.RaftConfiguration;
 import io.caravan.consensus.Replicator;
+import io.caravan.metrics.MetricSource;
 import io.caravan.tls.AgentTls;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
@@ -287,7 +288,7 @@ public final class RaftServerComponent {
         Dictionary<String, Object> properties = new Hashtable<>();
         properties.put("caravan.raft.peers", node.peers().toArray(String[]::new));
         registration = context.registerService(new String[] {Replicator.class.getName(),
-                RaftConfiguration.class.getName()},
+                RaftConfiguration.class.getName(), MetricSource.class.getName()},
                 new RaftServices(node, this::rpcAddressOf), properties);
         LOG.info("Raft ready after {} ms: leader {}, last applied index {}; Replicator registered",
                 (System.nanoTime() - activatedNanos) / 1_000_000, node.leaderAddress().orElse("?"),

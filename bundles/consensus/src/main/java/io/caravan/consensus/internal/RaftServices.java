@@ -9,9 +9,11 @@ import java.util.function.Function;
 import io.caravan.consensus.Applied;
 import io.caravan.consensus.RaftConfiguration;
 import io.caravan.consensus.Replicator;
+import io.caravan.metrics.MetricSink;
+import io.caravan.metrics.MetricSource;
 
-/** One running Raft server as the services others use: writes, and the group as operators see it. */
-final class RaftServices implements Replicator, RaftConfiguration {
+/** One running Raft server as the services others use: writes, the group as operators see it, its metrics. */
+final class RaftServices implements Replicator, RaftConfiguration, MetricSource {
     private final RaftNode node;
     private final Function<String, Optional<String>> rpcAddressOf;
 
@@ -24,6 +26,11 @@ final class RaftServices implements Replicator, RaftConfiguration {
     @Override
     public CompletionStage<Applied> submit(byte[] command) {
         return node.submit(command);
+    }
+
+    @Override
+    public void sample(MetricSink sink) {
+        node.metrics().sample(sink);
     }
 
     @Override

@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
 import io.caravan.api.model.Node;
-import io.caravan.http.MetricCounters;
+import io.caravan.metrics.MetricSink;
+import io.caravan.metrics.MetricSource;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -34,9 +35,9 @@ import org.slf4j.spi.LoggingEventBuilder;
  * {@code strict} refuses it (ERROR, {@code PERMISSION_DENIED}). The mode follows the configuration live.
  * Tokens are never logged.
  */
-@Component(service = {ClientIntroduction.class, MetricCounters.class},
+@Component(service = {ClientIntroduction.class, MetricSource.class},
         configurationPid = "io.caravan.server.introduction", configurationPolicy = ConfigurationPolicy.REQUIRE)
-public final class ClientIntroduction implements MetricCounters {
+public final class ClientIntroduction implements MetricSource {
     private static final Logger LOG = LoggerFactory.getLogger(ClientIntroduction.class);
     static final String VIOLATIONS = "nomad.client.introduction_violation_num";
     static final String NO_TOKEN = "node registration without introduction token";
@@ -212,9 +213,16 @@ public final class ClientIntroduction implements MetricCounters {
         }
     }
 
+    /** The violations counted so far ({@code nomad.client.introduction_violation_num}). */
+    long violations() {
+        return violations.get();
+    }
+
     @Override
-    public List<Counter> counters() {
+    public void sample(MetricSink sink) {
         long n = violations.get();
-        return n == 0 ? List.of() : List.of(new Counter(VIOLATIONS, n, Map.of()));
+        if (n > 0) {
+            sink.counter(VIOLATIONS, Map.of(), n);
+        }
     }
 }

@@ -249,6 +249,30 @@ final class EvalBroker {
         return Math.max(TimeUnit.MILLISECONDS.toNanos(1), Duration.between(now, next).toNanos());
     }
 
+    /**
+     * What the broker holds, for Nomad's {@code nomad.nomad.broker.*} gauges: ready and unacked in total and by
+     * scheduler type, those waiting for another evaluation of their job to be acked ({@code pending}), and those
+     * waiting for their {@code WaitUntil} ({@code waiting}).
+     */
+    record Stats(int ready, int unacked, int pending, int waiting, Map<String, Integer> readyByType,
+                 Map<String, Integer> unackedByType) {}
+
+    Stats stats() {
+        lock.lock();
+        try {
+            Map<String, Integer> readyByType = new HashMap<>();
+            ready.forEach((type, q) -> readyByType.put(type, q.size()));
+            Map<String, Integer> unackedByType = new HashMap<>();
+            unacked.values().forEach(o -> unackedByType.merge(o.eval().type(), 1, Integer::sum));
+            int pending = waitingForJob.values().stream().mapToInt(List::size).sum();
+            int waiting = delayed.values().stream().mapToInt(List::size).sum();
+            return new Stats(readyByType.values().stream().mapToInt(Integer::intValue).sum(), unacked.size(), pending,
+                    waiting, readyByType, unackedByType);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Evaluations held: ready, out, waiting, delayed. */
     int size() {
         lock.lock();

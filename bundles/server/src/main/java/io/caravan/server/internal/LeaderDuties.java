@@ -19,6 +19,8 @@ import io.caravan.api.model.Job;
 import io.caravan.api.model.Node;
 import io.caravan.api.model.TaskGroup;
 import io.caravan.consensus.Leadership;
+import io.caravan.metrics.MetricSink;
+import io.caravan.metrics.MetricSource;
 import io.caravan.state.StateSnapshot;
 import io.caravan.state.StateStore;
 import org.osgi.service.component.annotations.Activate;
@@ -39,9 +41,9 @@ import org.slf4j.LoggerFactory;
  * <p>New evaluations and capacity changes reach it from the apply path ({@link ServerState.AppliedListener}): every
  * evaluation written through Raft is enqueued or blocked here, whoever wrote it.
  */
-@Component(service = LeaderDuties.class, immediate = true, configurationPid = "io.caravan.server",
+@Component(service = {LeaderDuties.class, MetricSource.class}, immediate = true, configurationPid = "io.caravan.server",
         configurationPolicy = ConfigurationPolicy.REQUIRE)
-public final class LeaderDuties implements ServerState.AppliedListener {
+public final class LeaderDuties implements ServerState.AppliedListener, MetricSource {
     private static final Logger LOG = LoggerFactory.getLogger(LeaderDuties.class);
     private static final int DELIVERY_LIMIT = 3;
     private static final Duration NACK_TIMEOUT = Duration.ofSeconds(60);
@@ -59,6 +61,7 @@ public final class LeaderDuties implements ServerState.AppliedListener {
     private final Heartbeats heartbeats;
     private final PeriodicDispatcher periodic;
     private final List<SchedulerWorker> workers = new ArrayList<>();
+    private final WorkerTimings workerTimings = new WorkerTimings();
     private final DeploymentWatcher deployments;
     /** Nodes whose drain-complete write is in flight, so it is sent once. */
     private final Set<String> drainsCompleting = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -90,7 +93,7 @@ public final class LeaderDuties implements ServerState.AppliedListener {
         int count = config.num_schedulers() > 0 ? config.num_schedulers() : Runtime.getRuntime().availableProcessors();
         Set<String> types = Set.of(config.enabled_schedulers());
         for (int i = 0; i < count; i++) {
-            workers.add(new SchedulerWorker(i, broker, types, store, planApplier, writes, clock));
+            workers.add(new SchedulerWorker(i, broker, types, store, planApplier, writes, clock, workerTimings));
         }
         if (acl.acl_enabled()) {
             AclTokenGc tokenGc = new AclTokenGc(store, writes, clock, GoDuration.parse(gc.acl_token_gc_threshold()));
@@ -112,6 +115,13 @@ public final class LeaderDuties implements ServerState.AppliedListener {
         heartbeats.clear();
         timers.shutdownNow();
         LOG.info("Leader duties stopped");
+    }
+
+    /** The leader's gauges (Nomad publishes them on the leader only, as this component exists only there). */
+    @Override
+    public void sample(MetricSink sink) {
+        LeaderMetrics.report(sink, broker.stats(), blocked.size(), planApplier, heartbeats.size(), store.snapshot());
+        workerTimings.report(sink);
     }
 
     /** A node's heartbeat: the TTL it must beat within next. */

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Node;
 import io.caravan.consensus.Replicator;
+import io.caravan.metrics.Timing;
 import io.caravan.scheduler.Plan;
 import io.caravan.scheduler.PlanResult;
 import io.caravan.state.StateSnapshot;
@@ -42,6 +43,9 @@ final class PlanApplier implements AutoCloseable {
     private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
     private volatile boolean closed;
+    /** Nomad's {@code nomad.nomad.plan.evaluate} (checking a plan against the state) and {@code plan.apply}. */
+    final Timing evaluate = new Timing();
+    final Timing applied = new Timing();
 
     PlanApplier(StateStore store, RaftWrites writes, Clock clock) {
         this.store = store;
@@ -86,17 +90,24 @@ final class PlanApplier implements AutoCloseable {
         }
     }
 
+    /** Plans waiting to be applied ({@code nomad.nomad.plan.queue_depth}). */
+    int queueDepth() {
+        return queue.size();
+    }
+
     private PlanResult apply(Plan plan) {
         long started = System.nanoTime();
         StateSnapshot snapshot = store.snapshot();
         Verified v = verify(snapshot, plan, clock.millis() * 1_000_000L);
         long index = snapshot.latestIndex();
         long verified = System.nanoTime();
+        evaluate.recordNanos(verified - started);
         int placed = 0;
         if (v.command() != null) {
             placed = v.command().placed().size();
             index = commit(v.command());
         }
+        applied.recordNanos(System.nanoTime() - started);
         if (LOG.isDebugEnabled()) {
             LOG.atDebug().addKeyValue("eval_id", plan.evalId()).addKeyValue("placed", placed)
                     .addKeyValue("verify_ms", (verified - started) / 1_000_000)

@@ -37,11 +37,13 @@ final class SchedulerWorker implements AutoCloseable {
     private final PlanApplier planApplier;
     private final RaftWrites writes;
     private final Clock clock;
+    private final WorkerTimings timings;
     private final Thread thread;
     private volatile boolean closed;
 
     SchedulerWorker(int number, EvalBroker broker, Set<String> types, StateStore store, PlanApplier planApplier,
-                    RaftWrites writes, Clock clock) {
+                    RaftWrites writes, Clock clock, WorkerTimings timings) {
+        this.timings = timings;
         this.broker = broker;
         this.types = types;
         this.store = store;
@@ -75,7 +77,9 @@ final class SchedulerWorker implements AutoCloseable {
             }
             long started = System.nanoTime();
             SchedulerState state = stateAtLeast(eval.modifyIndex());
+            long invoked = System.nanoTime();
             Schedulers.create(eval.type(), state, new WorkerPlanner(state.index()), clock).process(eval);
+            timings.record("invoke_scheduler." + eval.type(), System.nanoTime() - invoked);
             broker.ack(eval.id(), lease.token());
             if (LOG.isDebugEnabled()) {
                 LOG.atDebug().addKeyValue("eval_id", eval.id()).addKeyValue("job_id", eval.jobId())
@@ -94,10 +98,12 @@ final class SchedulerWorker implements AutoCloseable {
 
     /** Nomad's snapshot-min-index wait: the scheduler must see at least the write that created the evaluation. */
     private SchedulerState stateAtLeast(long index) throws SchedulerException {
-        long deadline = System.nanoTime() + SNAPSHOT_WAIT.toNanos();
+        long started = System.nanoTime();
+        long deadline = started + SNAPSHOT_WAIT.toNanos();
         while (true) {
             StateSnapshot snapshot = store.snapshot();
             if (snapshot.latestIndex() >= index) {
+                timings.record("wait_for_index", System.nanoTime() - started);
                 return new SnapshotSchedulerState(snapshot);
             }
             if (System.nanoTime() > deadline) {
@@ -121,6 +127,7 @@ final class SchedulerWorker implements AutoCloseable {
 
         @Override
         public PlanResult submitPlan(Plan plan) throws SchedulerException {
+            long started = System.nanoTime();
             try {
                 return planApplier.submit(plan).get();
             } catch (InterruptedException e) {
@@ -128,6 +135,8 @@ final class SchedulerWorker implements AutoCloseable {
                 throw new SchedulerException("interrupted submitting a plan", e);
             } catch (ExecutionException e) {
                 throw new SchedulerException("plan failed: " + e.getCause().getMessage(), e.getCause());
+            } finally {
+                timings.record("submit_plan", System.nanoTime() - started);
             }
         }
 

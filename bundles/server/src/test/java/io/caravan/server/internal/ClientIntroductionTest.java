@@ -14,7 +14,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
 import io.caravan.api.model.Node;
-import io.caravan.http.MetricCounters;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -72,8 +71,7 @@ class ClientIntroductionTest {
     }
 
     private long violations() {
-        return intro.counters().stream().filter(c -> c.name().equals(ClientIntroduction.VIOLATIONS))
-                .mapToLong(MetricCounters.Counter::count).sum();
+        return intro.violations();
     }
 
     private CaravanException refused(Node node, String token) {

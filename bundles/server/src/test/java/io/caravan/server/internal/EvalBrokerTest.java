@@ -60,6 +60,22 @@ class EvalBrokerTest {
     }
 
     @Test
+    void statsCountReadyUnackedPendingAndWaitingEvaluations() throws Exception {
+        broker.enqueue(eval("out", "web", 50, 1));
+        broker.enqueue(eval("behind", "web", 50, 2));
+        broker.enqueue(eval("ready", "api", 50, 3));
+        broker.enqueue(eval("later", "db", 50, 4).toBuilder().waitUntil(clock.instant().plusSeconds(60)).build());
+        assertEquals("out", broker.dequeue(Set.of("service"), NOW).orElseThrow().eval().id());
+        EvalBroker.Stats stats = broker.stats();
+        assertEquals(1, stats.ready());
+        assertEquals(1, stats.unacked());
+        assertEquals(1, stats.pending(), "waits for its job's evaluation out");
+        assertEquals(1, stats.waiting(), "waits for its WaitUntil");
+        assertEquals(java.util.Map.of("service", 1), stats.readyByType());
+        assertEquals(java.util.Map.of("service", 1), stats.unackedByType());
+    }
+
+    @Test
     void nackRequeuesAfterTheDelayAndFailsPastTheDeliveryLimit() throws Exception {
         broker.enqueue(eval("e", "web", 50, 1));
         EvalBroker.Lease first = broker.dequeue(ALL, NOW).orElseThrow();

@@ -37,9 +37,20 @@ class UnsupportedKeysTest {
 
     @Test
     void theSchemaMarksWhatIsNotActedOnAndLeavesTheRest() {
-        for (String block : List.of("telemetry", "consul", "vault", "audit", "autopilot")) {
+        for (String block : List.of("consul", "vault", "audit", "autopilot")) {
             assertNotNull(ROOT.key(block).unsupported(), block);
         }
+        // Telemetry is acted on (bundles/metrics); the sinks other than /v1/metrics are not.
+        Schema.Block telemetry = (Schema.Block) ROOT.key("telemetry");
+        assertNull(telemetry.unsupported());
+        for (String key : List.of("collection_interval", "disable_hostname", "prometheus_metrics", "prefix_filter",
+                "filter_default", "publish_node_metrics",
+                "disable_rpc_rate_metrics_labels")) {
+            assertNull(telemetry.key(key).unsupported(), key);
+        }
+        assertNotNull(telemetry.key("statsd_address").unsupported());
+        assertNotNull(telemetry.key("publish_allocation_metrics").unsupported());
+        assertNotNull(telemetry.key("circonus_api_token").unsupported());
         Schema.Block tls = (Schema.Block) ROOT.key("tls");
         assertNull(tls.unsupported());
         assertNull(tls.key("rpc").unsupported());
@@ -104,17 +115,18 @@ class UnsupportedKeysTest {
                 }
                 telemetry {
                   prometheus_metrics = true
+                  statsd_address = "127.0.0.1:8125"
                 }
                 consul {}
                 """);
         ConfigLoader.Loaded loaded = ConfigLoader.load(false, List.of(f.toString()), Map.of());
         Map<String, UnsupportedKey> keys = byKey(loaded.unsupported());
         assertEquals(List.of("acl.replication_token",
-                "tls.tls_prefer_server_cipher_suites", "telemetry.prometheus_metrics", "consul"),
+                "tls.tls_prefer_server_cipher_suites", "telemetry.statsd_address", "consul"),
                 List.copyOf(keys.keySet()));
         assertEquals(f + ":10:3", keys.get("acl.replication_token").position());
         assertEquals(f + ":14:3", keys.get("tls.tls_prefer_server_cipher_suites").position());
-        assertEquals(f + ":19:1", keys.get("consul").position()); // an empty block still means "use Consul"
+        assertEquals(f + ":20:1", keys.get("consul").position()); // an empty block still means "use Consul"
         assertTrue(keys.get("acl.replication_token").reason().contains("one region"),
                 keys.get("acl.replication_token").reason());
     }
