@@ -8,7 +8,6 @@ import io.caravan.api.acl.AclRule;
 import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.ApiRoutes;
-import io.caravan.http.MetricCounters;
 import io.caravan.http.RouteTable;
 import io.caravan.metrics.Telemetry;
 import org.osgi.service.component.annotations.Activate;
