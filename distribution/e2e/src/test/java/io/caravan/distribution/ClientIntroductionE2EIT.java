@@ -242,7 +242,8 @@ class ClientIntroductionE2EIT {
             for (String refused : List.of("strict-none", "strict-expired", "strict-wrongname")) {
                 assertFalse(names.contains(refused), refused + " registered: " + names);
             }
-            assertTrue(violations() >= 6, "each refused attempt counts: " + violations());
+            // (/v1/metrics shows the last telemetry sample: up to collection_interval old)
+            AgentProcess.await("each refused attempt counted", WAIT, () -> violations() >= 6);
             assertNoTokenLogged(strict);
         } finally {
             stopClients();
