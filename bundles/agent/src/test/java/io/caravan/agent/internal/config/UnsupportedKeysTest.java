@@ -53,11 +53,13 @@ class UnsupportedKeysTest {
         // The TTLs serve node intro tokens; the enforcement is not applied yet.
         assertNull(server.key("client_introduction").unsupported());
         assertNotNull(((Schema.Block) server.key("client_introduction")).key("enforcement").unsupported());
-        assertNotNull(server.key("job_tracked_versions").unsupported());
+        assertNull(server.key("job_tracked_versions").unsupported());
+        assertNotNull(server.key("job_max_source_size").unsupported());
         assertNull(server.key("bootstrap_expect").unsupported());
         assertNull(server.key("heartbeat_grace").unsupported());
         assertNull(server.key("acl_token_gc_threshold").unsupported());
-        assertNotNull(server.key("job_gc_threshold").unsupported());
+        assertNull(server.key("job_gc_threshold").unsupported());
+        assertNotNull(server.key("csi_plugin_gc_threshold").unsupported());
         Schema.Block client = (Schema.Block) ROOT.key("client");
         assertNotNull(client.key("template").unsupported());
         assertNull(client.key("meta").unsupported());
