@@ -31,9 +31,9 @@ import org.slf4j.LoggerFactory;
  * <li>dead jobs Nomad deems collectable (stopped ones; batch and sysbatch jobs that finished; periodic and
  * parameterized parents only once stopped) with no active deployment, whose evaluations and allocations are all
  * collectable too — the job is purged with them;</li>
- * <li>terminal evaluations of other jobs whose allocations are all terminal, with those allocations; a live batch
- * job's evaluations wait {@code batch_eval_gc_threshold} and only its allocations of older job versions go, so a
- * finished batch run is not placed again;</li>
+ * <li>terminal evaluations of other jobs whose allocations are all terminal, with those allocations; a batch
+ * job's evaluations, unless it was stopped, wait {@code batch_eval_gc_threshold} and only its allocations of older
+ * job versions go, so a finished batch run is not placed again;</li>
  * <li>terminal deployments no running allocation belongs to;</li>
  * <li>job versions beyond the tracked number (Nomad's {@code JobTrackedVersions}, 6), never the current version
  * nor the latest stable one;</li>
@@ -202,8 +202,8 @@ final class CoreGc {
                 continue;
             }
             Job job = s.get(NomadTables.JOBS, NomadTables.key(e.namespace(), e.jobId())).orElse(null);
-            boolean liveBatch = job != null && Job.TYPE_BATCH.equals(job.type())
-                    && !Boolean.TRUE.equals(job.stop()) && !Job.STATUS_DEAD.equals(job.status());
+            // A batch job not stopped (running, or finished and waiting for the job GC) keeps its current runs.
+            boolean liveBatch = job != null && Job.TYPE_BATCH.equals(job.type()) && !Boolean.TRUE.equals(job.stop());
             if (!olderThan(e.modifyTime(), nowNanos, liveBatch ? t.batchEval() : t.eval())) {
                 continue;
             }
