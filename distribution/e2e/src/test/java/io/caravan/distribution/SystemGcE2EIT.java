@@ -100,8 +100,9 @@ class SystemGcE2EIT {
 
     @Test
     void evalDeleteByFilterWithTheBrokerPausedDeletesOnlyTheMatches() throws Exception {
-        Result refused = cli("eval", "delete", "-yes", "-filter", "JobID == \"held-a\"");
-        assertEquals(1, refused.code(), refused.output());
+        var refused = agent.call("DELETE", "/v1/evaluations", null, "{\"Filter\": \"JobID == \\\"held-a\\\"\"}");
+        assertEquals(400, refused.statusCode(), refused.body());
+        assertTrue(refused.body().contains("eval broker must be paused"), refused.body());
 
         assertEquals(0, cli("operator", "scheduler", "set-config", "-pause-eval-broker=true").code());
         try {

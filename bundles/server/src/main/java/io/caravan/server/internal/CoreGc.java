@@ -119,14 +119,19 @@ final class CoreGc {
         });
     }
 
-    /** One pass over a snapshot: every batch written in turn; completes with how many objects were deleted. */
+    /**
+     * One pass over a snapshot: every batch written in turn; completes with how many objects were deleted. The scan
+     * runs on the common pool, never on the caller's thread (the leader's timer thread also runs heartbeats).
+     */
     CompletionStage<Integer> collect() {
-        List<Command.GcDelete> batches = plan(store.snapshot(), clock.millis() * 1_000_000L, thresholds).batches();
-        CompletionStage<Integer> done = CompletableFuture.completedFuture(0);
-        for (Command.GcDelete batch : batches) {
-            done = done.thenCompose(n -> writes.submit(batch).thenApply(r -> n + size(batch)));
-        }
-        return done;
+        return CompletableFuture.supplyAsync(() -> plan(store.snapshot(), clock.millis() * 1_000_000L, thresholds)
+                .batches()).thenCompose(batches -> {
+                    CompletionStage<Integer> done = CompletableFuture.completedFuture(0);
+                    for (Command.GcDelete batch : batches) {
+                        done = done.thenCompose(n -> writes.submit(batch).thenApply(r -> n + size(batch)));
+                    }
+                    return done;
+                });
     }
 
     static int size(Command.GcDelete d) {
