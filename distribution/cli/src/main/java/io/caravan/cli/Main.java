@@ -65,6 +65,7 @@ import io.caravan.cli.command.ConfigCommand;
 import io.caravan.cli.command.ConfigReloadCommand;
 import io.caravan.cli.command.ConfigValidateCommand;
 import io.caravan.cli.command.EvalCommand;
+import io.caravan.cli.command.EvalDeleteCommand;
 import io.caravan.cli.command.EventCommand;
 import io.caravan.cli.command.EventStreamCommand;
 import io.caravan.cli.command.EvalListCommand;
@@ -123,6 +124,10 @@ import io.caravan.cli.command.ServerForceLeaveCommand;
 import io.caravan.cli.command.ServerJoinCommand;
 import io.caravan.cli.command.ServerMembersCommand;
 import io.caravan.cli.command.StatusCommand;
+import io.caravan.cli.command.SystemCommand;
+import io.caravan.cli.command.SystemGcCommand;
+import io.caravan.cli.command.SystemReconcileCommand;
+import io.caravan.cli.command.SystemReconcileSummariesCommand;
 import io.caravan.cli.command.TlsCaCreateCommand;
 import io.caravan.cli.command.TlsCertCreateCommand;
 import io.caravan.cli.command.TlsCommand;
@@ -271,7 +276,12 @@ public final class Main {
                         .addSubcommand(new NamespaceDeleteCommand(ctx)))
                 .addSubcommand(new CommandLine(new EvalCommand())
                         .addSubcommand(new EvalListCommand(ctx))
-                        .addSubcommand(new EvalStatusCommand(ctx)))
+                        .addSubcommand(new EvalStatusCommand(ctx))
+                        .addSubcommand(new EvalDeleteCommand(ctx)))
+                .addSubcommand(new CommandLine(new SystemCommand())
+                        .addSubcommand(new SystemGcCommand(ctx))
+                        .addSubcommand(new CommandLine(new SystemReconcileCommand())
+                                .addSubcommand(new SystemReconcileSummariesCommand(ctx))))
                 .addSubcommand(new CommandLine(new AllocCommand())
                         .addSubcommand(new AllocStatusCommand(ctx))
                         .addSubcommand(new AllocStopCommand(ctx))

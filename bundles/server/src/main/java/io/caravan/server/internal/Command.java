@@ -625,6 +625,84 @@ sealed interface Command {
         }
     }
 
+    /**
+     * Nomad's {@code EvalDeleteRequestType}, one bounded page of an operator's delete: the evaluations named by
+     * {@code evalIds} (at most {@link EvalDeletes#MAX_IDS}), or, with a {@code filter}, those matching it whose ID is
+     * in {@code [fromId, toId)} ({@code toId} empty: to the end), at most {@code perPage} — the page the endpoint
+     * read, re-run by every replica so that the entry stays small whatever the filter selects.
+     */
+    record EvalDelete(List<String> evalIds, String filter, String fromId, String toId, int perPage)
+            implements Command {
+        public EvalDelete {
+            evalIds = evalIds == null ? List.of() : evalIds;
+            filter = filter == null ? "" : filter;
+            fromId = fromId == null ? "" : fromId;
+            toId = toId == null ? "" : toId;
+        }
+
+        @Override
+        public void validate() {
+            Checks.each(evalIds, "EvalIDs", id -> Checks.text(id, "EvalIDs"));
+            if (evalIds.size() > EvalDeletes.MAX_IDS) {
+                throw new IllegalArgumentException("EvalIDs: more than " + EvalDeletes.MAX_IDS);
+            }
+            boolean byFilter = !filter.isEmpty();
+            if (byFilter == !evalIds.isEmpty()) {
+                throw new IllegalArgumentException("EvalIDs: either IDs or a filter");
+            }
+            if (byFilter && (perPage < 1 || perPage > EvalDeletes.MAX_PER_PAGE)) {
+                throw new IllegalArgumentException("PerPage: out of range " + perPage);
+            }
+            if (byFilter) {
+                try {
+                    io.caravan.http.filter.Filter.parse(filter);
+                } catch (RuntimeException e) {
+                    throw new IllegalArgumentException("Filter: " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    /**
+     * One batch of Nomad's core scheduler (garbage collection): jobs purged with what they own (versions, summary,
+     * deployments), and evaluations, allocations, deployments, old job versions and nodes deleted by ID. The leader
+     * chose them from its state ({@link CoreGc}); IDs already gone are skipped.
+     */
+    record GcDelete(List<JobRef> jobs, List<String> evalIds, List<String> allocIds, List<String> deploymentIds,
+                    List<JobVersionRef> jobVersions, List<String> nodeIds) implements Command {
+        /** A job as the leader saw it: purged only if its JobModifyIndex is still this one. */
+        record JobRef(String namespace, String jobId, long jobModifyIndex) {}
+
+        record JobVersionRef(String namespace, String jobId, long version) {}
+
+        @Override
+        public void validate() {
+            Checks.each(jobs, "Jobs", j -> {
+                Checks.text(j.namespace(), "Jobs.Namespace");
+                Checks.text(j.jobId(), "Jobs.JobID");
+            });
+            Checks.each(evalIds, "EvalIDs", id -> Checks.text(id, "EvalIDs"));
+            Checks.each(allocIds, "AllocIDs", id -> Checks.text(id, "AllocIDs"));
+            Checks.each(deploymentIds, "DeploymentIDs", id -> Checks.text(id, "DeploymentIDs"));
+            Checks.each(jobVersions, "JobVersions", v -> {
+                Checks.text(v.namespace(), "JobVersions.Namespace");
+                Checks.text(v.jobId(), "JobVersions.JobID");
+            });
+            Checks.each(nodeIds, "NodeIDs", id -> Checks.text(id, "NodeIDs"));
+        }
+    }
+
+    /**
+     * Nomad's {@code ReconcileJobSummariesRequestType}: every job's summary counted again from its allocations.
+     *
+     * @param requestTime when the operator asked (Unix nanoseconds), for the record
+     */
+    record JobSummariesReconcile(long requestTime) implements Command {
+        @Override
+        public void validate() {
+        }
+    }
+
     /** The checks of {@link #validate}: each throws {@link IllegalArgumentException} naming the field. */
     final class Checks {
         private Checks() {

@@ -52,6 +52,21 @@ final class Fsm {
             ServiceRegistrations.allocWritten(state, after);
         }
 
+        /** Deletes an evaluation; its job's status is worked out again (it may have been what kept it pending). */
+        void deleteEval(Evaluation eval) {
+            if (state.delete(NomadTables.EVALS, eval.id())) {
+                job(eval.namespace(), eval.jobId());
+            }
+        }
+
+        /**
+         * Deletes a terminal allocation. Its job's summary keeps counting it, as Nomad's does: the summary is the
+         * job's history (complete, failed, lost), not a count of the rows still stored.
+         */
+        void deleteAlloc(Allocation alloc) {
+            state.delete(NomadTables.ALLOCS, alloc.id());
+        }
+
         void putEval(Evaluation eval) {
             state.put(NomadTables.EVALS, eval);
             job(eval.namespace(), eval.jobId()).eval(eval);
@@ -106,6 +121,9 @@ final class Fsm {
         on(Command.RootKeyRekeyed.class, KeyringApply::rekeyed);
         on(Command.ServiceRegistrationUpsert.class, ServiceRegistrations::upsert);
         on(Command.ServiceRegistrationDelete.class, ServiceRegistrations::delete);
+        on(Command.EvalDelete.class, EvalDeletes::apply);
+        on(Command.GcDelete.class, CoreGc::apply);
+        on(Command.JobSummariesReconcile.class, JobStatus::reconcileAll);
         for (Class<?> type : Command.class.getPermittedSubclasses()) {
             if (!appliers.containsKey(type)) {
                 throw new IllegalStateException("no applier for command " + type.getSimpleName());

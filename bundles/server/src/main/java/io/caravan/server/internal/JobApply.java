@@ -62,16 +62,7 @@ final class JobApply {
             return Command.Result.rejected(index, 404, "job not found");
         }
         if (cmd.purge()) {
-            state.delete(NomadTables.JOBS, key);
-            state.delete(NomadTables.JOB_SUMMARIES, key);
-            state.delete(NomadTables.SCALING_EVENTS, key);
-            state.read().prefix(NomadTables.JOB_VERSIONS, key + "\0").toList()
-                    .forEach(v -> state.delete(NomadTables.JOB_VERSIONS, NomadTables.JOB_VERSIONS.idOf(v)));
-            DeploymentApply.deleteForJob(txn, key);
-            PeriodicJobs.forget(state, cmd.namespace(), cmd.jobId());
-            if (existing.parentId() != null && !existing.parentId().isEmpty()) {
-                PeriodicJobs.countChildren(state, cmd.namespace(), existing.parentId());
-            }
+            purge(txn, existing);
         } else {
             state.put(NomadTables.JOBS, existing.withStop(true).withIndexes(existing.createIndex(), index, index));
         }
@@ -80,6 +71,25 @@ final class JobApply {
         }
         txn.jobWritten(cmd.namespace(), cmd.jobId());
         return Command.Result.ok(index, index, cmd.eval() == null ? 0 : index);
+    }
+
+    /**
+     * Removes the job and what only it uses (versions, summary, scaling events, deployments, periodic launches);
+     * its evaluations and allocations stay until garbage collection, as in Nomad.
+     */
+    static void purge(Fsm.Txn txn, Job existing) {
+        StateTxn state = txn.state();
+        String key = NomadTables.key(existing.namespace(), existing.id());
+        state.delete(NomadTables.JOBS, key);
+        state.delete(NomadTables.JOB_SUMMARIES, key);
+        state.delete(NomadTables.SCALING_EVENTS, key);
+        state.read().prefix(NomadTables.JOB_VERSIONS, key + "\0").toList()
+                .forEach(v -> state.delete(NomadTables.JOB_VERSIONS, NomadTables.JOB_VERSIONS.idOf(v)));
+        DeploymentApply.deleteForJob(txn, key);
+        PeriodicJobs.forget(state, existing.namespace(), existing.id());
+        if (existing.parentId() != null && !existing.parentId().isEmpty()) {
+            PeriodicJobs.countChildren(state, existing.namespace(), existing.parentId());
+        }
     }
 
     /** Whether two versions of a job differ only in what the server sets. */

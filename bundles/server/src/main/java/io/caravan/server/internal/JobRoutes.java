@@ -113,7 +113,7 @@ public final class JobRoutes implements ApiRoutes {
 
     @Modified
     void modified(ServerSchedulingConfig config) {
-        // job_max_source_size and job_tracked_versions are reported by the agent's schema (unsupported keys).
+        // job_max_source_size is reported by the agent's schema (an unsupported key); job_tracked_versions is CoreGc's.
         this.limits = JobLimits.of(config);
     }
 
@@ -170,7 +170,7 @@ public final class JobRoutes implements ApiRoutes {
                             .map(a -> AllocListStub.of(a, false)).toList(),
                             s.tableIndex(NomadTables.ALLOCS.name()));
                 }))
-                .getAsync("/v1/evaluations", EVAL_LIST, r -> reads.list(r, NomadTables.EVALS, EVALS_READ, (s, e) -> e))
+                // GET /v1/evaluations: EvalRoutes, with the count and the delete.
                 .getAsync("/v1/evaluation/{id}", evalGet, r -> reads.one(r, NomadTables.EVALS, r.pathParam("id"),
                         "eval not found", EVALS_READ))
                 .getAsync("/v1/evaluation/{id}/allocations", evalAllocations, r -> reads.query(r, (s, ws) -> {

@@ -62,6 +62,12 @@ final class JobStatus {
     private JobStatus() {
     }
 
+    /** Every job's summary recounted (the operator's {@code system reconcile summaries}). */
+    static Command.Result reconcileAll(Fsm.Txn txn, Command.JobSummariesReconcile cmd) {
+        txn.state().read().all(NomadTables.JOBS).forEach(job -> txn.jobWritten(job.namespace(), job.id()));
+        return Command.Result.ok(txn.index());
+    }
+
     static void apply(StateTxn txn, String jobKey, Change change) {
         Job job = txn.get(NomadTables.JOBS, jobKey).orElse(null);
         if (job == null) {

@@ -33,8 +33,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What only the leader does: the eval broker and blocked evaluations, the scheduler workers, the plan applier, node
- * heartbeat timers, the deployment watcher, and (with ACLs on) the collection of expired ACL tokens ({@link AclTokenGc}). Exists exactly while
- * this server leads ({@link Leadership} is mandatory), so DS starts it on a new leader and stops it on the old one. On
+ * heartbeat timers, the deployment watcher, garbage collection every {@code job_gc_interval} ({@link CoreGc}), and
+ * (with ACLs on) the collection of expired ACL tokens ({@link AclTokenGc}). Exists exactly while this server leads ({@link Leadership} is mandatory), so DS starts it on a new leader and stops it on the old one. On
  * start it rebuilds the broker from the state store and gives every node the failover TTL, so no node is marked down
  * because leadership moved.
  *
@@ -68,7 +68,8 @@ public final class LeaderDuties implements ServerState.AppliedListener, MetricSo
 
     @Activate
     public LeaderDuties(@Reference Leadership leadership, @Reference ServerState state, @Reference RaftWrites writes,
-                        ServerSchedulingConfig config, AclConfig acl, AclTokenGc.Config gc) {
+                        ServerSchedulingConfig config, AclConfig acl, AclTokenGc.Config gc,
+                        CoreGc.Config coreGc) {
         this.state = state;
         this.store = state.store();
         this.writes = writes;
@@ -100,6 +101,9 @@ public final class LeaderDuties implements ServerState.AppliedListener, MetricSo
             long every = AclTokenGc.INTERVAL.toMillis();
             timers.scheduleWithFixedDelay(tokenGc::run, every, every, TimeUnit.MILLISECONDS);
         }
+        long gcEvery = Math.max(1, GoDuration.parse(coreGc.job_gc_interval()).toMillis());
+        CoreGc collector = new CoreGc(store, writes, clock, CoreGc.Thresholds.of(coreGc));
+        timers.scheduleWithFixedDelay(collector::run, gcEvery, gcEvery, TimeUnit.MILLISECONDS);
         LOG.info("Leader duties started for term {}: {} scheduler workers, {} evaluations queued, {} blocked",
                 leadership.term(), count, broker.size(), blocked.size());
     }

@@ -59,6 +59,11 @@ final class SchedulerWorker implements AutoCloseable {
         while (!closed) {
             Optional<EvalBroker.Lease> lease;
             try {
+                if (SnapshotSchedulerState.schedulerConfig(store.snapshot()).pauseEvalBroker()) {
+                    // The operator paused the broker (scheduler configuration): evaluations wait in it, unscheduled.
+                    Thread.sleep(POLL.toMillis());
+                    continue;
+                }
                 lease = broker.dequeue(types, POLL);
             } catch (InterruptedException e) {
                 return;
@@ -77,6 +82,10 @@ final class SchedulerWorker implements AutoCloseable {
             }
             long started = System.nanoTime();
             SchedulerState state = stateAtLeast(eval.modifyIndex());
+            if (store.snapshot().get(NomadTables.EVALS, eval.id()).isEmpty()) {
+                broker.ack(eval.id(), lease.token()); // deleted by an operator (eval delete) while it was queued
+                return;
+            }
             long invoked = System.nanoTime();
             Schedulers.create(eval.type(), state, new WorkerPlanner(state.index()), clock).process(eval);
             timings.record("invoke_scheduler." + eval.type(), System.nanoTime() - invoked);

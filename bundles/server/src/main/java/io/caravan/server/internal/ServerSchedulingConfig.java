@@ -29,6 +29,6 @@ package io.caravan.server.internal;
     /** Caravan keeps no job sources; set only to warn that it has no effect. */
     String job_max_source_size() default "";
 
-    /** Not enforced yet (every version is kept); set only to warn that it has no effect. */
+    /** Read by garbage collection ({@link CoreGc.Config}), which trims older versions. */
     int job_tracked_versions() default 0;
 }

@@ -69,7 +69,11 @@ record SnapshotSchedulerState(StateSnapshot snapshot, Job proposed) implements S
 
     @Override
     public SchedulerConfiguration configuration() {
-        return snapshot.get(NomadTables.SCHEDULER_CONFIG, SchedulerConfig.KEY).orElse(SchedulerConfig.DEFAULT)
-                .forScheduler();
+        return schedulerConfig(snapshot).forScheduler();
+    }
+
+    /** The operator's scheduler configuration, Nomad's defaults until one is written. */
+    static SchedulerConfig schedulerConfig(StateSnapshot snapshot) {
+        return snapshot.get(NomadTables.SCHEDULER_CONFIG, SchedulerConfig.KEY).orElse(SchedulerConfig.DEFAULT);
     }
 }

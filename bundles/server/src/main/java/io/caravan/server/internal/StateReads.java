@@ -108,6 +108,15 @@ final class StateReads {
      */
     <T> CompletionStage<ApiResponse> list(ApiRequest r, TableSpec<T> table, Namespaced<T> namespaced,
                                           BiFunction<StateSnapshot, T, ?> stub) {
+        return list(r, table, namespaced, row -> true, stub);
+    }
+
+    /**
+     * {@link #list} of the rows {@code selected} also accepts (an endpoint's own parameters, such as the
+     * evaluations' {@code job} and {@code status}); {@code reverse} walks the keys in descending order.
+     */
+    <T> CompletionStage<ApiResponse> list(ApiRequest r, TableSpec<T> table, Namespaced<T> namespaced,
+                                          Predicate<? super T> selected, BiFunction<StateSnapshot, T, ?> stub) {
         QueryOptions o = r.options();
         Filter filter = o.filter().isEmpty() ? null : Filter.parse(o.filter());
         Predicate<T> visible = namespaced == null ? row -> true : namespaced.visibleTo(r);
@@ -116,11 +125,18 @@ final class StateReads {
                 : o.prefix();
         return store.query(o.minIndex(), o.maxWait(), (s, ws) -> {
             ws.table(table.name());
-            Stream<T> rows = o.nextToken().isEmpty() ? s.prefix(table, prefix)
-                    : s.from(table, keyedByNamespace ? o.nextToken().replaceFirst("\\.", "\0") : o.nextToken())
-                            .filter(row -> table.idOf(row).startsWith(prefix));
+            String token = keyedByNamespace ? o.nextToken().replaceFirst("\\.", "\0") : o.nextToken();
+            Stream<T> rows;
+            if (o.reverse()) {
+                // Descending from the token, else from the last key with the prefix ('\uffff' sorts after them).
+                rows = s.reversedFrom(table, token.isEmpty() ? prefix + '\uffff' : token)
+                        .takeWhile(row -> table.idOf(row).startsWith(prefix));
+            } else {
+                rows = token.isEmpty() ? s.prefix(table, prefix)
+                        : s.from(table, token).filter(row -> table.idOf(row).startsWith(prefix));
+            }
             Iterator<T> ordered = rows.iterator();
-            Page<T> page = Page.of(ordered, row -> visible.test(row)
+            Page<T> page = Page.of(ordered, row -> selected.test(row) && visible.test(row)
                             && (filter == null || filter.matches(NomadJson.mapper().valueToTree(row))),
                     row -> table.idOf(row).replace('\0', '.'), o.perPage());
             return new Indexed<>(page.map(row -> stub.apply(s, row)), s.tableIndex(table.name()));

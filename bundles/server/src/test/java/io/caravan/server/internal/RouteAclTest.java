@@ -72,6 +72,7 @@ class RouteAclTest {
         };
         new JobRoutes(state, new ClusterRoutesTest.Agent(true, false), raft, JobLimitsTest.config(100))
                 .register(table);
+        new EvalRoutes(state, raft).register(table);
         new NodeRoutes(state, raft).register(table);
         new NamespaceRoutes(state, raft, new ClusterRoutesTest.Agent(true, false)).register(table);
         new ClientForwardRoutes(state, null, null).register(table);   // declaring forwards nothing

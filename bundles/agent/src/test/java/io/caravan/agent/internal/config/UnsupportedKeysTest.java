@@ -65,11 +65,13 @@ class UnsupportedKeysTest {
         assertNull(server.key("client_introduction").unsupported());
         assertNull(((Schema.Block) server.key("client_introduction")).key("enforcement").unsupported());
         assertNull(((Schema.Block) ROOT.key("client")).key("intro_token").unsupported());
-        assertNotNull(server.key("job_tracked_versions").unsupported());
+        assertNull(server.key("job_tracked_versions").unsupported());
+        assertNotNull(server.key("job_max_source_size").unsupported());
         assertNull(server.key("bootstrap_expect").unsupported());
         assertNull(server.key("heartbeat_grace").unsupported());
         assertNull(server.key("acl_token_gc_threshold").unsupported());
-        assertNotNull(server.key("job_gc_threshold").unsupported());
+        assertNull(server.key("job_gc_threshold").unsupported());
+        assertNotNull(server.key("csi_plugin_gc_threshold").unsupported());
         Schema.Block client = (Schema.Block) ROOT.key("client");
         assertNotNull(client.key("template").unsupported());
         assertNull(client.key("meta").unsupported());
