@@ -217,15 +217,16 @@ public final class ApiServlet extends HttpServlet {
                         String source) {}
 
     /**
-     * Every route this agent serves with its endpoint and rule, and a policy that grants the rule in the
-     * {@code default} namespace: what an operator audits, and what the enforcement matrix test is generated from.
+     * Every route this agent serves with its endpoint and rule, and a policy that grants the rule in every namespace
+     * ({@code namespace "*"}: some routes check the namespace their path names, not the query's): what an operator
+     * audits, and what the enforcement matrix test is generated from.
      */
     private CompletionStage<ApiResponse> endpoints(ApiRequest request) {
         List<EndpointView> out = new ArrayList<>();
         for (Router.Route route : router.routes()) {
             ApiEndpoint e = route.endpoint();
             out.add(new EndpointView(route.method(), route.pattern().toString(), e.name(), e.rule().describe(),
-                    e.rule().grantingPolicy(QueryOptions.DEFAULT_NAMESPACE).orElse(null), route.source()));
+                    e.rule().grantingPolicy("*").orElse(null), route.source()));
         }
         return CompletableFuture.completedFuture(ApiResponse.ok(out));
     }
