@@ -27,6 +27,7 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,6 +64,9 @@ public final class LeaderDuties implements ServerState.AppliedListener, MetricSo
     private final List<SchedulerWorker> workers = new ArrayList<>();
     private final WorkerTimings workerTimings = new WorkerTimings();
     private final DeploymentWatcher deployments;
+    private final AclTokenGc tokenGc;
+    /** {@code acl.enabled}: a reload may turn ACLs on or off, and the token GC with them. */
+    private volatile boolean aclEnabled;
     /** Nodes whose drain-complete write is in flight, so it is sent once. */
     private final Set<String> drainsCompleting = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -86,6 +90,8 @@ public final class LeaderDuties implements ServerState.AppliedListener, MetricSo
         this.deployments = new DeploymentWatcher(store, writes, clock, timers);
         this.heartbeats = new Heartbeats(timers, GoDuration.parse(config.min_heartbeat_ttl()),
                 config.max_heartbeats_per_second(), GoDuration.parse(config.heartbeat_grace()), this::nodeMissed);
+        this.tokenGc = new AclTokenGc(store, writes, clock, GoDuration.parse(gc.acl_token_gc_threshold()));
+        this.aclEnabled = acl.acl_enabled();
         this.periodic = new PeriodicDispatcher(store, writes, clock, timers);
         state.addListener(this);
         restore(GoDuration.parse(config.failover_heartbeat_ttl()));
@@ -95,13 +101,27 @@ public final class LeaderDuties implements ServerState.AppliedListener, MetricSo
         for (int i = 0; i < count; i++) {
             workers.add(new SchedulerWorker(i, broker, types, store, planApplier, writes, clock, workerTimings));
         }
-        if (acl.acl_enabled()) {
-            AclTokenGc tokenGc = new AclTokenGc(store, writes, clock, GoDuration.parse(gc.acl_token_gc_threshold()));
-            long every = AclTokenGc.INTERVAL.toMillis();
-            timers.scheduleWithFixedDelay(tokenGc::run, every, every, TimeUnit.MILLISECONDS);
-        }
+        long every = AclTokenGc.INTERVAL.toMillis();
+        timers.scheduleWithFixedDelay(() -> {
+            if (aclEnabled) {
+                tokenGc.run();
+            }
+        }, every, every, TimeUnit.MILLISECONDS);
         LOG.info("Leader duties started for term {}: {} scheduler workers, {} evaluations queued, {} blocked",
                 leadership.term(), count, broker.size(), blocked.size());
+    }
+
+    /**
+     * A reload: the heartbeat limits apply to the next beats, the token GC to its next pass; the failover TTL is read
+     * when leadership starts. {@code num_schedulers} and {@code enabled_schedulers} are restart-only in the agent's
+     * schema. Without this method DS would stop and start the leader's duties on every change of the server's PID.
+     */
+    @Modified
+    void modified(ServerSchedulingConfig config, AclConfig acl, AclTokenGc.Config gc) {
+        heartbeats.configure(GoDuration.parse(config.min_heartbeat_ttl()), config.max_heartbeats_per_second(),
+                GoDuration.parse(config.heartbeat_grace()));
+        tokenGc.threshold(GoDuration.parse(gc.acl_token_gc_threshold()));
+        aclEnabled = acl.acl_enabled();
     }
 
     @Deactivate
