@@ -117,7 +117,7 @@ public final class AllocRunner {
         return List.of(new TaskDirHook(), new LogsHook(services.logs()), new DispatchPayloadHook(), new TaskEnvHook(),
                 new IdentityHook(services.identitySigner(), services.scheduler(), services.clock(), services.random(),
                         this::restartForCheck, this::signal),
-                new ArtifactHook(services.artifactSandbox().get()),
+                new ArtifactHook(services.artifactSandbox()),
                 new TemplateHook(services.templateSource(), services.scheduler(), services.workers(), services.clock(),
                         services.random()),
                 new ServiceHook(services.serviceRegistrar(), checks));
