@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * A reload that changes live keys of the server and client blocks applies them in place: Raft, the leader's duties,
  * the state store and the client with its running task all stay up (no second start in the log, the leader answers
  * throughout, a blocking query in flight is answered by the write after the reload, the task keeps running), and the
- * new values take effect ({@code job_max_priority} rejects a job it admitted before, {@code max_kill_timeout} cuts
+ * new values take effect ({@code job_default_priority} gives the next job its priority, {@code max_kill_timeout} cuts
  * the kill of a task that ignores SIGTERM).
  */
 class ReloadKeepsCoreE2EIT {
@@ -35,7 +35,7 @@ class ReloadKeepsCoreE2EIT {
 
     @Test
     void reloadOfLiveServerAndClientKeysRestartsNothing() throws Exception {
-        try (DevAgent dev = DevAgent.start("caravan-reload-core-", ", \"server\": {\"job_max_priority\": 100, "
+        try (DevAgent dev = DevAgent.start("caravan-reload-core-", ", \"server\": {\"job_default_priority\": 50, "
                 + "\"heartbeat_grace\": \"10s\"}, \"client\": {\"max_kill_timeout\": \"60s\"}")) {
             AgentProcess agent = dev.agent();
             // A task that ignores SIGTERM and asks for 60s to stop: only max_kill_timeout can cut that short.
@@ -47,7 +47,6 @@ class ReloadKeepsCoreE2EIT {
             assertEquals(200, registered.statusCode(), registered.body());
             AgentProcess.await("the task runs", WAIT, () -> running(agent).size() == 1);
             String allocId = running(agent).get(0).path("ID").asText();
-            assertEquals(200, agent.call("PUT", "/v1/jobs", null, job("high", 80)).statusCode());
 
             String before = agent.log();
             int leaderStarts = count(before, "Leader duties started");
@@ -77,28 +76,29 @@ class ReloadKeepsCoreE2EIT {
             poller.start();
 
             String config = Files.readString(agent.config);
-            Files.writeString(agent.config, config.replace("\"job_max_priority\": 100", "\"job_max_priority\": 50")
+            Files.writeString(agent.config, config
+                    .replace("\"job_default_priority\": 50", "\"job_default_priority\": 70")
                     .replace("\"heartbeat_grace\": \"10s\"", "\"heartbeat_grace\": \"20s\"")
                     .replace("\"max_kill_timeout\": \"60s\"", "\"max_kill_timeout\": \"2s\""));
             HttpResponse<String> reload = agent.put("/v1/agent/reload");
             assertEquals(200, reload.statusCode(), reload.body());
             JsonNode report = AgentProcess.JSON.readTree(reload.body());
-            assertEquals(List.of("client.max_kill_timeout", "server.heartbeat_grace", "server.job_max_priority"),
+            assertEquals(List.of("client.max_kill_timeout", "server.heartbeat_grace", "server.job_default_priority"),
                     texts(report.path("Applied")), reload.body());
             assertEquals(List.of(), texts(report.path("RestartRequired")), reload.body());
 
             // The new server value applies (Config Admin delivers it moments after the reload answers).
-            AgentProcess.await("job_max_priority 50 rejects priority 80", Duration.ofSeconds(15),
-                    () -> status(agent, job("high", 80)) == 400);
+            AgentProcess.await("a job without a priority gets job_default_priority 70", Duration.ofSeconds(15),
+                    () -> status(agent, job("probe")) == 200
+                            && agent.json("/v1/job/probe").path("Priority").asInt() == 70);
             Thread.sleep(1000);   // give a restart, if any, time to show
             polling.set(false);
             poller.join(5000);
 
-            // The blocking query, held across the reload, is answered by the next write.
-            assertEquals(200, agent.call("PUT", "/v1/jobs", null, job("wake", 40)).statusCode());
+            // The blocking query, held across the reload, is answered by the first write after it (the probe job).
             HttpResponse<String> woken = blocking.get(20, TimeUnit.SECONDS);
             assertEquals(200, woken.statusCode(), woken.body());
-            assertTrue(woken.body().contains("\"wake\""), woken.body());
+            assertTrue(woken.body().contains("\"probe\""), woken.body());
 
             assertEquals(Set.of("200 " + leader), leaderAnswers, "the leader answered throughout the reload");
             String after = agent.log();
@@ -126,8 +126,8 @@ class ReloadKeepsCoreE2EIT {
         }
     }
 
-    private static String job(String id, int priority) {
-        return "{\"Job\": {\"ID\": \"" + id + "\", \"Priority\": " + priority + ", \"TaskGroups\": [{\"Name\": \"g\","
+    private static String job(String id) {
+        return "{\"Job\": {\"ID\": \"" + id + "\", \"TaskGroups\": [{\"Name\": \"g\","
                 + " \"Count\": 0, \"Tasks\": [{\"Name\": \"t\", \"Driver\": \"raw_exec\","
                 + " \"Config\": {\"command\": \"/bin/true\"}}]}]}}";
     }
