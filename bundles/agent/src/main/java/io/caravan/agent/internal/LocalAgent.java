@@ -7,17 +7,27 @@ import io.caravan.agent.AgentInfo;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.metatype.annotations.Designate;
 
-/** The {@link AgentInfo} service. No {@code @Modified}: a changed identity re-registers the service. */
+/**
+ * The {@link AgentInfo} service. Its identity keys are restart-only; a reload swaps in the new configuration for the
+ * live ones ({@code @Modified}), so the many components that reference this service are not restarted with it — the
+ * client and the server's routes among them.
+ */
 @Component(configurationPid = PidTranslator.AGENT_PID, configurationPolicy = ConfigurationPolicy.REQUIRE)
 @Designate(ocd = AgentPidConfig.class)
 public final class LocalAgent implements AgentInfo {
-    private final AgentPidConfig config;
+    private volatile AgentPidConfig config;
 
     @Activate
     public LocalAgent(AgentPidConfig config) {
         this.config = config;
+    }
+
+    @Modified
+    void modified(AgentPidConfig changed) {
+        this.config = changed;
     }
 
     @Override

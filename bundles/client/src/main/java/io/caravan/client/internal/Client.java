@@ -73,7 +73,9 @@ public final class Client implements ClientAllocs, AutoCloseable {
                                 String version, Path dataDir) {
     }
 
-    private final ClientSettings settings;
+    /** Replaced by a reload ({@link #reconfigure}); the state and alloc dirs in it never change (restart-only). */
+    private volatile ClientSettings settings;
+    private java.util.concurrent.ScheduledFuture<?> gcTimer;   // guarded by this
     private final AgentIdentity agent;
     private final ScheduledExecutorService scheduler;
     private final ExecutorService workers;
@@ -172,7 +174,8 @@ public final class Client implements ClientAllocs, AutoCloseable {
             }
         }, timing.maxWait());
         this.services = new RunnerServices(scheduler, workers, clock, random, drivers::driver, this::node, state,
-                logs, updates::offer, settings.allocDir(), settings.maxKillTimeout(), settings.artifactSandbox(),
+                logs, updates::offer, settings.allocDir(), () -> this.settings.maxKillTimeout(),
+                () -> this.settings.artifactSandbox(),
                 new ServiceRegistrar(scheduler, this::target), new ServerTemplateSource(this::target),
                 this::signIdentities);
     }
@@ -200,8 +203,7 @@ public final class Client implements ClientAllocs, AutoCloseable {
             throw new java.io.UncheckedIOException("cannot create alloc dir " + settings.allocDir(), e);
         }
         restore();
-        long gcMillis = Math.max(1, settings.gcInterval().toMillis());
-        scheduler.scheduleWithFixedDelay(this::collectGarbage, gcMillis, gcMillis, TimeUnit.MILLISECONDS);
+        scheduleGc();
         scheduler.scheduleWithFixedDelay(this::stopWhenCutOff, 1, 1, TimeUnit.SECONDS);
         fingerprints.start();
         drivers.start();
@@ -264,6 +266,35 @@ public final class Client implements ClientAllocs, AutoCloseable {
      * The client introduction token from the agent's flag, environment or {@code client.intro_token} (set before
      * {@link #start()}); without one, {@code <state_dir>/intro_token.jwt} is read at registration.
      */
+    /**
+     * A reload with a changed {@code client} block: the client keeps running with its tasks. What shapes the node
+     * (class, pool, meta, resources, reserved, ...) is sent to the servers as a node update, only if the node changed;
+     * the fingerprinters run again with new options; {@code max_kill_timeout} applies to the next kill, the artifact
+     * sandbox to the next download, the GC settings to the next pass.
+     */
+    public void reconfigure(ClientSettings next) {
+        Node before = node();
+        ClientSettings was = settings;
+        settings = next;
+        fingerprints.options(next.fingerprintOptions());
+        if (!next.gcInterval().equals(was.gcInterval())) {
+            scheduleGc();
+        }
+        if (!node().equals(before)) {
+            registration.nodeChanged();
+        }
+        LOG.info("client configuration reloaded");
+    }
+
+    /** Starts the garbage collection timer, or restarts it at the interval now configured. */
+    private synchronized void scheduleGc() {
+        if (gcTimer != null) {
+            gcTimer.cancel(false);
+        }
+        long gcMillis = Math.max(1, settings.gcInterval().toMillis());
+        gcTimer = scheduler.scheduleWithFixedDelay(this::collectGarbage, gcMillis, gcMillis, TimeUnit.MILLISECONDS);
+    }
+
     public void introToken(String token) {
         introToken = token == null ? "" : token.trim();
     }

@@ -20,6 +20,7 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
@@ -31,8 +32,8 @@ import org.osgi.service.metatype.annotations.Designate;
  * and fingerprinters come and go as services (whiteboard, {@code caravan.driver.name} /
  * {@code caravan.fingerprint.name} + {@code caravan.fingerprint.phase}); the servers are reached through whatever
  * {@link NodeEndpoint} is bound — the local server's in a dev agent, an RPC client's otherwise — and the client
- * waits while there is none. No {@code @Modified}: a changed {@code client} block restarts the client, which
- * re-attaches to its running tasks.
+ * waits while there is none. A changed {@code client} block (a reload) is applied to the running client
+ * ({@link Client#reconfigure}): neither it nor its task runners restart.
  */
 @Component(service = {ClientAllocs.class, MetricSource.class}, configurationPid = "io.caravan.client",
         configurationPolicy = ConfigurationPolicy.REQUIRE, immediate = true)
@@ -45,17 +46,29 @@ public final class ClientAgent implements ClientAllocs, MetricSource {
     static final String INTRO_TOKEN = "intro.token";
 
     private final Client client;
+    private final Path dataDir;
 
     @Activate
     public ClientAgent(Map<String, Object> properties, @Reference(name = "agent") AgentInfo agent,
                        @Reference(name = "tls") AgentTls tls) {
-        ClientSettings settings = ClientSettings.from(properties, agent.dataDir());
+        dataDir = agent.dataDir();
+        ClientSettings settings = ClientSettings.from(properties, dataDir);
         client = new Client(settings, new Client.AgentIdentity(agent.nodeId(), agent.name(), agent.datacenter(),
                 agent.advertiseHttp(), tls.settings().http(), agent.version(), agent.dataDir()), Clock.systemUTC(),
                 Client.Timing.DEFAULT);
+        introToken(properties);
+        client.start();
+    }
+
+    @Modified
+    void modified(Map<String, Object> properties) {
+        client.reconfigure(ClientSettings.from(properties, dataDir));
+        introToken(properties);
+    }
+
+    private void introToken(Map<String, Object> properties) {
         Object introToken = properties.get(INTRO_TOKEN);
         client.introToken(introToken == null ? "" : String.valueOf(introToken));
-        client.start();
     }
 
     @Deactivate

@@ -16,6 +16,7 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -81,6 +82,12 @@ public final class KnownServers {
             LOG.warn("Client: cannot save the known servers: {}", e.getMessage());
             saved = now;   // said once; the next change tries again
         }
+    }
+
+    /** A reload: the state dir, all this reads, is restart-only; without this DS would restart the component. */
+    @Modified
+    void modified() {
+        // nothing to apply
     }
 
     @Deactivate

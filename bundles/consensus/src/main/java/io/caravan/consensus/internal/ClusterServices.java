@@ -13,6 +13,7 @@ import io.caravan.rpc.LeaderLocator;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
@@ -40,6 +41,12 @@ public final class ClusterServices implements LeaderLocator, GracefulLeave {
         this.raft = raft;
         this.group = group;
         this.selfId = config.node_id();
+    }
+
+    /** A reload: nothing here changes live; without this method DS would restart the component on every change. */
+    @Modified
+    void modified() {
+        // nothing to apply
     }
 
     @Override

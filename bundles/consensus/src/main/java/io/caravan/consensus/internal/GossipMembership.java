@@ -10,6 +10,7 @@ import io.caravan.membership.Membership;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 
 /** {@link ClusterMembership} from the membership bundle's gossip; present while a {@link Membership} is. */
@@ -24,6 +25,16 @@ public final class GossipMembership implements ClusterMembership {
         this.membership = membership;
         this.region = config.region();
         this.deadAfter = Duration.ofMillis(config.dead_server_cleanup_ms());
+    }
+
+    /**
+     * A reload: the region is restart-only, and the agent never writes {@code dead.server.cleanup.ms} (autopilot is
+     * not read). Without this method DS would restart the component
+     * on every change of the server's PID.
+     */
+    @Modified
+    void modified() {
+        // nothing to apply
     }
 
     @Override

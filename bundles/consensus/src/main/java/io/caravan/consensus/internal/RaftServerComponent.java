@@ -23,6 +23,7 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
@@ -388,6 +389,16 @@ public final class RaftServerComponent {
         } catch (Exception e) {
             LOG.warn("Raft leader step-down failed: {}", e.getCause() != null ? e.getCause().getMessage() : e);
         }
+    }
+
+    /**
+     * A reload: every key read here is restart-only in the agent's schema (identity, addresses, directories, gossip key,
+     * {@code bootstrap_expect}, the Raft log's snapshot settings), so none changes through a reload. Without this method DS would restart the component
+     * on every change of the server's PID.
+     */
+    @Modified
+    void modified() {
+        // nothing to apply
     }
 
     @Deactivate

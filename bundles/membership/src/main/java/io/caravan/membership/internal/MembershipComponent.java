@@ -18,6 +18,7 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
@@ -86,6 +87,16 @@ public final class MembershipComponent implements Membership {
             joiner.execute(new RetryJoin(retryJoin, interval, Math.max(0, config.retry_max())));
         }
         registration = context.registerService(Membership.class, this, null);
+    }
+
+    /**
+     * A reload: every key read here is restart-only in the agent's schema (identity, addresses, gossip key, the join
+     * settings: joining happens at start), so none changes through a reload. Without this method DS would restart the component
+     * on every change of the server's PID.
+     */
+    @Modified
+    void modified() {
+        // nothing to apply
     }
 
     @Deactivate

@@ -36,7 +36,8 @@ final class AclTokenGc {
     private final StateStore store;
     private final RaftWrites writes;
     private final Clock clock;
-    private final Duration threshold;
+    /** A reload may change it ({@code acl_token_gc_threshold} is live). */
+    private volatile Duration threshold;
     /** A pass whose deletes are still in flight: the next timer tick skips rather than deleting the same tokens. */
     private final AtomicBoolean running = new AtomicBoolean();
 
@@ -45,6 +46,10 @@ final class AclTokenGc {
         this.writes = writes;
         this.clock = clock;
         this.threshold = threshold;
+    }
+
+    void threshold(Duration changed) {
+        this.threshold = changed;
     }
 
     /**

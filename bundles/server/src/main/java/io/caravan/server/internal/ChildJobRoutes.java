@@ -31,6 +31,7 @@ import io.caravan.state.StateStore;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 
 /**
@@ -55,6 +56,12 @@ public final class ChildJobRoutes implements ApiRoutes {
     public ChildJobRoutes(@Reference ServerState state, @Reference RaftWrites writes) {
         this.store = state.store();
         this.writes = writes;
+    }
+
+    /** A reload: nothing here changes live; without this method DS would restart the component on every change. */
+    @Modified
+    void modified() {
+        // nothing to apply
     }
 
     @Override

@@ -87,7 +87,8 @@ final class CoreGc {
     private final StateStore store;
     private final RaftWrites writes;
     private final Clock clock;
-    private final Thresholds thresholds;
+    /** A reload may change them; the next pass uses the new ones. */
+    private volatile Thresholds thresholds;
     /** A pass still writing: the next tick skips rather than deleting the same objects twice. */
     private final AtomicBoolean running = new AtomicBoolean();
 
@@ -96,6 +97,11 @@ final class CoreGc {
         this.writes = writes;
         this.clock = clock;
         this.thresholds = thresholds;
+    }
+
+    /** A reload's thresholds, for the passes that follow. */
+    void thresholds(Thresholds next) {
+        this.thresholds = next;
     }
 
     /** The timer's task: one pass unless one is running; never throws (a failure is logged, retried next time). */

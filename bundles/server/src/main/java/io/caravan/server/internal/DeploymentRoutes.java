@@ -34,6 +34,7 @@ import io.caravan.state.StateStore;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 
 /**
@@ -77,6 +78,12 @@ public final class DeploymentRoutes implements ApiRoutes {
         this.store = state.store();
         this.writes = writes;
         this.reads = new StateReads(store);
+    }
+
+    /** A reload: nothing here changes live; without this method DS would restart the component on every change. */
+    @Modified
+    void modified() {
+        // nothing to apply
     }
 
     @Override

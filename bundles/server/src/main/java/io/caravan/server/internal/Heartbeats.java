@@ -16,19 +16,25 @@ import java.util.function.Consumer;
  */
 final class Heartbeats {
     private final ScheduledExecutorService timer;
-    private final Duration minTtl;
-    private final double maxPerSecond;
-    private final Duration grace;
+    /** A reload may change them (Nomad's heartbeat keys are live); the next beat uses the new values. */
+    private volatile Duration minTtl;
+    private volatile double maxPerSecond;
+    private volatile Duration grace;
     private final Consumer<String> expired;
     private final Map<String, ScheduledFuture<?>> timers = new ConcurrentHashMap<>();
 
     Heartbeats(ScheduledExecutorService timer, Duration minTtl, double maxPerSecond, Duration grace,
                Consumer<String> expired) {
         this.timer = timer;
+        this.expired = expired;
+        configure(minTtl, maxPerSecond, grace);
+    }
+
+    /** New limits for the beats to come; the timers running keep the window they were given. */
+    void configure(Duration minTtl, double maxPerSecond, Duration grace) {
         this.minTtl = minTtl;
         this.maxPerSecond = maxPerSecond;
         this.grace = grace;
-        this.expired = expired;
     }
 
     /** A heartbeat arrived: the TTL to tell the node; its timer restarts at TTL + grace. */

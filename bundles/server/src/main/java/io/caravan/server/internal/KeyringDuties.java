@@ -23,6 +23,7 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,10 +57,13 @@ public final class KeyringDuties {
     private final Variables variables;
     private final RaftWrites writes;
     private final StateSnapshotSource state;
-    private final Duration rotation;
-    private final Duration gcThreshold;
+    /** A reload may change the three keyring keys (live in the agent's schema). */
+    private volatile Duration rotation;
+    private volatile Duration gcThreshold;
     private final AtomicBoolean writing = new AtomicBoolean();
     private ScheduledExecutorService timer;
+    private long gcEvery;
+    private java.util.concurrent.ScheduledFuture<?> gcTimer;
 
     /** Where the duties read the replicated state (the store's latest snapshot). */
     interface StateSnapshotSource {
@@ -78,9 +82,8 @@ public final class KeyringDuties {
         });
         pool.scheduleWithFixedDelay(this::ensureSafely, 0, CHECK_MS, TimeUnit.MILLISECONDS);
         pool.scheduleWithFixedDelay(this::rekeySafely, CHECK_MS, CHECK_MS, TimeUnit.MILLISECONDS);
-        long gcEvery = Math.max(1000, GoDuration.parse(config.root_key_gc_interval()).toMillis());
-        pool.scheduleWithFixedDelay(this::gcSafely, gcEvery, gcEvery, TimeUnit.MILLISECONDS);
         timer = pool;
+        scheduleGc(config);
     }
 
     /** Without variables: no re-encryption (tests of the other duties). */
@@ -94,8 +97,32 @@ public final class KeyringDuties {
         this.keyring = keyring;
         this.variables = variables;
         this.writes = writes;
+        thresholds(config);
+    }
+
+    private void thresholds(Config config) {
         this.rotation = GoDuration.parse(config.root_key_rotation_threshold());
         this.gcThreshold = GoDuration.parse(config.root_key_gc_threshold());
+    }
+
+    /** Starts the GC timer, or restarts it when {@code root_key_gc_interval} changed. */
+    private synchronized void scheduleGc(Config config) {
+        long every = Math.max(1000, GoDuration.parse(config.root_key_gc_interval()).toMillis());
+        if (gcTimer != null && every == gcEvery) {
+            return;
+        }
+        if (gcTimer != null) {
+            gcTimer.cancel(false);
+        }
+        gcEvery = every;
+        gcTimer = timer.scheduleWithFixedDelay(this::gcSafely, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    /** A reload: new thresholds for the next checks, and the GC timer rescheduled if its interval changed. */
+    @Modified
+    void modified(Config config) {
+        thresholds(config);
+        scheduleGc(config);
     }
 
     @Deactivate

@@ -111,12 +111,13 @@ public final class KeyringService {
     }
 
     /**
-     * Other keys of the server's configuration changed (a reload): nothing to do here ({@code data_dir} only changes
-     * with a restart), and staying active keeps what signs and verifies with the keyring — the node endpoints
-     * included — from being restarted with it.
+     * The server's configuration changed (a reload): {@code oidc_issuer} applies to the next tokens signed
+     * ({@code data_dir} only changes with a restart), and staying active keeps what signs and verifies with the
+     * keyring — the node endpoints included — from being restarted with it.
      */
     @Modified
-    void modified() {
+    void modified(Config config) {
+        this.issuer = config.oidc_issuer() == null ? "" : config.oidc_issuer();
     }
 
     @Deactivate

@@ -27,6 +27,7 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,6 +64,10 @@ public final class LeaderDuties implements ServerState.AppliedListener, MetricSo
     private final List<SchedulerWorker> workers = new ArrayList<>();
     private final WorkerTimings workerTimings = new WorkerTimings();
     private final DeploymentWatcher deployments;
+    private final AclTokenGc tokenGc;
+    private final CoreGc collector;
+    /** {@code acl.enabled}: a reload may turn ACLs on or off, and the token GC with them. */
+    private volatile boolean aclEnabled;
     /** Nodes whose drain-complete write is in flight, so it is sent once. */
     private final Set<String> drainsCompleting = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -87,6 +92,9 @@ public final class LeaderDuties implements ServerState.AppliedListener, MetricSo
         this.deployments = new DeploymentWatcher(store, writes, clock, timers);
         this.heartbeats = new Heartbeats(timers, GoDuration.parse(config.min_heartbeat_ttl()),
                 config.max_heartbeats_per_second(), GoDuration.parse(config.heartbeat_grace()), this::nodeMissed);
+        this.tokenGc = new AclTokenGc(store, writes, clock, GoDuration.parse(gc.acl_token_gc_threshold()));
+        this.aclEnabled = acl.acl_enabled();
+        this.collector = new CoreGc(store, writes, clock, CoreGc.Thresholds.of(coreGc));
         this.periodic = new PeriodicDispatcher(store, writes, clock, timers);
         state.addListener(this);
         restore(GoDuration.parse(config.failover_heartbeat_ttl()));
@@ -96,16 +104,31 @@ public final class LeaderDuties implements ServerState.AppliedListener, MetricSo
         for (int i = 0; i < count; i++) {
             workers.add(new SchedulerWorker(i, broker, types, store, planApplier, writes, clock, workerTimings));
         }
-        if (acl.acl_enabled()) {
-            AclTokenGc tokenGc = new AclTokenGc(store, writes, clock, GoDuration.parse(gc.acl_token_gc_threshold()));
-            long every = AclTokenGc.INTERVAL.toMillis();
-            timers.scheduleWithFixedDelay(tokenGc::run, every, every, TimeUnit.MILLISECONDS);
-        }
+        long every = AclTokenGc.INTERVAL.toMillis();
+        timers.scheduleWithFixedDelay(() -> {
+            if (aclEnabled) {
+                tokenGc.run();
+            }
+        }, every, every, TimeUnit.MILLISECONDS);
         long gcEvery = Math.max(1, GoDuration.parse(coreGc.job_gc_interval()).toMillis());
-        CoreGc collector = new CoreGc(store, writes, clock, CoreGc.Thresholds.of(coreGc));
         timers.scheduleWithFixedDelay(collector::run, gcEvery, gcEvery, TimeUnit.MILLISECONDS);
         LOG.info("Leader duties started for term {}: {} scheduler workers, {} evaluations queued, {} blocked",
                 leadership.term(), count, broker.size(), blocked.size());
+    }
+
+    /**
+     * A reload: the heartbeat limits apply to the next beats, the token GC and the core GC thresholds to their next
+     * pass; the failover TTL is read when leadership starts. {@code num_schedulers}, {@code enabled_schedulers} and
+     * {@code job_gc_interval} are restart-only in the agent's schema. Without this method DS would stop and start the
+     * leader's duties on every change of the server's PID.
+     */
+    @Modified
+    void modified(ServerSchedulingConfig config, AclConfig acl, AclTokenGc.Config gc, CoreGc.Config coreGc) {
+        heartbeats.configure(GoDuration.parse(config.min_heartbeat_ttl()), config.max_heartbeats_per_second(),
+                GoDuration.parse(config.heartbeat_grace()));
+        tokenGc.threshold(GoDuration.parse(gc.acl_token_gc_threshold()));
+        aclEnabled = acl.acl_enabled();
+        collector.thresholds(CoreGc.Thresholds.of(coreGc));
     }
 
     @Deactivate

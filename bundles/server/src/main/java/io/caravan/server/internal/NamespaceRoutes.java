@@ -24,6 +24,7 @@ import io.caravan.state.StateStore;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 
 /**
@@ -60,6 +61,12 @@ public final class NamespaceRoutes implements ApiRoutes {
         this.reads = new StateReads(store);
         this.writes = writes;
         this.agent = agent;
+    }
+
+    /** A reload: nothing here changes live; without this method DS would restart the component on every change. */
+    @Modified
+    void modified() {
+        // nothing to apply
     }
 
     @Override

@@ -14,6 +14,7 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +46,12 @@ public final class ServerState implements CommandHandler {
         store = StateStore.create(NomadTables.ALL, timers, timers);
         fsm = new Fsm(store);
         emptySnapshot = snapshotBytes(store);
+    }
+
+    /** A reload: nothing here changes live; without this method DS would restart the component on every change. */
+    @Modified
+    void modified() {
+        // nothing to apply
     }
 
     @Deactivate

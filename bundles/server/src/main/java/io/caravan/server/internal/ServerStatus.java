@@ -16,6 +16,7 @@ import io.caravan.http.RouteTable;
 import io.caravan.rpc.LeaderLocator;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
@@ -37,6 +38,12 @@ public final class ServerStatus implements ApiRoutes, HealthContributor, AgentSt
     /** Servers by RPC address, as Nomad answers (its Raft shares the RPC port; ours does not). */
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     private volatile LeaderLocator servers;
+
+    /** A reload: nothing here changes live; without this method DS would restart the component on every change. */
+    @Modified
+    void modified() {
+        // nothing to apply
+    }
 
     @Override
     public void register(RouteTable routes) {

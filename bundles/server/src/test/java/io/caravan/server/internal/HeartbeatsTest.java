@@ -50,4 +50,16 @@ class HeartbeatsTest {
         assertEquals(List.of("quiet"), expired, "a removed node never expires");
         assertEquals(0, h.size());
     }
+
+    @Test
+    void aReloadChangesTheTtlOfTheNextBeats() {
+        Heartbeats h = new Heartbeats(timer, Duration.ofSeconds(10), 50, Duration.ofSeconds(10), expired::add);
+        h.configure(Duration.ofMinutes(5), 50, Duration.ofSeconds(10));
+        for (int i = 0; i < 20; i++) {
+            Duration ttl = h.beat("n");
+            assertTrue(ttl.compareTo(Duration.ofMinutes(5)) >= 0 && ttl.compareTo(Duration.ofMinutes(10)) <= 0,
+                    ttl.toString());
+        }
+        h.clear();
+    }
 }

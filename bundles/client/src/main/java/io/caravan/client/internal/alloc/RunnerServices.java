@@ -38,8 +38,8 @@ public record RunnerServices(
         LogRotator logs,
         Consumer<Allocation> updates,
         Path allocDirRoot,
-        Duration maxKillTimeout,
-        ArtifactSandbox artifactSandbox,
+        Supplier<Duration> maxKillTimeout,
+        Supplier<ArtifactSandbox> artifactSandbox,
         ServiceRegistrar serviceRegistrar,
         TemplateSource templateSource,
         IdentitySigner identitySigner) {
@@ -49,8 +49,8 @@ public record RunnerServices(
                           Function<String, Optional<TaskDriver>> drivers, Supplier<Node> node, ClientStateStore state,
                           LogRotator logs, Consumer<Allocation> updates, Path allocDirRoot, Duration maxKillTimeout,
                           ArtifactSandbox artifactSandbox, ServiceRegistrar serviceRegistrar) {
-        this(scheduler, workers, clock, random, drivers, node, state, logs, updates, allocDirRoot, maxKillTimeout,
-                artifactSandbox, serviceRegistrar, TemplateSource.NONE, IdentitySigner.NONE);
+        this(scheduler, workers, clock, random, drivers, node, state, logs, updates, allocDirRoot, () -> maxKillTimeout,
+                () -> artifactSandbox, serviceRegistrar, TemplateSource.NONE, IdentitySigner.NONE);
     }
 
     /** Without service registration (runners whose tests do not look at services). */

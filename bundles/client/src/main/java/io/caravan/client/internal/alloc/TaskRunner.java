@@ -462,7 +462,8 @@ public final class TaskRunner {
     Duration killTimeout() {
         Duration timeout = task.killTimeout() == null || task.killTimeout().isZero() ? DEFAULT_KILL_TIMEOUT
                 : task.killTimeout();
-        return timeout.compareTo(services.maxKillTimeout()) > 0 ? services.maxKillTimeout() : timeout;
+        Duration max = services.maxKillTimeout().get();   // a reload may have changed it
+        return timeout.compareTo(max) > 0 ? max : timeout;
     }
 
     private String killSignal() {

@@ -38,7 +38,7 @@ public final class FingerprintManager {
     private static final Logger LOG = LoggerFactory.getLogger(FingerprintManager.class);
 
     private final ScheduledExecutorService executor;
-    private final Map<String, String> options;
+    private volatile Map<String, String> options;   // replaced by a reload
     private final Path dataDir;
     private final Consumer<NodeFacts> listener;
 
@@ -106,6 +106,19 @@ public final class FingerprintManager {
             }
             LOG.atDebug().addKeyValue("fingerprinter", gone.name).log("fingerprinter unbound; its attributes removed");
             publishIfChanged();
+        });
+    }
+
+    /** New options (a reload): when they differ, every fingerprinter runs again with them. */
+    public void options(Map<String, String> next) {
+        Map<String, String> copy = Map.copyOf(next);
+        executor.execute(() -> {
+            if (!copy.equals(options)) {
+                options = copy;
+                if (started) {
+                    scheduleRound();
+                }
+            }
         });
     }
 

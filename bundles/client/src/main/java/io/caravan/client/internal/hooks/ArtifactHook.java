@@ -39,15 +39,20 @@ public final class ArtifactHook implements TaskHook.Prestart {
     static final Duration HTTP_TIMEOUT = Duration.ofMinutes(5);
 
     private final HttpClient http;
-    private final ArtifactSandbox sandbox;
+    /** Read at each download: a reload may change the client's artifact settings. */
+    private final java.util.function.Supplier<ArtifactSandbox> sandbox;
     private boolean done;
 
     public ArtifactHook(ArtifactSandbox sandbox) {
+        this(() -> sandbox);
+    }
+
+    public ArtifactHook(java.util.function.Supplier<ArtifactSandbox> sandbox) {
         this(HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL)
                 .connectTimeout(Duration.ofSeconds(30)).build(), sandbox);
     }
 
-    ArtifactHook(HttpClient http, ArtifactSandbox sandbox) {
+    ArtifactHook(HttpClient http, java.util.function.Supplier<ArtifactSandbox> sandbox) {
         this.http = http;
         this.sandbox = sandbox;
     }
@@ -167,7 +172,7 @@ public final class ArtifactHook implements TaskHook.Prestart {
                 throw new ArtifactException("invalid artifact source \"" + source + "\"");
             }
             // The task dir is <alloc dir>/<task>: a local source may come from anywhere in the allocation.
-            Path from = sandbox.readable(named, taskDir.getParent(), source);
+            Path from = sandbox.get().readable(named, taskDir.getParent(), source);
             if (!Files.isRegularFile(from)) {
                 throw new ArtifactException("artifact source is not a file: " + source);
             }
