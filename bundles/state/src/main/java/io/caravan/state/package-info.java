@@ -5,7 +5,7 @@
  * {@link io.caravan.state.StateTxn} per log entry; long-polls are {@link io.caravan.state.StateStore#query async
  * blocking queries} that park as futures, not threads. Every value stored must be immutable.
  */
-@Version("1.0.0")
+@Version("1.1.0")
 package io.caravan.state;
 
 import org.osgi.annotation.versioning.Version;
