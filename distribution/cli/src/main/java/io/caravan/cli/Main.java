@@ -113,6 +113,10 @@ import io.caravan.cli.command.OperatorRootKeyringRotateCommand;
 import io.caravan.cli.command.OperatorRaftListPeersCommand;
 import io.caravan.cli.command.OperatorRaftRemovePeerCommand;
 import io.caravan.cli.command.OperatorRaftSkipEntryCommand;
+import io.caravan.cli.command.OperatorSnapshotCommand;
+import io.caravan.cli.command.OperatorSnapshotInspectCommand;
+import io.caravan.cli.command.OperatorSnapshotRestoreCommand;
+import io.caravan.cli.command.OperatorSnapshotSaveCommand;
 import io.caravan.cli.command.OperatorSchedulerCommand;
 import io.caravan.cli.command.SchedulerGetConfigCommand;
 import io.caravan.cli.command.SchedulerSetConfigCommand;
@@ -293,6 +297,10 @@ public final class Main {
                                 .addSubcommand(new OperatorRaftListPeersCommand(ctx))
                                 .addSubcommand(new OperatorRaftRemovePeerCommand(ctx))
                                 .addSubcommand(new OperatorRaftSkipEntryCommand(ctx)))
+                        .addSubcommand(new CommandLine(new OperatorSnapshotCommand())
+                                .addSubcommand(new OperatorSnapshotSaveCommand(ctx))
+                                .addSubcommand(new OperatorSnapshotRestoreCommand(ctx))
+                                .addSubcommand(new OperatorSnapshotInspectCommand(ctx)))
                         .addSubcommand(new CommandLine(new OperatorSchedulerCommand())
                                 .addSubcommand(new SchedulerGetConfigCommand(ctx))
                                 .addSubcommand(new SchedulerSetConfigCommand(ctx)))

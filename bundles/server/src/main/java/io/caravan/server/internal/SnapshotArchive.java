@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.caravan.api.json.NomadJson;
 
@@ -34,8 +35,10 @@ final class SnapshotArchive {
      *
      * @param tables rows per table, as {@code inspect} lists them
      */
-    record Meta(int version, String id, long index, long term, long createdMillis, long size, String sha256,
-                Map<String, Integer> tables) {}
+    record Meta(@JsonProperty("Version") int version, @JsonProperty("ID") String id,
+                @JsonProperty("Index") long index, @JsonProperty("Term") long term,
+                @JsonProperty("CreatedMillis") long createdMillis, @JsonProperty("Size") long size,
+                @JsonProperty("SHA256") String sha256, @JsonProperty("Tables") Map<String, Integer> tables) {}
 
     /** A verified archive: its metadata and the state stream it carries. */
     record Read(Meta meta, byte[] state) {}
