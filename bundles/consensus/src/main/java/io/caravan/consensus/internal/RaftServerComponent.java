@@ -76,6 +76,9 @@ public final class RaftServerComponent {
     private long busySince;                                           // nanoTime; starter thread only
     private List<Peer> lastAttempt;                                   // starter thread only
     private volatile RaftNode node;
+    /** Autopilot's CleanupDeadServers and MinQuorum, as the replicated state last said (Nomad's defaults first). */
+    private volatile boolean cleanupDeadServers = true;
+    private volatile int minQuorum;
     private volatile ClusterMembership membership;
     private ServiceRegistration<?> registration;           // guarded by this
     private boolean deactivated;                           // guarded by this
@@ -288,7 +291,7 @@ public final class RaftServerComponent {
         properties.put("caravan.raft.peers", node.peers().toArray(String[]::new));
         registration = context.registerService(new String[] {Replicator.class.getName(),
                 RaftConfiguration.class.getName()},
-                new RaftServices(node, this::rpcAddressOf), properties);
+                new RaftServices(node, this::rpcAddressOf, this::setDeadServerCleanup), properties);
         LOG.info("Raft ready after {} ms: leader {}, last applied index {}; Replicator registered",
                 (System.nanoTime() - activatedNanos) / 1_000_000, node.leaderAddress().orElse("?"),
                 node.lastAppliedIndex());
@@ -319,6 +322,14 @@ public final class RaftServerComponent {
         return known;
     }
 
+    private void setDeadServerCleanup(boolean enabled, int quorum) {
+        if (enabled != cleanupDeadServers || quorum != minQuorum) {
+            LOG.info("Autopilot dead-server cleanup {} (min quorum {})", enabled ? "on" : "off", quorum);
+        }
+        cleanupDeadServers = enabled;
+        minQuorum = quorum;
+    }
+
     /** Remembers since when each server has been seen failed, for the dead-server cleanup. */
     private void trackFailures() {
         ClusterMembership m = membership;
@@ -341,9 +352,16 @@ public final class RaftServerComponent {
         Map<String, Duration> failedFor = new HashMap<>();
         failedSince.forEach((id, since) -> failedFor.put(id, Duration.ofNanos(now - since)));
         List<Peer> current = node.configuration();
+        if (!cleanupDeadServers) {
+            failedFor.clear();   // no failed server has been failed long enough: only servers that left go
+        }
         Optional<List<Peer>> next = m.nextConfiguration(configured.self(), current, failedFor);
         if (next.isEmpty()) {
             return;
+        }
+        if (next.get().size() < current.size() && next.get().size() < minQuorum
+                && current.stream().filter(p -> !next.get().contains(p)).allMatch(p -> failedFor.containsKey(p.id()))) {
+            return;   // autopilot's MinQuorum: a failed server is not removed below it
         }
         if (!next.get().equals(lastAttempt)) {   // retried every second until it is made: said once
             LOG.info("Raft configuration follows membership: {} -> {}", current, next.get());

@@ -624,6 +624,17 @@ sealed interface Command {
         }
     }
 
+    /**
+     * {@code PUT /v1/operator/autopilot/configuration}; with {@code cas}, only if the stored configuration's
+     * ModifyIndex is {@code expectedIndex} (0: none stored yet), decided when applied.
+     */
+    record AutopilotConfigUpdate(AutopilotConfig config, boolean cas, long expectedIndex) implements Command {
+        @Override
+        public void validate() {
+            Checks.present(config, "AutopilotConfig");
+        }
+    }
+
     /** The checks of {@link #validate}: each throws {@link IllegalArgumentException} naming the field. */
     final class Checks {
         private Checks() {

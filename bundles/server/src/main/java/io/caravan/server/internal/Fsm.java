@@ -108,6 +108,7 @@ final class Fsm {
         on(Command.SnapshotRestoreCommit.class, (txn, c) -> {
             throw new IllegalStateException("a snapshot restore is applied outside a transaction");
         });
+        on(Command.AutopilotConfigUpdate.class, Autopilot::setConfig);
         for (Class<?> type : Command.class.getPermittedSubclasses()) {
             if (!appliers.containsKey(type)) {
                 throw new IllegalStateException("no applier for command " + type.getSimpleName());
