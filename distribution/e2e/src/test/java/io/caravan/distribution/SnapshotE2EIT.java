@@ -107,7 +107,7 @@ class SnapshotE2EIT {
             assertEquals(250, config.get("MaxTrailingLogs").asInt());
 
             String out = cli(dev.dir(), "set", "operator", "autopilot", "set-config", "-address", agent.address(),
-                    "-max-trailing-logs", "500", "-cleanup-dead-servers", "false");
+                    "-max-trailing-logs", "500", "-cleanup-dead-servers=false");
             assertTrue(out.contains("Configuration updated!"), out);
             config = agent.json("/v1/operator/autopilot/configuration");
             assertEquals(500, config.get("MaxTrailingLogs").asInt());

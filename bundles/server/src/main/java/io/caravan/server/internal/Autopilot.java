@@ -62,7 +62,42 @@ final class Autopilot {
     }
 
     static AutopilotConfig config(StateSnapshot s) {
-        return s.get(CONFIG, AutopilotConfig.KEY).orElse(AutopilotConfig.DEFAULT);
+        return config(s, AutopilotConfig.DEFAULT);
+    }
+
+    /** The stored configuration, or {@code initial} (the agent's {@code autopilot} block) until one is written. */
+    static AutopilotConfig config(StateSnapshot s, AutopilotConfig initial) {
+        return s.get(CONFIG, AutopilotConfig.KEY).orElse(initial);
+    }
+
+    /**
+     * The agent's {@code autopilot} block as the server's configuration carries it ({@code autopilot.<key>}, with
+     * Nomad's key names or their dotted forms): Nomad's defaults for keys not given.
+     *
+     * @throws IllegalArgumentException naming the key of a value that does not parse
+     */
+    static AutopilotConfig fromAgent(java.util.Map<String, Object> properties) {
+        java.util.function.Function<String, Optional<String>> key = name -> {
+            Object v = properties.get("autopilot." + name);
+            if (v == null) {
+                v = properties.get("autopilot." + name.replace('_', '.'));
+            }
+            return Optional.ofNullable(v).map(String::valueOf);
+        };
+        AutopilotConfig d = AutopilotConfig.DEFAULT;
+        try {
+            return new AutopilotConfig(
+                    key.apply("cleanup_dead_servers").map(Boolean::parseBoolean).orElse(d.cleanupDeadServers()),
+                    key.apply("last_contact_threshold").orElse(d.lastContactThreshold()),
+                    key.apply("max_trailing_logs").map(Long::parseLong).orElse(d.maxTrailingLogs()),
+                    key.apply("min_quorum").map(Integer::parseInt).orElse(d.minQuorum()),
+                    key.apply("server_stabilization_time").orElse(d.serverStabilizationTime()),
+                    key.apply("enable_redundancy_zones").map(Boolean::parseBoolean).orElse(false),
+                    key.apply("disable_upgrade_migration").map(Boolean::parseBoolean).orElse(false),
+                    key.apply("enable_custom_upgrades").map(Boolean::parseBoolean).orElse(false), 0, 0).validated();
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("autopilot: " + e.getMessage());
+        }
     }
 
     /** The applier: Nomad's check-and-set on the stored configuration's ModifyIndex (0: none stored yet). */

@@ -36,7 +36,9 @@ import org.slf4j.LoggerFactory;
  * Nomad's {@code /v1/operator/autopilot/configuration} (read from this server's state; written through the log, with
  * {@code ?cas=}) and {@code /v1/operator/autopilot/health} (answered by the leader, 429 when not healthy, as Nomad).
  * Also hands the stored configuration to the Raft server on every server, whenever it changes or the state is
- * restored, so that whichever server leads cleans up dead servers as configured.
+ * restored, so that whichever server leads cleans up dead servers as configured. Until a configuration is written,
+ * each server uses its agent's {@code autopilot} block (Nomad writes the first leader's block at bootstrap; here a
+ * server whose block differs from its peers' may act differently until the first write).
  */
 @Component(service = ApiRoutes.class, configurationPid = "io.caravan.server",
         configurationPolicy = ConfigurationPolicy.REQUIRE)
@@ -58,8 +60,20 @@ public final class AutopilotRoutes implements ApiRoutes, ServerState.AppliedList
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     volatile Membership membership;
 
+    /** The agent's {@code autopilot} block: the configuration until one is written through the API. */
+    private final AutopilotConfig initial;
+
     @Activate
-    public AutopilotRoutes(@Reference ServerState state, @Reference RaftWrites writes) {
+    public AutopilotRoutes(@Reference ServerState state, @Reference RaftWrites writes,
+                           java.util.Map<String, Object> properties) {
+        AutopilotConfig fromAgent;
+        try {
+            fromAgent = Autopilot.fromAgent(properties);
+        } catch (IllegalArgumentException e) {
+            LOG.warn("the agent's autopilot block is not valid ({}); using Nomad's defaults", e.getMessage());
+            fromAgent = AutopilotConfig.DEFAULT;
+        }
+        this.initial = fromAgent;
         this.state = state;
         this.store = state.store();
         this.reads = new StateReads(store);
@@ -101,7 +115,7 @@ public final class AutopilotRoutes implements ApiRoutes, ServerState.AppliedList
     private void push() {
         RaftConfiguration group = raft;
         if (group != null) {
-            AutopilotConfig config = Autopilot.config(store.snapshot());
+            AutopilotConfig config = Autopilot.config(store.snapshot(), initial);
             group.deadServerCleanup(config.cleanupDeadServers(), config.minQuorum());
         }
     }
@@ -110,7 +124,7 @@ public final class AutopilotRoutes implements ApiRoutes, ServerState.AppliedList
     public void register(RouteTable routes) {
         routes.getAsync("/v1/operator/autopilot/configuration", GET_CONFIG, r -> reads.query(r, (s, ws) -> {
                     ws.table(Autopilot.CONFIG.name());
-                    return new Indexed<>(Autopilot.config(s), s.tableIndex(Autopilot.CONFIG.name()));
+                    return new Indexed<>(Autopilot.config(s, initial), s.tableIndex(Autopilot.CONFIG.name()));
                 }).toCompletableFuture())
                 .writeAsync("/v1/operator/autopilot/configuration", SET_CONFIG,
                         r -> setConfig(r).toCompletableFuture())
@@ -167,8 +181,9 @@ public final class AutopilotRoutes implements ApiRoutes, ServerState.AppliedList
             throw new CaravanException(ErrorCode.NO_LEADER, "No cluster leader");
         }
         Membership m = membership;
-        Autopilot.HealthReply reply = Autopilot.health(Autopilot.config(store.snapshot()), group.servers(), progress,
-                group.term(), m == null ? List.of() : m.members(), stability, Instant.now());
+        AutopilotConfig config = Autopilot.config(store.snapshot(), initial);
+        Autopilot.HealthReply reply = Autopilot.health(config, group.servers(), progress, group.term(),
+                m == null ? List.of() : m.members(), stability, Instant.now());
         return new ApiResponse(reply.healthy() ? 200 : 429, reply, QueryMeta.LOCAL);
     }
 }

@@ -128,4 +128,20 @@ class AutopilotClusterTest {
         assertEquals("200ms", new AutopilotConfig(true, "200000000", 0, 0, null, false, false, false, 0, 0)
                 .validated().lastContactThreshold());
     }
+
+    @Test
+    void theAgentsAutopilotBlockIsTheConfigurationUntilOneIsWritten() {
+        AutopilotConfig fromAgent = Autopilot.fromAgent(Map.of("autopilot.cleanup.dead.servers", false,
+                "autopilot.last.contact.threshold", "500ms", "autopilot.max.trailing.logs", 100L, "name", "x"));
+        assertFalse(fromAgent.cleanupDeadServers());
+        assertEquals("500ms", fromAgent.lastContactThreshold());
+        assertEquals(100, fromAgent.maxTrailingLogs());
+        assertEquals("10s", fromAgent.serverStabilizationTime());
+        ServerState server = states.get(0);
+        assertEquals(fromAgent, Autopilot.config(server.store().snapshot(), fromAgent));
+        server.apply(1, 1_000, CommandCodec.encode(new Command.AutopilotConfigUpdate(AutopilotConfig.DEFAULT, false,
+                0)));
+        assertTrue(Autopilot.config(server.store().snapshot(), fromAgent).cleanupDeadServers());
+        assertEquals(AutopilotConfig.DEFAULT, Autopilot.fromAgent(Map.of()));
+    }
 }

@@ -16,8 +16,8 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "set-config", description = "Modify the autopilot configuration.")
 public final class AutopilotSetConfigCommand extends HttpCommand {
-    @Option(names = {"-cleanup-dead-servers", "--cleanup-dead-servers"}, converter = GoBool.class,
-            paramLabel = "<bool>", description = "Remove failed servers from the Raft group when safe.")
+    @Option(names = {"-cleanup-dead-servers", "--cleanup-dead-servers"}, arity = "0..1",
+            fallbackValue = "true", converter = GoBool.class, paramLabel = "<bool>", description = "Remove failed servers from the Raft group when safe.")
     Boolean cleanupDeadServers;
 
     @Option(names = {"-max-trailing-logs", "--max-trailing-logs"}, paramLabel = "<n>",
@@ -36,16 +36,16 @@ public final class AutopilotSetConfigCommand extends HttpCommand {
             description = "Stored; no effect in Caravan (servers join as voters).")
     String serverStabilizationTime;
 
-    @Option(names = {"-enable-redundancy-zones", "--enable-redundancy-zones"}, converter = GoBool.class,
-            paramLabel = "<bool>", description = "Nomad Enterprise; stored, no effect.")
+    @Option(names = {"-enable-redundancy-zones", "--enable-redundancy-zones"}, arity = "0..1",
+            fallbackValue = "true", converter = GoBool.class, paramLabel = "<bool>", description = "Nomad Enterprise; stored, no effect.")
     Boolean enableRedundancyZones;
 
-    @Option(names = {"-disable-upgrade-migration", "--disable-upgrade-migration"}, converter = GoBool.class,
-            paramLabel = "<bool>", description = "Nomad Enterprise; stored, no effect.")
+    @Option(names = {"-disable-upgrade-migration", "--disable-upgrade-migration"}, arity = "0..1",
+            fallbackValue = "true", converter = GoBool.class, paramLabel = "<bool>", description = "Nomad Enterprise; stored, no effect.")
     Boolean disableUpgradeMigration;
 
-    @Option(names = {"-enable-custom-upgrades", "--enable-custom-upgrades"}, converter = GoBool.class,
-            paramLabel = "<bool>", description = "Nomad Enterprise; stored, no effect.")
+    @Option(names = {"-enable-custom-upgrades", "--enable-custom-upgrades"}, arity = "0..1",
+            fallbackValue = "true", converter = GoBool.class, paramLabel = "<bool>", description = "Nomad Enterprise; stored, no effect.")
     Boolean enableCustomUpgrades;
 
     public AutopilotSetConfigCommand(Context ctx) {

@@ -37,9 +37,14 @@ class UnsupportedKeysTest {
 
     @Test
     void theSchemaMarksWhatIsNotActedOnAndLeavesTheRest() {
-        for (String block : List.of("telemetry", "consul", "vault", "audit", "autopilot")) {
+        for (String block : List.of("telemetry", "consul", "vault", "audit")) {
             assertNotNull(ROOT.key(block).unsupported(), block);
         }
+        // The autopilot block is the initial autopilot configuration; its Enterprise keys are not acted on.
+        Schema.Block autopilot = (Schema.Block) ROOT.key("autopilot");
+        assertNull(autopilot.unsupported());
+        assertNull(autopilot.key("cleanup_dead_servers").unsupported());
+        assertNotNull(autopilot.key("enable_redundancy_zones").unsupported());
         Schema.Block tls = (Schema.Block) ROOT.key("tls");
         assertNull(tls.unsupported());
         assertNull(tls.key("rpc").unsupported());
