@@ -16,7 +16,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
 import io.caravan.api.acl.AclRule;
-import io.caravan.consensus.Replicator;
+import io.caravan.consensus.RaftConfiguration;
 import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
@@ -58,6 +58,8 @@ public final class SnapshotRoutes implements ApiRoutes {
     volatile LeaderLocator servers;
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     volatile Rpc rpc;
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    volatile RaftConfiguration raft;
 
     @Activate
     public SnapshotRoutes(@Reference ServerState state, @Reference RaftWrites writes) {
@@ -86,13 +88,18 @@ public final class SnapshotRoutes implements ApiRoutes {
                     .thenApply(HttpForward.Answer::toResponse).toCompletableFuture();
         }
         StateSnapshot snapshot = store.snapshot();
-        byte[] archive = archive(snapshot);
+        RaftConfiguration group = raft;
+        byte[] archive = archive(snapshot, group == null ? 0 : group.term());
         return CompletableFuture.completedFuture(new ApiResponse(200, new RawBody(CONTENT_TYPE, archive),
                 QueryMeta.index(snapshot.latestIndex())));
     }
 
-    /** The archive of {@code snapshot}: metadata, then the state stream it describes. */
-    static byte[] archive(StateSnapshot snapshot) {
+    /**
+     * The archive of {@code snapshot}: metadata, then the state stream it describes.
+     *
+     * @param term the Raft term when saved (Ratis does not say which term wrote the last applied entry)
+     */
+    static byte[] archive(StateSnapshot snapshot, long term) {
         ByteArrayOutputStream state = new ByteArrayOutputStream();
         try {
             snapshot.writeTo(state, NomadTables.codec());
@@ -104,9 +111,8 @@ public final class SnapshotRoutes implements ApiRoutes {
         for (TableSpec<?> table : NomadTables.ALL) {
             tables.put(table.name(), snapshot.count(table));
         }
-        // The term is not exposed by the consensus bundle: recorded as 0.
         return SnapshotArchive.write(new SnapshotArchive.Meta(SnapshotArchive.VERSION,
-                snapshot.latestIndex() + "-" + System.currentTimeMillis(), snapshot.latestIndex(), 0,
+                snapshot.latestIndex() + "-" + System.currentTimeMillis(), snapshot.latestIndex(), term,
                 System.currentTimeMillis(), bytes.length, SnapshotArchive.sha256(bytes), tables), bytes);
     }
 

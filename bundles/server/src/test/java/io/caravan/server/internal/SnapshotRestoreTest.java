@@ -76,7 +76,7 @@ class SnapshotRestoreTest {
             }
         });
 
-        SnapshotArchive.Read read = SnapshotArchive.read(SnapshotRoutes.archive(source.store().snapshot()));
+        SnapshotArchive.Read read = SnapshotArchive.read(SnapshotRoutes.archive(source.store().snapshot(), 1));
         assertEquals(200, read.meta().tables().get("jobs"));
         assertEquals(200, read.meta().index());
         List<Command.Result> results = restoreIntoTarget(read.state());
@@ -97,12 +97,12 @@ class SnapshotRestoreTest {
     @Test
     void aCorruptArchiveIsRefusedBeforeAnythingIsWritten() throws Exception {
         source.apply(1, 1_000, register("web", ""));
-        byte[] archive = SnapshotRoutes.archive(source.store().snapshot());
+        byte[] archive = SnapshotRoutes.archive(source.store().snapshot(), 1);
         archive[archive.length - 10] ^= 0x40;
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SnapshotArchive.read(archive));
         assertTrue(e.getMessage().contains("checksum mismatch"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> SnapshotArchive.read("{\"Jobs\":[]}".getBytes()));
-        byte[] truncated = java.util.Arrays.copyOf(SnapshotRoutes.archive(source.store().snapshot()), 100);
+        byte[] truncated = java.util.Arrays.copyOf(SnapshotRoutes.archive(source.store().snapshot(), 1), 100);
         assertTrue(assertThrows(IllegalArgumentException.class, () -> SnapshotArchive.read(truncated)).getMessage()
                 .contains("truncated"));
     }
@@ -111,7 +111,7 @@ class SnapshotRestoreTest {
     void aCommitWhosePiecesDoNotMatchChangesNothing() throws Exception {
         source.apply(1, 1_000, register("web", ""));
         target.apply(++targetIndex, 1_000, register("only-on-target", ""));
-        byte[] state = SnapshotArchive.read(SnapshotRoutes.archive(source.store().snapshot())).state();
+        byte[] state = SnapshotArchive.read(SnapshotRoutes.archive(source.store().snapshot(), 1)).state();
         String id = UUID.randomUUID().toString();
         applyToTarget(new Command.SnapshotRestoreChunk(id, 0, state));
         Command.Result wrongHash = applyToTarget(new Command.SnapshotRestoreCommit(id, 1, state.length,
@@ -132,5 +132,44 @@ class SnapshotRestoreTest {
                 SnapshotArchive.sha256(garbage)));
         assertEquals(400, notState.errorCode());
         assertTrue(hasJob(target, "only-on-target"));
+    }
+
+    /** Through real Raft: every one of three servers ends with the restored state, pieces and all applied in order. */
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 180, unit = java.util.concurrent.TimeUnit.SECONDS)
+    void everyServerOfAClusterRestoresTheSameState(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        String padding = "y".repeat(8 * 1024);
+        for (int i = 0; i < 150; i++) {
+            source.apply(i + 1, 1_000, register("job-" + i, padding));
+        }
+        byte[] state = SnapshotArchive.read(SnapshotRoutes.archive(source.store().snapshot(), 1)).state();
+        List<ServerState> cluster = List.of(new ServerState(), new ServerState(), new ServerState());
+        try (io.caravan.consensus.internal.TestRaftGroup group =
+                     io.caravan.consensus.internal.TestRaftGroup.start(dir, cluster)) {
+            assertTrue(group.awaitReady(java.time.Duration.ofSeconds(60)), "a leader");
+            int leader = java.util.stream.IntStream.range(0, 3).filter(i -> group.server(i).isLeader()).findFirst()
+                    .orElseThrow();
+            group.server(leader).submit(register("only-in-cluster", "")).toCompletableFuture()
+                    .get(30, java.util.concurrent.TimeUnit.SECONDS);
+            List<Command> commands = SnapshotRestore.commands(UUID.randomUUID().toString(), state);
+            assertTrue(commands.size() > 2, "several pieces");
+            for (Command command : commands) {
+                byte[] result = group.server(leader).submit(CommandCodec.encode(command)).toCompletableFuture()
+                        .get(30, java.util.concurrent.TimeUnit.SECONDS).result();
+                assertEquals(0, CommandCodec.decodeResult(result).errorCode());
+            }
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+            for (ServerState server : cluster) {
+                while (!hasJob(server, "job-149") && System.nanoTime() < deadline) {
+                    Thread.sleep(50);
+                }
+                assertEquals(150, server.store().snapshot().count(NomadTables.JOBS));
+                assertFalse(hasJob(server, "only-in-cluster"));
+                assertEquals(0, server.store().snapshot().count(SnapshotRestore.CHUNKS));
+            }
+        } finally {
+            cluster.forEach(ServerState::deactivate);
+        }
     }
 }
