@@ -105,6 +105,24 @@ class ClusterE2EIT {
         assertEquals(1, raft.findValues("Leader").stream().filter(JsonNode::asBoolean).count(), raft.toString());
         AgentProcess.await("the client learnt every server", WAIT, () -> client.json("/v1/agent/servers").size() == 3);
 
+        // Autopilot, asked of a follower and answered by the leader: three healthy voters, one of which may fail.
+        java.util.concurrent.atomic.AtomicReference<String> health = new java.util.concurrent.atomic.AtomicReference<>();
+        AgentProcess.await("autopilot reports the cluster healthy", WAIT, () -> {
+            try {
+                var answer = follower.get("/v1/operator/autopilot/health");
+                health.set(answer.body());
+                return answer.statusCode() == 200;
+            } catch (Exception e) {
+                return false;
+            }
+        });
+        JsonNode report = AgentProcess.JSON.readTree(health.get());
+        assertEquals(1, report.get("FailureTolerance").asInt(), report.toString());
+        assertEquals(3, report.get("Servers").findValues("Healthy").stream().filter(JsonNode::asBoolean).count(),
+                report.toString());
+        assertTrue(report.get("Servers").findValues("SerfStatus").stream().allMatch(v -> v.asText().equals("alive")),
+                report.toString());
+
         // A job submitted to a follower runs on the client.
         assertEquals(200, follower.putForm("/v1/jobs", job("web")).statusCode());
         AgentProcess.await("web runs", WAIT, () -> running(follower, "web").size() == 2);
