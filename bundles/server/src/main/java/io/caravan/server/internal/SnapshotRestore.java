@@ -68,6 +68,12 @@ final class SnapshotRestore {
      */
     static Command.Result commit(StateStore store, long index, Command.SnapshotRestoreCommit commit) {
         List<Chunk> chunks = store.snapshot().prefix(CHUNKS, commit.restoreId() + "/").toList();
+        if (chunks.isEmpty()) {
+            // The restore replaced the staging table with the snapshot's: a retried commit finds nothing, and the
+            // log cannot record its first result across a restore; say both possibilities.
+            return Command.Result.rejected(index, 400, "snapshot restore " + commit.restoreId() + ": no parts are "
+                    + "staged (it was applied already, or a later restore dropped its parts); nothing was restored");
+        }
         if (chunks.size() != commit.parts()) {
             return Command.Result.rejected(index, 400, "snapshot restore " + commit.restoreId() + ": "
                     + chunks.size() + " of " + commit.parts() + " parts staged; nothing was restored");
