@@ -123,6 +123,17 @@ class ClusterE2EIT {
         assertTrue(report.get("Servers").findValues("SerfStatus").stream().allMatch(v -> v.asText().equals("alive")),
                 report.toString());
 
+        // A snapshot asked of a follower comes from the leader through it, or from the follower itself with ?stale.
+        for (String query : List.of("", "?stale")) {
+            var snapshot = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create(follower.address() + "/v1/operator/snapshot" + query))
+                    .timeout(Duration.ofSeconds(30)).build(), java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+            assertEquals(200, snapshot.statusCode(), query);
+            assertTrue(new String(snapshot.body(), 0, 18, java.nio.charset.StandardCharsets.US_ASCII)
+                    .equals("caravan-snapshot 1"), query);
+            assertTrue(Long.parseLong(snapshot.headers().firstValue("X-Nomad-Index").orElse("0")) > 0, query);
+        }
+
         // A job submitted to a follower runs on the client.
         assertEquals(200, follower.putForm("/v1/jobs", job("web")).statusCode());
         AgentProcess.await("web runs", WAIT, () -> running(follower, "web").size() == 2);

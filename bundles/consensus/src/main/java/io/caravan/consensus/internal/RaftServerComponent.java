@@ -359,9 +359,8 @@ public final class RaftServerComponent {
         if (next.isEmpty()) {
             return;
         }
-        if (next.get().size() < current.size() && next.get().size() < minQuorum
-                && current.stream().filter(p -> !next.get().contains(p)).allMatch(p -> failedFor.containsKey(p.id()))) {
-            return;   // autopilot's MinQuorum: a failed server is not removed below it
+        if (!RaftMembers.autopilotAllows(current, next.get(), m.failedServers(), cleanupDeadServers, minQuorum)) {
+            return;
         }
         if (!next.get().equals(lastAttempt)) {   // retried every second until it is made: said once
             LOG.info("Raft configuration follows membership: {} -> {}", current, next.get());
