@@ -85,4 +85,15 @@ public interface StateStore {
      * @return closing it unregisters the listener
      */
     AutoCloseable addChangeListener(ChangeListener listener);
+
+    /**
+     * {@link #restore(InputStream, Codec)} as a write at {@code raftIndex}: the whole state is replaced by the stream's
+     * (verified in full first), and every table's index and the latest index become {@code raftIndex}, since every table
+     * changed at that entry. For restoring a snapshot through the log, whose own indexes may lie ahead of this log.
+     *
+     * @throws IllegalArgumentException if {@code raftIndex} does not advance past {@link #latestIndex()}
+     * @throws IllegalStateException if a transaction is open
+     * @since 1.1
+     */
+    void restore(InputStream in, Codec codec, long raftIndex) throws IOException;
 }

@@ -53,6 +53,9 @@ import io.caravan.cli.command.AllocFsCommand;
 import io.caravan.cli.command.AllocChecksCommand;
 import io.caravan.cli.command.AllocRestartCommand;
 import io.caravan.cli.command.AllocSignalCommand;
+import io.caravan.cli.command.AutopilotGetConfigCommand;
+import io.caravan.cli.command.AutopilotHealthCommand;
+import io.caravan.cli.command.AutopilotSetConfigCommand;
 import io.caravan.cli.command.DeploymentCommand;
 import io.caravan.cli.command.DeploymentFailCommand;
 import io.caravan.cli.command.DeploymentListCommand;
@@ -103,6 +106,7 @@ import io.caravan.cli.command.NodeDrainCommand;
 import io.caravan.cli.command.NodeEligibilityCommand;
 import io.caravan.cli.command.NodeStatusCommand;
 import io.caravan.cli.command.AgentInfoCommand;
+import io.caravan.cli.command.OperatorAutopilotCommand;
 import io.caravan.cli.command.OperatorCommand;
 import io.caravan.cli.command.OperatorKeygenCommand;
 import io.caravan.cli.command.OperatorRaftCommand;
@@ -117,6 +121,10 @@ import io.caravan.cli.command.OperatorRaftListPeersCommand;
 import io.caravan.cli.command.OperatorRaftRemovePeerCommand;
 import io.caravan.cli.command.OperatorRaftSkipEntryCommand;
 import io.caravan.cli.command.OperatorSchedulerCommand;
+import io.caravan.cli.command.OperatorSnapshotCommand;
+import io.caravan.cli.command.OperatorSnapshotInspectCommand;
+import io.caravan.cli.command.OperatorSnapshotRestoreCommand;
+import io.caravan.cli.command.OperatorSnapshotSaveCommand;
 import io.caravan.cli.command.SchedulerGetConfigCommand;
 import io.caravan.cli.command.SchedulerSetConfigCommand;
 import io.caravan.cli.command.ServerCommand;
@@ -305,6 +313,14 @@ public final class Main {
                                 .addSubcommand(new OperatorRaftListPeersCommand(ctx))
                                 .addSubcommand(new OperatorRaftRemovePeerCommand(ctx))
                                 .addSubcommand(new OperatorRaftSkipEntryCommand(ctx)))
+                        .addSubcommand(new CommandLine(new OperatorSnapshotCommand())
+                                .addSubcommand(new OperatorSnapshotSaveCommand(ctx))
+                                .addSubcommand(new OperatorSnapshotRestoreCommand(ctx))
+                                .addSubcommand(new OperatorSnapshotInspectCommand(ctx)))
+                        .addSubcommand(new CommandLine(new OperatorAutopilotCommand())
+                                .addSubcommand(new AutopilotGetConfigCommand(ctx))
+                                .addSubcommand(new AutopilotSetConfigCommand(ctx))
+                                .addSubcommand(new AutopilotHealthCommand(ctx)))
                         .addSubcommand(new CommandLine(new OperatorSchedulerCommand())
                                 .addSubcommand(new SchedulerGetConfigCommand(ctx))
                                 .addSubcommand(new SchedulerSetConfigCommand(ctx)))

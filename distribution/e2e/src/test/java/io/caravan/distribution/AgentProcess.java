@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -90,6 +91,24 @@ final class AgentProcess implements AutoCloseable {
         Path log = dir.resolve(logName);
         AgentProcess agent = new AgentProcess(run(log, "agent", "-dev", "-config", config.toString()), log, config,
                 httpHost, http, rpc, https);
+        agent.awaitHealthy();
+        return agent;
+    }
+
+    /**
+     * {@code caravan agent -dev} as {@link #startDev(Path, String)}, with {@code env} added to the agent's environment
+     * (e.g. {@code NOTIFY_SOCKET}).
+     */
+    static AgentProcess startDevWithEnv(Path dir, String extraJson, Map<String, String> env) throws Exception {
+        int[] ports = freePorts(3);
+        Path config = dir.resolve("agent.json");
+        Files.writeString(config, String.format("{\"ports\": {\"http\": %d, \"rpc\": %d, \"serf\": %d}%s}",
+                ports[0], ports[1], ports[2], extraJson));
+        Path log = dir.resolve("agent.log");
+        ProcessBuilder builder = new ProcessBuilder(DIST.resolve("bin/caravan").toAbsolutePath().toString(), "agent",
+                "-dev", "-config", config.toString()).redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().putAll(env);
+        AgentProcess agent = new AgentProcess(builder.start(), log, config, "127.0.0.1", ports[0], ports[1]);
         agent.awaitHealthy();
         return agent;
     }

@@ -105,6 +105,35 @@ class ClusterE2EIT {
         assertEquals(1, raft.findValues("Leader").stream().filter(JsonNode::asBoolean).count(), raft.toString());
         AgentProcess.await("the client learnt every server", WAIT, () -> client.json("/v1/agent/servers").size() == 3);
 
+        // Autopilot, asked of a follower and answered by the leader: three healthy voters, one of which may fail.
+        java.util.concurrent.atomic.AtomicReference<String> health = new java.util.concurrent.atomic.AtomicReference<>();
+        AgentProcess.await("autopilot reports the cluster healthy", WAIT, () -> {
+            try {
+                var answer = follower.get("/v1/operator/autopilot/health");
+                health.set(answer.body());
+                return answer.statusCode() == 200;
+            } catch (Exception e) {
+                return false;
+            }
+        });
+        JsonNode report = AgentProcess.JSON.readTree(health.get());
+        assertEquals(1, report.get("FailureTolerance").asInt(), report.toString());
+        assertEquals(3, report.get("Servers").findValues("Healthy").stream().filter(JsonNode::asBoolean).count(),
+                report.toString());
+        assertTrue(report.get("Servers").findValues("SerfStatus").stream().allMatch(v -> v.asText().equals("alive")),
+                report.toString());
+
+        // A snapshot asked of a follower comes from the leader through it, or from the follower itself with ?stale.
+        for (String query : List.of("", "?stale")) {
+            var snapshot = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create(follower.address() + "/v1/operator/snapshot" + query))
+                    .timeout(Duration.ofSeconds(30)).build(), java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+            assertEquals(200, snapshot.statusCode(), query);
+            assertTrue(new String(snapshot.body(), 0, 18, java.nio.charset.StandardCharsets.US_ASCII)
+                    .equals("caravan-snapshot 1"), query);
+            assertTrue(Long.parseLong(snapshot.headers().firstValue("X-Nomad-Index").orElse("0")) > 0, query);
+        }
+
         // A job submitted to a follower runs on the client.
         assertEquals(200, follower.putForm("/v1/jobs", job("web")).statusCode());
         AgentProcess.await("web runs", WAIT, () -> running(follower, "web").size() == 2);

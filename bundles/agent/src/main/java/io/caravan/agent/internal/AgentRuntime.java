@@ -52,6 +52,8 @@ import org.slf4j.LoggerFactory;
 public final class AgentRuntime implements AgentConfigService, io.caravan.agent.AgentShutdown {
     static final String AGENT_ARGS = "caravan.agent.args";
     private static final Logger LOG = LoggerFactory.getLogger(AgentRuntime.class);
+    /** How long systemd's READY=1 waits for the HTTP API to open (systemd's own start timeout may be shorter). */
+    private static final long READY_LIMIT_MS = 300_000;
     private static final Duration LEAVE_TIMEOUT = Duration.ofSeconds(30);
 
     private final BundleContext context;
@@ -60,6 +62,8 @@ public final class AgentRuntime implements AgentConfigService, io.caravan.agent.
     private final String version;
     private final List<GracefulLeave> leaves = new CopyOnWriteArrayList<>();
     private final AtomicBoolean stopping = new AtomicBoolean();
+    /** Tells systemd (Type=notify) when the agent is ready, reloading or stopping; does nothing outside systemd. */
+    private final SystemdNotify systemd = SystemdNotify.fromEnvironment();
 
     @Reference(target = "(caravan.launcher=shutdown)", cardinality = ReferenceCardinality.OPTIONAL,
             policyOption = ReferencePolicyOption.GREEDY)
@@ -129,6 +133,7 @@ public final class AgentRuntime implements AgentConfigService, io.caravan.agent.
                     "HUP", this::reloadOnSignal,
                     "INT", () -> stop("interrupt", settings.leaveOnInterrupt()),
                     "TERM", () -> stop("terminated", settings.leaveOnTerminate())));
+            systemd.readyWhenListening(resolved.httpAddr(), resolved.httpPort(), READY_LIMIT_MS);
         } catch (AgentFlags.UsageException | ConfigException | AgentSettings.InvalidConfigException
                  | IOException | TlsException e) {
             System.err.println("==> " + (e instanceof TlsException ? "Error loading TLS configuration: " : "")
@@ -196,6 +201,7 @@ public final class AgentRuntime implements AgentConfigService, io.caravan.agent.
     @Override
     public synchronized ReloadReport reload() {
         long start = System.nanoTime();
+        systemd.reloading();
         try {
             Candidate next = load();
             ConfigDiff diff = ConfigDiff.between(running, next.config(), Schema.nomadAgent());
@@ -225,6 +231,9 @@ public final class AgentRuntime implements AgentConfigService, io.caravan.agent.
             throw CaravanException.badRequest("TLS: " + e.getMessage() + "; the certificates in force stay");
         } catch (IOException e) {
             throw new CaravanException(ErrorCode.INTERNAL, "reload failed: " + e.getMessage());
+        } finally {
+            // Done either way: a failed reload keeps the configuration in force, and the agent serves on.
+            systemd.ready("Agent running");
         }
     }
 
@@ -294,6 +303,7 @@ public final class AgentRuntime implements AgentConfigService, io.caravan.agent.
             Runtime.getRuntime().halt(1);
         }
         System.out.println("==> Caught signal: " + signal);
+        systemd.stopping();   // before the graceful leave, which can take a while
         if (leave) {
             System.out.println("==> Gracefully shutting down agent...");
             for (GracefulLeave l : leaves) {
@@ -308,6 +318,7 @@ public final class AgentRuntime implements AgentConfigService, io.caravan.agent.
     }
 
     private void exit(int code) {
+        systemd.stopping();
         IntConsumer shutdown = launcherShutdown;
         if (shutdown != null) {
             shutdown.accept(code);

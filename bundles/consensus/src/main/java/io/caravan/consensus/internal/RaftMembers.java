@@ -99,6 +99,17 @@ final class RaftMembers {
         return Optional.empty();
     }
 
+    /**
+     * Whether autopilot lets the leader make the change {@code current} → {@code next}: one that removes a failed
+     * server only with {@code CleanupDeadServers} on and at least {@code minQuorum} voters left (Nomad's MinQuorum);
+     * any other change (adding a server, removing one that left) always.
+     */
+    static boolean autopilotAllows(List<Peer> current, List<Peer> next, List<String> failed, boolean cleanup,
+                                   int minQuorum) {
+        boolean removesFailed = current.stream().filter(p -> !next.contains(p)).anyMatch(p -> failed.contains(p.id()));
+        return !removesFailed || cleanup && next.size() >= minQuorum;
+    }
+
     private static long aliveVoters(List<Peer> group, List<Member> servers) {
         Set<String> alive = servers.stream().filter(m -> m.status() == Status.ALIVE).map(m -> m.tag(TAG_ID))
                 .collect(Collectors.toSet());

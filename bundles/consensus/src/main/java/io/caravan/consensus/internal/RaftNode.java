@@ -521,6 +521,38 @@ final class RaftNode implements Replicator, AutoCloseable {
                 .map(p -> new Peer(p.getId().toString(), p.getAddress())).toList();
     }
 
+    /**
+     * On the leader: each member's last contact and match index (Ratis lists its followers' RPC info and match indexes
+     * in the same order, that of its log appenders); the leader itself with 0 ms and its own last index.
+     */
+    List<io.caravan.consensus.RaftConfiguration.Progress> progress() {
+        RaftServer.Division d = division;
+        if (!isRunning() || d == null || !d.getInfo().isLeader()) {
+            return List.of();
+        }
+        List<io.caravan.consensus.RaftConfiguration.Progress> out = new java.util.ArrayList<>();
+        out.add(new io.caravan.consensus.RaftConfiguration.Progress(d.getId().toString(), 0,
+                d.getRaftLog().getLastEntryTermIndex() == null ? 0 : d.getRaftLog().getLastEntryTermIndex().getIndex()));
+        var role = d.getInfo().getRoleInfoProto();
+        if (!role.hasLeaderInfo()) {
+            return out;
+        }
+        var followers = role.getLeaderInfo().getFollowerInfoList();
+        long[] match = d.getInfo().getFollowerMatchIndices();
+        for (int i = 0; i < followers.size(); i++) {
+            var f = followers.get(i);
+            out.add(new io.caravan.consensus.RaftConfiguration.Progress(f.getId().getId().toStringUtf8(),
+                    f.getLastRpcElapsedTimeMs(), i < match.length ? match[i] : 0));
+        }
+        return out;
+    }
+
+    /** The current term (0 before the server runs). */
+    long term() {
+        RaftServer.Division d = division;
+        return d == null ? 0 : d.getInfo().getCurrentTerm();
+    }
+
     /** The leader's peer id, when one is known. */
     Optional<String> leaderId() {
         RaftServer.Division d = division;

@@ -78,6 +78,9 @@ public final class RaftServerComponent {
     private long busySince;                                           // nanoTime; starter thread only
     private List<Peer> lastAttempt;                                   // starter thread only
     private volatile RaftNode node;
+    /** Autopilot's CleanupDeadServers and MinQuorum, as the replicated state last said (Nomad's defaults first). */
+    private volatile boolean cleanupDeadServers = true;
+    private volatile int minQuorum;
     private volatile ClusterMembership membership;
     private ServiceRegistration<?> registration;           // guarded by this
     private boolean deactivated;                           // guarded by this
@@ -290,7 +293,7 @@ public final class RaftServerComponent {
         properties.put("caravan.raft.peers", node.peers().toArray(String[]::new));
         registration = context.registerService(new String[] {Replicator.class.getName(),
                 RaftConfiguration.class.getName(), MetricSource.class.getName()},
-                new RaftServices(node, this::rpcAddressOf), properties);
+                new RaftServices(node, this::rpcAddressOf, this::setDeadServerCleanup), properties);
         LOG.info("Raft ready after {} ms: leader {}, last applied index {}; Replicator registered",
                 (System.nanoTime() - activatedNanos) / 1_000_000, node.leaderAddress().orElse("?"),
                 node.lastAppliedIndex());
@@ -321,6 +324,14 @@ public final class RaftServerComponent {
         return known;
     }
 
+    private void setDeadServerCleanup(boolean enabled, int quorum) {
+        if (enabled != cleanupDeadServers || quorum != minQuorum) {
+            LOG.info("Autopilot dead-server cleanup {} (min quorum {})", enabled ? "on" : "off", quorum);
+        }
+        cleanupDeadServers = enabled;
+        minQuorum = quorum;
+    }
+
     /** Remembers since when each server has been seen failed, for the dead-server cleanup. */
     private void trackFailures() {
         ClusterMembership m = membership;
@@ -343,8 +354,14 @@ public final class RaftServerComponent {
         Map<String, Duration> failedFor = new HashMap<>();
         failedSince.forEach((id, since) -> failedFor.put(id, Duration.ofNanos(now - since)));
         List<Peer> current = node.configuration();
+        if (!cleanupDeadServers) {
+            failedFor.clear();   // no failed server has been failed long enough: only servers that left go
+        }
         Optional<List<Peer>> next = m.nextConfiguration(configured.self(), current, failedFor);
         if (next.isEmpty()) {
+            return;
+        }
+        if (!RaftMembers.autopilotAllows(current, next.get(), m.failedServers(), cleanupDeadServers, minQuorum)) {
             return;
         }
         if (!next.get().equals(lastAttempt)) {   // retried every second until it is made: said once

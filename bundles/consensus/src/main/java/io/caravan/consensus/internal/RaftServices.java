@@ -16,11 +16,36 @@ import io.caravan.metrics.MetricSource;
 final class RaftServices implements Replicator, RaftConfiguration, MetricSource {
     private final RaftNode node;
     private final Function<String, Optional<String>> rpcAddressOf;
+    private final CleanupPolicy cleanup;
 
-    /** @param rpcAddressOf a server's RPC address by node ID, when known (never its Raft address) */
-    RaftServices(RaftNode node, Function<String, Optional<String>> rpcAddressOf) {
+    /** Where {@link #deadServerCleanup} goes: the component that follows membership. */
+    interface CleanupPolicy {
+        void set(boolean enabled, int minQuorum);
+    }
+
+    /**
+     * @param rpcAddressOf a server's RPC address by node ID, when known (never its Raft address)
+     * @param cleanup told of autopilot's dead-server cleanup settings
+     */
+    RaftServices(RaftNode node, Function<String, Optional<String>> rpcAddressOf, CleanupPolicy cleanup) {
         this.node = node;
         this.rpcAddressOf = rpcAddressOf;
+        this.cleanup = cleanup;
+    }
+
+    @Override
+    public List<Progress> progress() {
+        return node.progress();
+    }
+
+    @Override
+    public long term() {
+        return node.term();
+    }
+
+    @Override
+    public void deadServerCleanup(boolean enabled, int minQuorum) {
+        cleanup.set(enabled, minQuorum);
     }
 
     @Override

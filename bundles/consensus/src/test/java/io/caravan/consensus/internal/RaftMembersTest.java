@@ -83,4 +83,21 @@ class RaftMembersTest {
                 Map.of("s2", Duration.ofMinutes(5), "s3", Duration.ofMinutes(5)), DEAD_AFTER),
                 "removing one of two dead servers would leave 1 alive of 2: no majority");
     }
+
+    @Test
+    void autopilotKeepsFailedServersWhenCleanupIsOffOrBelowMinQuorum() {
+        List<Peer> three = List.of(new Peer("s1", "a:1"), new Peer("s2", "a:2"), new Peer("s3", "a:3"));
+        List<Peer> withoutS3 = three.subList(0, 2);
+        List<String> s3Failed = List.of("s3");
+        org.junit.jupiter.api.Assertions.assertTrue(
+                RaftMembers.autopilotAllows(three, withoutS3, s3Failed, true, 0));
+        org.junit.jupiter.api.Assertions.assertFalse(
+                RaftMembers.autopilotAllows(three, withoutS3, s3Failed, false, 0), "CleanupDeadServers off");
+        org.junit.jupiter.api.Assertions.assertFalse(
+                RaftMembers.autopilotAllows(three, withoutS3, s3Failed, true, 3), "MinQuorum 3");
+        org.junit.jupiter.api.Assertions.assertTrue(
+                RaftMembers.autopilotAllows(three, withoutS3, List.of(), false, 3), "a server that left goes");
+        org.junit.jupiter.api.Assertions.assertTrue(
+                RaftMembers.autopilotAllows(withoutS3, three, s3Failed, false, 3), "adding is not autopilot's");
+    }
 }

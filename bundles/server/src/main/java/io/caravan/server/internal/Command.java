@@ -703,6 +703,49 @@ sealed interface Command {
         }
     }
 
+    /**
+     * One piece of a snapshot being restored ({@code PUT /v1/operator/snapshot}), staged in
+     * {@link SnapshotRestore#CHUNKS} until its {@link SnapshotRestoreCommit}; bounded so that each fits one entry.
+     * Part 0 drops whatever an earlier, unfinished restore staged.
+     */
+    record SnapshotRestoreChunk(String restoreId, int part, byte[] data) implements Command {
+        @Override
+        public void validate() {
+            Checks.text(restoreId, "RestoreID");
+            Checks.present(data, "Data");
+            if (part < 0 || data.length > SnapshotRestore.PART_BYTES) {
+                throw new IllegalArgumentException("Part: out of range");
+            }
+        }
+    }
+
+    /**
+     * Replaces the whole state with the staged pieces of {@code restoreId}, if there are {@code parts} of them and
+     * together they have {@code size} bytes and SHA-256 {@code sha256} and read as a state snapshot; otherwise nothing
+     * changes. Applied outside a transaction: it replaces the state, not rows of it.
+     */
+    record SnapshotRestoreCommit(String restoreId, int parts, long size, String sha256) implements Command {
+        @Override
+        public void validate() {
+            Checks.text(restoreId, "RestoreID");
+            Checks.text(sha256, "SHA256");
+            if (parts < 1 || size < 0) {
+                throw new IllegalArgumentException("Parts: out of range");
+            }
+        }
+    }
+
+    /**
+     * {@code PUT /v1/operator/autopilot/configuration}; with {@code cas}, only if the stored configuration's
+     * ModifyIndex is {@code expectedIndex} (0: none stored yet), decided when applied.
+     */
+    record AutopilotConfigUpdate(AutopilotConfig config, boolean cas, long expectedIndex) implements Command {
+        @Override
+        public void validate() {
+            Checks.present(config, "AutopilotConfig");
+        }
+    }
+
     /** The checks of {@link #validate}: each throws {@link IllegalArgumentException} naming the field. */
     final class Checks {
         private Checks() {

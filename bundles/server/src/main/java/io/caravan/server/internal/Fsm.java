@@ -124,6 +124,11 @@ final class Fsm {
         on(Command.EvalDelete.class, EvalDeletes::apply);
         on(Command.GcDelete.class, CoreGc::apply);
         on(Command.JobSummariesReconcile.class, JobStatus::reconcileAll);
+        on(Command.SnapshotRestoreChunk.class, SnapshotRestore::stage);
+        on(Command.SnapshotRestoreCommit.class, (txn, c) -> {
+            throw new IllegalStateException("a snapshot restore is applied outside a transaction");
+        });
+        on(Command.AutopilotConfigUpdate.class, Autopilot::setConfig);
         for (Class<?> type : Command.class.getPermittedSubclasses()) {
             if (!appliers.containsKey(type)) {
                 throw new IllegalStateException("no applier for command " + type.getSimpleName());
@@ -157,6 +162,9 @@ final class Fsm {
     Outcome apply(long index, long timestampMillis, UUID requestId, Command command) {
         // The apply thread is the store's only writer: its snapshot is the state of the previous entry.
         StateSnapshot before = store.snapshot();
+        if (command instanceof Command.SnapshotRestoreCommit restore) {
+            return new Outcome(SnapshotRestore.commit(store, index, restore), false);   // replaces the whole state
+        }
         if (requestId != null) {
             Optional<Command.Result> first = AppliedRequests.result(before, requestId);
             if (first.isPresent()) {

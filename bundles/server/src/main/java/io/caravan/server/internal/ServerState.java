@@ -110,6 +110,10 @@ public final class ServerState implements CommandHandler {
             LOG.atDebug().addKeyValue("index", index).addKeyValue("request", entry.requestId())
                     .addKeyValue("first", outcome.result().index())
                     .log("log entry not applied: its write was applied before (a retry); answering the first result");
+        } else if (outcome.result().errorCode() == 0 && entry.command() instanceof Command.SnapshotRestoreCommit) {
+            for (AppliedListener listener : listeners) {
+                listener.restored();   // the whole state was replaced, as after a Raft snapshot
+            }
         } else if (outcome.result().errorCode() == 0) {
             for (AppliedListener listener : listeners) {
                 listener.applied(index, entry.command());

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.caravan.consensus.CommandHandler;
+import io.caravan.consensus.RaftConfiguration;
 import io.caravan.consensus.Replicator;
 
 /**
@@ -49,6 +50,11 @@ public final class TestRaftGroup implements AutoCloseable {
     /** The Raft log of server {@code i} (in the order of the handlers). */
     public Replicator server(int i) {
         return nodes.get(i);
+    }
+
+    /** The Raft configuration as server {@code i} serves it (no gossip: RPC addresses unknown). */
+    public RaftConfiguration configuration(int i) {
+        return new RaftServices(nodes.get(i), id -> java.util.Optional.empty(), (enabled, minQuorum) -> { });
     }
 
     /** Whether every server has a leader and has applied what was committed, within {@code wait}. */

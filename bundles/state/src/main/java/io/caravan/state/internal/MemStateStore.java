@@ -114,6 +114,25 @@ public final class MemStateStore implements StateStore {
         return () -> listeners.remove(listener);
     }
 
+    @Override
+    public void restore(InputStream in, Codec codec, long raftIndex) throws IOException {
+        if (raftIndex <= root.latestIndex()) {
+            throw new IllegalArgumentException("raft index " + raftIndex + " does not advance past " + root.latestIndex());
+        }
+        Root restored = SnapshotFormat.read(in, codec, tables, 0);
+        Map<String, TableState> reindexed = new HashMap<>();
+        restored.tables().forEach((name, t) -> reindexed.put(name,
+                new TableState(t.spec(), t.rows(), t.indexes(), raftIndex)));
+        Thread me = Thread.currentThread();
+        acquire(me);
+        try {
+            root = new Root(Map.copyOf(reindexed), raftIndex, root.generation() + 1);
+        } finally {
+            writer.set(null);
+        }
+        wake(registry.collectAll());
+    }
+
     /** Number of parked blocking queries; for tests and metrics. */
     public int parkedQueries() {
         return registry.size();

@@ -147,6 +147,30 @@ public final class ApiClient {
         return send("DELETE", path, query);
     }
 
+    /** PUTs {@code bytes} as they are ({@code application/octet-stream}), e.g. a snapshot to restore. */
+    public JsonNode putBytes(String path, Map<String, String> query, byte[] bytes) throws ApiException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path, query))
+                .PUT(HttpRequest.BodyPublishers.ofByteArray(bytes))
+                .header("Accept", "application/json").header("Content-Type", "application/octet-stream");
+        if (connection.token() != null) {
+            request.header(TOKEN_HEADER, connection.token());
+        }
+        HttpResponse<String> response;
+        try {
+            response = http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw unreachable(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ApiException("interrupted");
+        }
+        if (response.statusCode() >= 400) {
+            throw new ApiException("Unexpected response code: " + response.statusCode() + " ("
+                    + oneLine(response.body()) + ")");
+        }
+        return parse(response);
+    }
+
     /**
      * GETs a raw body ({@code /v1/client/fs/*} with {@code plain=true}) and copies it to {@code out} as it arrives,
      * so {@code -f} follows a log for as long as the agent streams it.

@@ -37,7 +37,7 @@ class UnsupportedKeysTest {
 
     @Test
     void theSchemaMarksWhatIsNotActedOnAndLeavesTheRest() {
-        for (String block : List.of("consul", "vault", "audit", "autopilot")) {
+        for (String block : List.of("consul", "vault", "audit")) {
             assertNotNull(ROOT.key(block).unsupported(), block);
         }
         // Telemetry is acted on (bundles/metrics); the sinks other than /v1/metrics are not.
@@ -51,6 +51,11 @@ class UnsupportedKeysTest {
         assertNotNull(telemetry.key("statsd_address").unsupported());
         assertNotNull(telemetry.key("publish_allocation_metrics").unsupported());
         assertNotNull(telemetry.key("circonus_api_token").unsupported());
+        // The autopilot block is the initial autopilot configuration; its Enterprise keys are not acted on.
+        Schema.Block autopilot = (Schema.Block) ROOT.key("autopilot");
+        assertNull(autopilot.unsupported());
+        assertNull(autopilot.key("cleanup_dead_servers").unsupported());
+        assertNotNull(autopilot.key("enable_redundancy_zones").unsupported());
         Schema.Block tls = (Schema.Block) ROOT.key("tls");
         assertNull(tls.unsupported());
         assertNull(tls.key("rpc").unsupported());
