@@ -131,6 +131,9 @@ public final class MemStateStore implements StateStore {
             writer.set(null);
         }
         wake(registry.collectAll());
+        for (ChangeListener listener : listeners) {
+            listener.restored(raftIndex); // an operator's restore replaces everything too (event subscribers end)
+        }
     }
 
     /** Number of parked blocking queries; for tests and metrics. */
