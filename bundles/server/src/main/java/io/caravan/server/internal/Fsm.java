@@ -104,6 +104,8 @@ final class Fsm {
         on(Command.RootKeyDelete.class, KeyringApply::deleteRootKey);
         on(Command.ServiceRegistrationUpsert.class, ServiceRegistrations::upsert);
         on(Command.ServiceRegistrationDelete.class, ServiceRegistrations::delete);
+        on(Command.NodePoolUpsert.class, NodePools::upsert);
+        on(Command.NodePoolDelete.class, NodePools::delete);
         for (Class<?> type : Command.class.getPermittedSubclasses()) {
             if (!appliers.containsKey(type)) {
                 throw new IllegalStateException("no applier for command " + type.getSimpleName());

@@ -78,7 +78,7 @@ final class NomadTables {
     static final List<TableSpec<?>> ALL = List.of(JOBS, JOB_VERSIONS, JOB_SUMMARIES, EVALS, ALLOCS, NODES,
             SCHEDULER_CONFIG, AppliedRequests.TABLE, ACL_POLICIES, ACL_TOKENS, ACL_ROLES, ACL_BOOTSTRAP,
             ACL_AUTH_METHODS, ACL_BINDING_RULES, DEPLOYMENTS, PeriodicJobs.LAUNCHES, VARIABLES, NAMESPACES, SCALING_EVENTS,
-            Keyring.ROOT_KEYS, Keyring.KEYSTORES, SERVICE_REGISTRATIONS);
+            Keyring.ROOT_KEYS, Keyring.KEYSTORES, SERVICE_REGISTRATIONS, NodePools.TABLE);
 
     /**
      * A codec for one snapshot or one restore (it is stateful): each row as Nomad's JSON, readable and the shape the
@@ -92,7 +92,7 @@ final class NomadTables {
                 json(ACL_ROLES), json(ACL_BOOTSTRAP), json(ACL_AUTH_METHODS), json(ACL_BINDING_RULES),
                 json(DEPLOYMENTS), json(PeriodicJobs.LAUNCHES), json(VARIABLES), json(NAMESPACES),
                 json(SCALING_EVENTS), json(Keyring.ROOT_KEYS), json(Keyring.KEYSTORES),
-                json(SERVICE_REGISTRATIONS));
+                json(SERVICE_REGISTRATIONS), json(NodePools.TABLE));
     }
 
     /** An allocation row: {@code {"Ref": n, "Alloc": {...}}}, the alloc's {@code Job} present only at first use. */
