@@ -104,6 +104,7 @@ import io.caravan.cli.command.OperatorCommand;
 import io.caravan.cli.command.OperatorKeygenCommand;
 import io.caravan.cli.command.OperatorRaftCommand;
 import io.caravan.cli.command.NodeIntroCommand;
+import io.caravan.cli.command.NodePoolCommand;
 import io.caravan.cli.command.NodeIntroCreateCommand;
 import io.caravan.cli.command.OperatorRootCommand;
 import io.caravan.cli.command.OperatorRootKeyringCommand;
@@ -286,7 +287,15 @@ public final class Main {
                         .addSubcommand(new NodeEligibilityCommand(ctx))
                         .addSubcommand(new NodeDrainCommand(ctx))
                         .addSubcommand(new CommandLine(new NodeIntroCommand())
-                                .addSubcommand(new NodeIntroCreateCommand(ctx))))
+                                .addSubcommand(new NodeIntroCreateCommand(ctx)))
+                        .addSubcommand(new CommandLine(new NodePoolCommand())
+                                .addSubcommand(new NodePoolCommand.ListPools(ctx))
+                                .addSubcommand(new NodePoolCommand.Info(ctx))
+                                .addSubcommand(new NodePoolCommand.Apply(ctx))
+                                .addSubcommand(new NodePoolCommand.Delete(ctx))
+                                .addSubcommand(new NodePoolCommand.Nodes(ctx))
+                                .addSubcommand(new NodePoolCommand.Jobs(ctx))
+                                .addSubcommand(new NodePoolCommand.Init(ctx))))
                 .addSubcommand(new CommandLine(new OperatorCommand())
                         .addSubcommand(new OperatorKeygenCommand(ctx))
                         .addSubcommand(new CommandLine(new OperatorRaftCommand())
