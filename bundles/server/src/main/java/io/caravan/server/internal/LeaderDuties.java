@@ -114,6 +114,11 @@ public final class LeaderDuties implements ServerState.AppliedListener {
         LOG.info("Leader duties stopped");
     }
 
+    /** The scheduler workers' state, for {@code GET /v1/agent/schedulers}. */
+    List<SchedulerWorker.Info> workers() {
+        return workers.stream().map(SchedulerWorker::info).toList();
+    }
+
     /** A node's heartbeat: the TTL it must beat within next. */
     Duration heartbeat(String nodeId) {
         return heartbeats.beat(nodeId);

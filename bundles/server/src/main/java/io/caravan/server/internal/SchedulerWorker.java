@@ -38,7 +38,19 @@ final class SchedulerWorker implements AutoCloseable {
     private final RaftWrites writes;
     private final Clock clock;
     private final Thread thread;
+    private final String id = java.util.UUID.randomUUID().toString();
+    private final java.time.Instant started;
+    /** Nomad's worker workload status: what the worker is doing right now. */
+    private volatile String workload = "Starting";
     private volatile boolean closed;
+
+    /** Nomad's {@code WorkerStats} row of {@code GET /v1/agent/schedulers}. */
+    record Info(String id, List<String> enabledSchedulers, String started, String status, String workloadStatus) {}
+
+    Info info() {
+        return new Info(id, types.stream().sorted().toList(), started.toString(), closed ? "Stopped" : "Started",
+                closed ? "Stopped" : workload);
+    }
 
     SchedulerWorker(int number, EvalBroker broker, Set<String> types, StateStore store, PlanApplier planApplier,
                     RaftWrites writes, Clock clock) {
@@ -48,6 +60,7 @@ final class SchedulerWorker implements AutoCloseable {
         this.planApplier = planApplier;
         this.writes = writes;
         this.clock = clock;
+        this.started = clock.instant();
         this.thread = new Thread(this::run, "caravan-scheduler-" + number);
         thread.setDaemon(true);
         thread.start();
@@ -56,11 +69,13 @@ final class SchedulerWorker implements AutoCloseable {
     private void run() {
         while (!closed) {
             Optional<EvalBroker.Lease> lease;
+            workload = "WaitingToDequeue";
             try {
                 lease = broker.dequeue(types, POLL);
             } catch (InterruptedException e) {
                 return;
             }
+            workload = "Scheduling";
             lease.ifPresent(this::process);
         }
     }
@@ -121,6 +136,7 @@ final class SchedulerWorker implements AutoCloseable {
 
         @Override
         public PlanResult submitPlan(Plan plan) throws SchedulerException {
+            workload = "Submitting";
             try {
                 return planApplier.submit(plan).get();
             } catch (InterruptedException e) {
@@ -128,6 +144,8 @@ final class SchedulerWorker implements AutoCloseable {
                 throw new SchedulerException("interrupted submitting a plan", e);
             } catch (ExecutionException e) {
                 throw new SchedulerException("plan failed: " + e.getCause().getMessage(), e.getCause());
+            } finally {
+                workload = "Scheduling";
             }
         }
 
