@@ -104,6 +104,7 @@ import io.caravan.cli.command.OperatorCommand;
 import io.caravan.cli.command.OperatorKeygenCommand;
 import io.caravan.cli.command.OperatorRaftCommand;
 import io.caravan.cli.command.NodeIntroCommand;
+import io.caravan.cli.command.MonitorCommand;
 import io.caravan.cli.command.NodePoolCommand;
 import io.caravan.cli.command.NodeIntroCreateCommand;
 import io.caravan.cli.command.OperatorRootCommand;
@@ -323,6 +324,7 @@ public final class Main {
                         // The command to run follows the path: its own flags are not ours.
                         .addSubcommand(new CommandLine(new VarLockCommand(ctx)).setStopAtPositional(true)))
                 .addSubcommand(new LoginCommand(ctx))
+                .addSubcommand(new MonitorCommand(ctx))
                 .addSubcommand(new StatusCommand(ctx))
                 .addSubcommand(new CommandLine(new TlsCommand())
                         .addSubcommand(new CommandLine(new TlsCommand.Ca())
