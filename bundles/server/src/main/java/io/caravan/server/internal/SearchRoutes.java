@@ -82,8 +82,8 @@ public final class SearchRoutes implements ApiRoutes {
 
     private CompletionStage<ApiResponse> prefix(ApiRequest r) {
         JsonNode body = body(r);
-        String prefix = body.path("Prefix").asText("");
-        List<String> contexts = contexts(r, body.path("Context").asText(""));
+        String prefix = field(body, "Prefix").asText("");
+        List<String> contexts = contexts(r, field(body, "Context").asText(""));
         return new StateReads(store).query(r, (s, ws) -> {
             Map<String, List<String>> matches = new LinkedHashMap<>();
             Map<String, Boolean> truncations = new LinkedHashMap<>();
@@ -100,12 +100,12 @@ public final class SearchRoutes implements ApiRoutes {
 
     private CompletionStage<ApiResponse> fuzzy(ApiRequest r) {
         JsonNode body = body(r);
-        String text = body.path("Text").asText("");
+        String text = field(body, "Text").asText("");
         if (text.length() < MIN_TERM) {
             throw CaravanException.badRequest("fuzzy search query must be at least " + MIN_TERM
                     + " characters, got " + text.length());
         }
-        List<String> contexts = contexts(r, body.path("Context").asText("")).stream()
+        List<String> contexts = contexts(r, field(body, "Context").asText("")).stream()
                 .filter(c -> !UUID_CONTEXTS.contains(c) || c.equals("allocs") || c.equals("nodes")).toList();
         String needle = text.toLowerCase(Locale.ROOT);
         return new StateReads(store).query(r, (s, ws) -> {
@@ -124,6 +124,17 @@ public final class SearchRoutes implements ApiRoutes {
             });
             return new Indexed<>(new Answer<>(matches, truncations), index(s, ws, contexts));
         });
+    }
+
+    /** A body field by name in any case, as Nomad's JSON decoding matches them. */
+    private static JsonNode field(JsonNode body, String name) {
+        for (var names = body.fieldNames(); names.hasNext(); ) {
+            String n = names.next();
+            if (n.equalsIgnoreCase(name)) {
+                return body.get(n);
+            }
+        }
+        return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
     }
 
     private static JsonNode body(ApiRequest r) {
