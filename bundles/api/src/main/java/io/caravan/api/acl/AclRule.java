@@ -48,6 +48,11 @@ public sealed interface AclRule {
         return new Variable(capability);
     }
 
+    /** A node pool capability on the pool the request names (the endpoint's {@code namespacedBy} gives the pool). */
+    static AclRule nodePool(String capability) {
+        return new NodePoolCapability(capability);
+    }
+
     static AclRule scope(Scope scope, Access access) {
         return new ScopeAccess(scope, access);
     }
@@ -220,6 +225,33 @@ public sealed interface AclRule {
         public Optional<String> grantingPolicy(String namespace) {
             return Optional.of("namespace \"" + namespace + "\" { variables { path \"*\" { capabilities = [\""
                     + capability + "\"] } } }");
+        }
+    }
+
+    /**
+     * A capability ({@code read}, {@code write}, {@code delete}) on a node pool. Endpoints that take it name the pool
+     * where others name a namespace, so the dispatcher hands the pool here as {@code namespace}.
+     */
+    record NodePoolCapability(String capability) implements AclRule {
+        public NodePoolCapability {
+            if (!List.of("read", "write", "delete").contains(capability)) {
+                throw new IllegalArgumentException("unknown node pool capability " + capability);
+            }
+        }
+
+        @Override
+        public boolean allows(Identity caller, String pool) {
+            return caller.acl().allowNodePool(pool, capability);
+        }
+
+        @Override
+        public String describe() {
+            return "node_pool:" + capability;
+        }
+
+        @Override
+        public Optional<String> grantingPolicy(String pool) {
+            return Optional.of("node_pool \"" + pool + "\" { capabilities = [\"" + capability + "\"] }");
         }
     }
 

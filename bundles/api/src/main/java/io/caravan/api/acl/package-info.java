@@ -4,7 +4,7 @@
  * ({@link io.caravan.api.acl.AclRule}, declared once per endpoint), and the service that turns a secret into the
  * first two ({@link io.caravan.api.acl.AclResolver}).
  */
-@Version("1.1.0")
+@Version("1.2.0")
 package io.caravan.api.acl;
 
 import org.osgi.annotation.versioning.Version;

@@ -31,21 +31,38 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Nomad's node pool endpoints ({@link NodePools}). Caravan's policy language has no {@code node_pool} rules yet, so
- * reading takes {@code node:read} and writing a management token (Nomad: the pool's {@code read}/{@code write}).
+ * Nomad's node pool endpoints ({@link NodePools}), with Nomad's {@code node_pool} rules: reading a pool takes its
+ * {@code read}, writing {@code write}, deleting {@code delete}; the list holds the pools the caller may read; a
+ * pool's nodes also take {@code node:read}, its jobs only those the caller may list in the query's namespace.
  */
 @Component(service = ApiRoutes.class, configurationPid = "io.caravan.server",
         configurationPolicy = ConfigurationPolicy.REQUIRE)
 public final class NodePoolRoutes implements ApiRoutes {
     private static final Logger LOG = LoggerFactory.getLogger(NodePoolRoutes.class);
-    private static final AclRule READ = AclRule.scope(Scope.NODE, Access.READ);
-    static final ApiEndpoint LIST = ApiEndpoint.of("NodePool.List", READ);
-    static final ApiEndpoint GET = ApiEndpoint.of("NodePool.GetNodePool", READ);
-    static final ApiEndpoint NODES = ApiEndpoint.of("NodePool.ListNodes", READ);
-    static final ApiEndpoint JOBS = ApiEndpoint.of("NodePool.ListJobs", AclRule.anyOf(READ,
-            AclRule.namespace(io.caravan.api.acl.Capability.LIST_JOBS)));
-    static final ApiEndpoint UPSERT = ApiEndpoint.of("NodePool.UpsertNodePools", AclRule.MANAGEMENT).onLeader();
-    static final ApiEndpoint DELETE = ApiEndpoint.of("NodePool.DeleteNodePools", AclRule.MANAGEMENT).onLeader();
+    private static final AclRule READ = AclRule.nodePool("read");
+    static final ApiEndpoint LIST = ApiEndpoint.of("NodePool.List", AclRule.PUBLIC);
+    static final ApiEndpoint GET = pathPool("NodePool.GetNodePool", READ);
+    static final ApiEndpoint NODES = pathPool("NodePool.ListNodes", READ);
+    static final ApiEndpoint JOBS = pathPool("NodePool.ListJobs", READ);
+    static final ApiEndpoint UPSERT = ApiEndpoint.of("NodePool.UpsertNodePools", AclRule.nodePool("write"))
+            .namespacedBy(NodePoolRoutes::poolOfBody).onLeader();
+    static final ApiEndpoint UPSERT_PATH = pathPool("NodePool.UpsertNodePools", AclRule.nodePool("write"))
+            .onLeader();
+    static final ApiEndpoint DELETE = pathPool("NodePool.DeleteNodePools", AclRule.nodePool("delete")).onLeader();
+
+    /** An endpoint whose rule applies to the pool the path names. */
+    private static ApiEndpoint pathPool(String name, AclRule rule) {
+        return ApiEndpoint.of(name, rule).namespacedBy(r -> r.pathParam("name"));
+    }
+
+    /** The pool a body names; read from the raw bytes, which the handler's {@code body()} then reads again. */
+    private static String poolOfBody(ApiRequest r) {
+        try {
+            return io.caravan.api.json.NomadJson.mapper().readTree(r.rawBody()).path("Name").asText(null);
+        } catch (java.io.IOException | RuntimeException e) {
+            return null; // the handler answers the bad body
+        }
+    }
 
     /** What a pool body may carry: its own fields, and the server-set ones a read returned (ignored). */
     private static final Set<String> KNOWN = Set.of("Name", "Description", "Meta", "SchedulerConfiguration",
@@ -69,7 +86,7 @@ public final class NodePoolRoutes implements ApiRoutes {
         routes.getAsync("/v1/node/pools", LIST, this::list)
                 .writeAsync("/v1/node/pools", UPSERT, r -> upsert(r, null))
                 .getAsync("/v1/node/pool/{name}", GET, this::get)
-                .writeAsync("/v1/node/pool/{name}", UPSERT, r -> upsert(r, r.pathParam("name")))
+                .writeAsync("/v1/node/pool/{name}", UPSERT_PATH, r -> upsert(r, r.pathParam("name")))
                 .deleteAsync("/v1/node/pool/{name}", DELETE, this::delete)
                 .getAsync("/v1/node/pool/{name}/nodes", NODES, this::nodes)
                 .getAsync("/v1/node/pool/{name}/jobs", JOBS, this::jobs);
@@ -79,7 +96,8 @@ public final class NodePoolRoutes implements ApiRoutes {
         String prefix = r.options().prefix();
         return reads.query(r, (s, ws) -> {
             ws.table(NodePools.TABLE.name());
-            return new Indexed<>(NodePools.all(s).filter(p -> p.name().startsWith(prefix)).toList(),
+            return new Indexed<>(NodePools.all(s).filter(p -> p.name().startsWith(prefix))
+                    .filter(p -> r.identity().acl().allowNodePool(p.name(), "read")).toList(),
                     Math.max(1, s.tableIndex(NodePools.TABLE.name())));
         });
     }
@@ -101,6 +119,9 @@ public final class NodePoolRoutes implements ApiRoutes {
 
     private CompletionStage<ApiResponse> nodes(ApiRequest r) {
         String name = r.pathParam("name");
+        if (!r.identity().acl().allow(Scope.NODE, Access.READ)) {
+            throw new CaravanException(ErrorCode.PERMISSION_DENIED, "Permission denied");
+        }
         requireExists(name);
         return reads.query(r, (s, ws) -> {
             ws.table(NomadTables.NODES.name());

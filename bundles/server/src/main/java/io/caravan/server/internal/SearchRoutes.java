@@ -179,7 +179,7 @@ public final class SearchRoutes implements ApiRoutes {
         }
         return switch (context) {
             case "nodes" -> acl.allow(Scope.NODE, Access.READ);
-            case "node_pools" -> acl.allow(Scope.NODE, Access.READ);
+            case "node_pools" -> acl.allowNodePoolSearch();
             case "namespaces" -> "*".equals(ns) ? Capability.ALL.stream().anyMatch(acl::allowAnyNamespace)
                     : JobRoutes.anyCapability(acl, ns);
             case "variables" -> acl.allowVariableSearch(ns);
@@ -210,7 +210,8 @@ public final class SearchRoutes implements ApiRoutes {
             case "deployments" -> s.prefix(NomadTables.DEPLOYMENTS, prefix)
                     .filter(d -> inNamespace.apply(d.namespace())).map(d -> d.id());
             case "nodes" -> s.prefix(NomadTables.NODES, prefix).map(Node::id);
-            case "node_pools" -> NodePools.all(s).map(NodePools.NodePool::name).filter(n -> n.startsWith(prefix));
+            case "node_pools" -> NodePools.all(s).map(NodePools.NodePool::name).filter(n -> n.startsWith(prefix))
+                    .filter(n -> acl.allowNodePool(n, "read"));
             case "namespaces" -> Namespaces.all(s).map(Namespaces.Namespace::name).filter(n -> n.startsWith(prefix))
                     .filter(n -> JobRoutes.anyCapability(acl, n));
             case "variables" -> ("*".equals(ns) ? s.all(NomadTables.VARIABLES) : s.prefix(NomadTables.VARIABLES,
@@ -240,6 +241,7 @@ public final class SearchRoutes implements ApiRoutes {
             case "nodes" -> s.all(NomadTables.NODES).filter(n -> contains(n.name(), needle))
                     .forEach(n -> add(found, "nodes", n.name(), n.id()));
             case "node_pools" -> NodePools.all(s).filter(p -> contains(p.name(), needle))
+                    .filter(p -> acl.allowNodePool(p.name(), "read"))
                     .forEach(p -> add(found, "node_pools", p.name()));
             case "namespaces" -> Namespaces.all(s).filter(n -> contains(n.name(), needle))
                     .filter(n -> JobRoutes.anyCapability(acl, n.name()))

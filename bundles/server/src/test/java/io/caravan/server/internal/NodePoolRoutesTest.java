@@ -125,10 +125,38 @@ class NodePoolRoutesTest {
     }
 
     @Test
-    void writesNeedManagementAndReadsNodeRead() {
-        assertEquals(AclRule.MANAGEMENT, h.endpoint("PUT", "/v1/node/pools").rule());
-        assertEquals(AclRule.MANAGEMENT, h.endpoint("DELETE", "/v1/node/pool/{name}").rule());
-        assertTrue(h.endpoint("GET", "/v1/node/pools").rule().allows(RouteAclTest.DEV, "default"));
-        assertTrue(!h.endpoint("GET", "/v1/node/pools").rule().allows(RouteAclTest.NOBODY, "default"));
+    void nodePoolRulesDecideWhoReadsWritesAndDeletes() throws Exception {
+        h.call("PUT", "/v1/node/pools", Map.of(), pool("{\"Name\": \"gpu\"}"));
+        h.call("PUT", "/v1/node/pools", Map.of(), pool("{\"Name\": \"edge\"}"));
+        io.caravan.api.acl.Acl gpuReader = new io.caravan.api.acl.Acl() {
+            public boolean isManagement() { return false; }
+            public boolean allowNamespace(String namespace, String capability) { return false; }
+            public boolean allowAnyNamespace(String capability) { return false; }
+            public boolean allow(io.caravan.api.acl.Scope scope, io.caravan.api.acl.Access access) { return false; }
+            public boolean allowHostVolume(String name, String capability) { return false; }
+            public boolean allowVariable(String namespace, String path, String capability) { return false; }
+            @Override
+            public boolean allowNodePool(String p, String capability) {
+                return p.equals("gpu") && capability.equals("read");
+            }
+        };
+        io.caravan.api.acl.Identity reader = new io.caravan.api.acl.Identity(io.caravan.api.acl.Identity.Kind.TOKEN,
+                "a", "gpu-reader", gpuReader);
+        JsonNode seen = NomadJson.mapper().valueToTree(h.call("GET", "/v1/node/pools", Map.of(), null, reader)
+                .body());
+        assertEquals(1, seen.size());
+        assertEquals("gpu", seen.get(0).path("Name").asText());
+        var get = h.endpoint("GET", "/v1/node/pool/{name}");
+        assertEquals("gpu", get.namespace().apply(new RoutesHarness.Request("GET", "/v1/node/pool/{name}",
+                Map.of("name", "gpu"), null, reader)), "the rule is checked on the pool the path names");
+        assertTrue(get.rule().allows(reader, "gpu"));
+        assertTrue(!get.rule().allows(reader, "edge"));
+        assertTrue(!h.endpoint("DELETE", "/v1/node/pool/{name}").rule().allows(reader, "gpu"));
+        var upsert = h.endpoint("PUT", "/v1/node/pools");
+        assertEquals("node_pool:write", upsert.rule().describe());
+        assertEquals("edge", upsert.namespace().apply(new RoutesHarness.Request("PUT", "/v1/node/pools", Map.of(),
+                pool("{\"Name\": \"edge\"}"), reader)));
+        assertEquals(ErrorCode.PERMISSION_DENIED, h.refused("GET", "/v1/node/pool/{name}/nodes",
+                Map.of("name", "gpu"), null, reader).code(), "a pool's nodes also take node:read");
     }
 }
