@@ -107,27 +107,26 @@ class AclMatrixE2EIT {
             String body = method.equals("GET") || method.equals("DELETE") ? null : "{}";
             boolean open = rule.equals("public");
 
-            int anonymous = agent.call(method, path, null, body).statusCode();
+            int anonymous = agent.status(method, path, null, body);
             if (open == (anonymous == 403)) {
                 failures.add(what + ": anonymous got " + anonymous);
             }
-            int unknown = agent.call(method, path, "00000000-0000-4000-8000-000000000000", body).statusCode();
+            int unknown = agent.status(method, path, "00000000-0000-4000-8000-000000000000", body);
             if (unknown != 403) {
                 failures.add(what + ": an unknown token got " + unknown);
             }
-            int without = agent.call(method, path, unrelated, body).statusCode();
+            int without = agent.status(method, path, unrelated, body);
             boolean anyToken = open || rule.equals("authenticated");
             if (anyToken == (without == 403)) {
                 failures.add(what + ": a token without the capability got " + without);
             }
             if (route.hasNonNull("GrantingPolicy")) {
-                int with = agent.call(method, path, tokenWith(route.path("GrantingPolicy").asText()), body)
-                        .statusCode();
+                int with = agent.status(method, path, tokenWith(route.path("GrantingPolicy").asText()), body);
                 if (with == 403) {
                     failures.add(what + ": a token with " + route.path("GrantingPolicy").asText() + " got 403");
                 }
             }
-            int all = agent.call(method, path, management, body).statusCode();
+            int all = agent.status(method, path, management, body);
             if (all == 403) {
                 failures.add(what + ": management got 403");
             }

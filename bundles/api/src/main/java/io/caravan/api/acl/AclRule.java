@@ -249,9 +249,10 @@ public sealed interface AclRule {
             return "node_pool:" + capability;
         }
 
+        /** Every pool's: the caller of a listing does not know which pool a request will name. */
         @Override
-        public Optional<String> grantingPolicy(String pool) {
-            return Optional.of("node_pool \"" + pool + "\" { capabilities = [\"" + capability + "\"] }");
+        public Optional<String> grantingPolicy(String namespace) {
+            return Optional.of("node_pool \"*\" { capabilities = [\"" + capability + "\"] }");
         }
     }
 

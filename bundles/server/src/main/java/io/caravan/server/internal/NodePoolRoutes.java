@@ -27,8 +27,6 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Reference;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Nomad's node pool endpoints ({@link NodePools}), with Nomad's {@code node_pool} rules: reading a pool takes its
@@ -38,7 +36,6 @@ import org.slf4j.LoggerFactory;
 @Component(service = ApiRoutes.class, configurationPid = "io.caravan.server",
         configurationPolicy = ConfigurationPolicy.REQUIRE)
 public final class NodePoolRoutes implements ApiRoutes {
-    private static final Logger LOG = LoggerFactory.getLogger(NodePoolRoutes.class);
     private static final AclRule READ = AclRule.nodePool("read");
     static final ApiEndpoint LIST = ApiEndpoint.of("NodePool.List", AclRule.PUBLIC);
     static final ApiEndpoint GET = pathPool("NodePool.GetNodePool", READ);
@@ -199,11 +196,6 @@ public final class NodePoolRoutes implements ApiRoutes {
         NodePools.problem(pool).ifPresent(problem -> {
             throw CaravanException.badRequest("invalid node pool: " + problem);
         });
-        if (scheduler != null) {
-            // Placement reads the cluster's scheduler configuration only; say so rather than pretend.
-            LOG.warn("node pool {}: SchedulerConfiguration is stored but not applied; jobs in the pool use the "
-                    + "cluster's scheduler configuration", name);
-        }
         return writes.submit(new Command.NodePoolUpsert(List.of(pool)))
                 .thenApply(result -> new ApiResponse(200, null, QueryMeta.index(result.index())));
     }

@@ -159,4 +159,21 @@ class NodePoolRoutesTest {
         assertEquals(ErrorCode.PERMISSION_DENIED, h.refused("GET", "/v1/node/pool/{name}/nodes",
                 Map.of("name", "gpu"), null, reader).code(), "a pool's nodes also take node:read");
     }
+
+    @Test
+    void aPoolsSchedulerConfigurationOverridesTheClustersForItsJobs() throws Exception {
+        h.call("PUT", "/v1/node/pools", Map.of(), pool("""
+                {"Name": "gpu", "SchedulerConfiguration": {"SchedulerAlgorithm": "spread",
+                 "MemoryOversubscriptionEnabled": true}}"""));
+        h.call("PUT", "/v1/node/pools", Map.of(), pool("{\"Name\": \"plain\"}"));
+        SnapshotSchedulerState state = new SnapshotSchedulerState(h.snapshot());
+        io.caravan.api.model.Job job = Jobs.canonical(JobLifecycleTest.job("web"), "global");
+        assertEquals("binpack", state.configuration(job).schedulerAlgorithm(), "default pool: the cluster's");
+        io.caravan.scheduler.SchedulerConfiguration gpu = state.configuration(job.toBuilder().nodePool("gpu")
+                .build());
+        assertEquals("spread", gpu.schedulerAlgorithm());
+        assertTrue(gpu.memoryOversubscriptionEnabled());
+        assertEquals("binpack", state.configuration(job.toBuilder().nodePool("plain").build())
+                .schedulerAlgorithm());
+    }
 }

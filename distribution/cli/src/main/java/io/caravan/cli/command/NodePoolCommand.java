@@ -274,8 +274,8 @@ public final class NodePoolCommand extends GroupCommand {
                     environment = "production"
                   }
 
-                  # Scheduler settings for jobs in this pool. Caravan stores them but its placement uses the
-                  # cluster's scheduler configuration (caravan operator scheduler set-config) for now.
+                  # Scheduler settings for jobs in this pool, instead of the cluster's
+                  # (caravan operator scheduler set-config).
                   # scheduler_config {
                   #   scheduler_algorithm     = "spread"
                   #   memory_oversubscription = "enabled"
