@@ -61,6 +61,11 @@ public sealed interface AclRule {
         return new AnyOf(List.of(rules));
     }
 
+    /** Every one of {@code rules} (a node pool's nodes: the pool's {@code read} and {@code node:read}). */
+    static AclRule allOf(AclRule... rules) {
+        return new AllOf(List.of(rules));
+    }
+
     record Public() implements AclRule {
         @Override
         public boolean allows(Identity caller, String namespace) {
@@ -316,6 +321,44 @@ public sealed interface AclRule {
                 }
             }
             return Optional.empty();
+        }
+    }
+
+    record AllOf(List<AclRule> rules) implements AclRule {
+        public AllOf {
+            rules = List.copyOf(rules);
+            if (rules.isEmpty()) {
+                throw new IllegalArgumentException("allOf needs at least one rule");
+            }
+        }
+
+        @Override
+        public boolean allows(Identity caller, String namespace) {
+            for (AclRule rule : rules) {
+                if (!rule.allows(caller, namespace)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public String describe() {
+            return String.join("&", rules.stream().map(AclRule::describe).toList());
+        }
+
+        /** The policies of every rule, one after the other; empty when one of them has none. */
+        @Override
+        public Optional<String> grantingPolicy(String namespace) {
+            StringBuilder all = new StringBuilder();
+            for (AclRule rule : rules) {
+                Optional<String> policy = rule.grantingPolicy(namespace);
+                if (policy.isEmpty()) {
+                    return Optional.empty();
+                }
+                all.append(all.length() == 0 ? "" : "\n").append(policy.get());
+            }
+            return Optional.of(all.toString());
         }
     }
 }

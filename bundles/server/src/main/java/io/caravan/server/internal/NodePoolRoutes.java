@@ -39,7 +39,8 @@ public final class NodePoolRoutes implements ApiRoutes {
     private static final AclRule READ = AclRule.nodePool("read");
     static final ApiEndpoint LIST = ApiEndpoint.of("NodePool.List", AclRule.PUBLIC);
     static final ApiEndpoint GET = pathPool("NodePool.GetNodePool", READ);
-    static final ApiEndpoint NODES = pathPool("NodePool.ListNodes", READ);
+    static final ApiEndpoint NODES = pathPool("NodePool.ListNodes", AclRule.allOf(READ,
+            AclRule.scope(Scope.NODE, Access.READ)));
     static final ApiEndpoint JOBS = pathPool("NodePool.ListJobs", READ);
     static final ApiEndpoint UPSERT = ApiEndpoint.of("NodePool.UpsertNodePools", AclRule.nodePool("write"))
             .namespacedBy(NodePoolRoutes::poolOfBody).onLeader();
@@ -116,9 +117,6 @@ public final class NodePoolRoutes implements ApiRoutes {
 
     private CompletionStage<ApiResponse> nodes(ApiRequest r) {
         String name = r.pathParam("name");
-        if (!r.identity().acl().allow(Scope.NODE, Access.READ)) {
-            throw new CaravanException(ErrorCode.PERMISSION_DENIED, "Permission denied");
-        }
         requireExists(name);
         return reads.query(r, (s, ws) -> {
             ws.table(NomadTables.NODES.name());
