@@ -19,7 +19,11 @@ import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.ApiRoutes;
+import io.caravan.http.Page;
 import io.caravan.http.QueryMeta;
+import io.caravan.http.QueryOptions;
+import io.caravan.http.filter.Filter;
+import io.caravan.api.json.NomadJson;
 import io.caravan.http.RouteTable;
 import io.caravan.state.Indexed;
 import io.caravan.state.StateStore;
@@ -90,14 +94,20 @@ public final class NodePoolRoutes implements ApiRoutes {
                 .getAsync("/v1/node/pool/{name}/jobs", JOBS, this::jobs);
     }
 
+    /** Nomad's list: {@code prefix}, {@code filter} on the full pools, then pages by name; only readable pools. */
     private CompletionStage<ApiResponse> list(ApiRequest r) {
-        String prefix = r.options().prefix();
-        return reads.query(r, (s, ws) -> {
+        QueryOptions o = r.options();
+        Filter filter = o.filter().isEmpty() ? null : Filter.parse(o.filter());
+        return store.query(o.minIndex(), o.maxWait(), (s, ws) -> {
             ws.table(NodePools.TABLE.name());
-            return new Indexed<>(NodePools.all(s).filter(p -> p.name().startsWith(prefix))
-                    .filter(p -> r.identity().acl().allowNodePool(p.name(), "read")).toList(),
-                    Math.max(1, s.tableIndex(NodePools.TABLE.name())));
-        });
+            var pools = NodePools.all(s).filter(p -> p.name().startsWith(o.prefix()))
+                    .filter(p -> o.nextToken().isEmpty() || p.name().compareTo(o.nextToken()) >= 0).iterator();
+            Page<NodePools.NodePool> page = Page.of(pools, p -> r.identity().acl().allowNodePool(p.name(), "read")
+                    && (filter == null || filter.matches(NomadJson.mapper().valueToTree(p))),
+                    NodePools.NodePool::name, o.perPage());
+            return new Indexed<>(page, Math.max(1, s.tableIndex(NodePools.TABLE.name())));
+        }).thenApply(result -> ApiResponse.ok(result.value().items(), new QueryMeta(result.index(), true, 0,
+                result.value().nextToken())));
     }
 
     private CompletionStage<ApiResponse> get(ApiRequest r) {

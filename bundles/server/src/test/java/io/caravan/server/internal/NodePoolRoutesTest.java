@@ -70,6 +70,10 @@ class NodePoolRoutesTest {
         assertEquals("g", updated.path("Description").asText());
         assertEquals(created, updated.path("CreateIndex").asLong());
         assertEquals(List.of("all", "default", "gpu"), listed());
+        JsonNode filtered = NomadJson.mapper().valueToTree(h.call("GET", "/v1/node/pools",
+                Map.of("?filter", "Description == \"g\""), null).body());
+        assertEquals(1, filtered.size());
+        assertEquals("gpu", filtered.get(0).path("Name").asText());
         h.call("DELETE", "/v1/node/pool/{name}", Map.of("name", "gpu"), null);
         assertEquals(List.of("all", "default"), listed());
         assertEquals(ErrorCode.NOT_FOUND, h.refused("DELETE", "/v1/node/pool/{name}", Map.of("name", "gpu"), null)

@@ -169,8 +169,8 @@ final class RoutesHarness implements AutoCloseable {
         public Optional<String> header(String name) { return Optional.empty(); }
         public Optional<String> token() { return Optional.empty(); }
         public QueryOptions options() {
-            return new QueryOptions("global", query("namespace").orElse("default"), 0, Duration.ZERO, false, "",
-                    "", 0, "", false);
+            return new QueryOptions("global", query("namespace").orElse("default"), 0, Duration.ZERO, false,
+                    query("prefix").orElse(""), query("filter").orElse(""), 0, "", false);
         }
         public byte[] rawBody() {
             return json == null ? new byte[0] : json.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
