@@ -72,13 +72,18 @@ final class NodePools {
         return ALL.equals(pool) || pool.equals(own);
     }
 
+    /** Nomad's refusal of a job in a pool that does not exist; empty when its pool exists. */
+    static Optional<String> missing(StateSnapshot s, Job job) {
+        String pool = job.nodePool() == null || job.nodePool().isEmpty() ? DEFAULT : job.nodePool();
+        return get(s, pool).isPresent() ? Optional.empty()
+                : Optional.of("job \"" + job.id() + "\" is in nonexistent node pool \"" + pool + "\"");
+    }
+
     /** A 400 unless the pool {@code job} names exists (Nomad's admission check of a register or plan). */
     static void requireFor(StateSnapshot s, Job job) {
-        String pool = job.nodePool() == null || job.nodePool().isEmpty() ? DEFAULT : job.nodePool();
-        if (get(s, pool).isEmpty()) {
-            throw io.caravan.api.CaravanException.badRequest("job \"" + job.id() + "\" is in nonexistent node pool \""
-                    + pool + "\"");
-        }
+        missing(s, job).ifPresent(refused -> {
+            throw io.caravan.api.CaravanException.badRequest(refused);
+        });
     }
 
     /** Nomad's {@code NodePool.Validate}; empty when valid. */

@@ -181,4 +181,18 @@ class NodePoolRoutesTest {
         assertEquals("binpack", state.configuration(job.toBuilder().nodePool("plain").build())
                 .schedulerAlgorithm());
     }
+
+    @Test
+    void theApplierRefusesAJobWhosePoolWasDeletedAfterTheEndpointChecked() throws Exception {
+        h.call("PUT", "/v1/node/pools", Map.of(), pool("{\"Name\": \"gpu\"}"));
+        io.caravan.api.model.Job job = Jobs.canonical(JobLifecycleTest.job("web"), "global").toBuilder()
+                .nodePool("gpu").build();
+        h.call("DELETE", "/v1/node/pool/{name}", Map.of("name", "gpu"), null);
+        io.caravan.api.CaravanException e = org.junit.jupiter.api.Assertions.assertThrows(
+                io.caravan.api.CaravanException.class, () -> h.raft.submitAndWait(new Command.JobRegister(job,
+                        io.caravan.api.model.Evaluation.forJob("e1", job,
+                                io.caravan.api.model.Evaluation.TRIGGER_JOB_REGISTER, 0), false, 0)));
+        assertEquals("job \"web\" is in nonexistent node pool \"gpu\"", e.getMessage());
+        assertTrue(h.snapshot().get(NomadTables.JOBS, NomadTables.key("default", "web")).isEmpty());
+    }
 }
