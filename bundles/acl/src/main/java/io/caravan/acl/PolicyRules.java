@@ -18,14 +18,17 @@ import io.caravan.api.acl.Scope;
  *
  * @param namespaces  namespace rules in source order; a name may be a glob ({@code prod-*}) and may repeat
  * @param hostVolumes host volume rules in source order; names may be globs
+ * @param nodePools   node pool rules in source order; names may be globs
  * @param scopes      the coarse blocks that were written ({@code node}, {@code agent}, {@code operator},
  *                    {@code quota}, {@code plugin}) and their level
  */
-public record PolicyRules(List<Namespace> namespaces, List<HostVolume> hostVolumes, Map<Scope, Access> scopes) {
+public record PolicyRules(List<Namespace> namespaces, List<HostVolume> hostVolumes, List<NodePool> nodePools,
+                          Map<Scope, Access> scopes) {
 
     public PolicyRules {
         namespaces = List.copyOf(namespaces);
         hostVolumes = List.copyOf(hostVolumes);
+        nodePools = List.copyOf(nodePools);
         scopes = scopes.isEmpty() ? Map.of() : Collections.unmodifiableMap(new EnumMap<>(scopes));
     }
 
@@ -67,6 +70,26 @@ public record PolicyRules(List<Namespace> namespaces, List<HostVolume> hostVolum
      */
     public record HostVolume(String name, String policy, Set<String> capabilities) {
         public HostVolume {
+            Objects.requireNonNull(name, "name");
+            policy = policy == null ? "" : policy;
+            capabilities = sorted(capabilities);
+        }
+    }
+
+    /** Rules without node pool rules (the form before those existed). */
+    public PolicyRules(List<Namespace> namespaces, List<HostVolume> hostVolumes, Map<Scope, Access> scopes) {
+        this(namespaces, hostVolumes, List.of(), scopes);
+    }
+
+    /**
+     * {@code node_pool "<name or glob>" { policy = "..."  capabilities = [...] }}.
+     *
+     * @param policy       as written ({@code deny}, {@code read}, {@code write}), or empty
+     * @param capabilities the capabilities written ({@code read}, {@code write}, {@code delete}, {@code deny}) plus
+     *                     those the policy expands to
+     */
+    public record NodePool(String name, String policy, Set<String> capabilities) {
+        public NodePool {
             Objects.requireNonNull(name, "name");
             policy = policy == null ? "" : policy;
             capabilities = sorted(capabilities);

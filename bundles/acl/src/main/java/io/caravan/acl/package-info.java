@@ -11,7 +11,7 @@
  * the parsed form is an immutable record tree that can be stored and compiled later. Compiled ACLs are immutable and
  * their checks allocate nothing.
  */
-@Version("1.0.0")
+@Version("1.1.0")
 package io.caravan.acl;
 
 import org.osgi.annotation.versioning.Version;

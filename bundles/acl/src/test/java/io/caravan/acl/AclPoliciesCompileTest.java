@@ -366,4 +366,27 @@ class AclPoliciesCompileTest {
         assertSame(Acl.NONE, AclPolicies.compile(List.of()));
         assertFalse(acl("node { policy = \"write\" }").isManagement());
     }
+
+    @Test
+    void nodePoolRulesAsNomadsWriteAlsoDeletesAndGlobsMatch() {
+        Acl acl = acl("""
+                node_pool "prod" {
+                  policy = "read"
+                }
+                node_pool "dev-*" {
+                  policy = "write"
+                }
+                node_pool "dev-locked" {
+                  policy = "deny"
+                }
+                """);
+        assertTrue(acl.allowNodePool("prod", "read"));
+        assertFalse(acl.allowNodePool("prod", "write"));
+        assertTrue(acl.allowNodePool("dev-a", "write"));
+        assertTrue(acl.allowNodePool("dev-a", "delete"));
+        assertFalse(acl.allowNodePool("dev-locked", "read"), "deny wins for its exact name");
+        assertFalse(acl.allowNodePool("default", "read"));
+        assertTrue(acl.allowNodePoolSearch());
+        assertFalse(acl("node { policy = \"read\" }").allowNodePoolSearch());
+    }
 }

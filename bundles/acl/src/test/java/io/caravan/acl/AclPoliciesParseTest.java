@@ -257,17 +257,18 @@ class AclPoliciesParseTest {
                 Arguments.of("host_volume \"ssd\" {\n  capabilities = [\"mount\"]\n}",
                         "2:19: unknown capability \"mount\" in host_volume \"ssd\"; expected one of deny,"
                                 + " mount-readonly, mount-readwrite"),
-                Arguments.of("node_pool \"prod\" {\n  policy = \"read\"\n}",
-                        "1:1: node_pool rules are not supported yet"),
+                Arguments.of("node_pool \"prod\" {\n  capabilities = [\"drain\"]\n}",
+                        "2:19: unknown capability \"drain\" in node_pool \"prod\"; expected one of deny, delete,"
+                                + " read, write"),
                 Arguments.of("namespaces \"default\" {\n  policy = \"read\"\n}",
-                        "1:1: unknown block \"namespaces\"; expected namespace, host_volume, node, agent, operator,"
-                                + " quota or plugin"),
+                        "1:1: unknown block \"namespaces\"; expected namespace, host_volume, node_pool, node, agent,"
+                                + " operator, quota or plugin"),
                 Arguments.of("policy = \"read\"", "1:1: unknown block \"policy\"; expected namespace, host_volume,"
-                        + " node, agent, operator, quota or plugin"),
+                        + " node_pool, node, agent, operator, quota or plugin"),
                 // a policy object pasted instead of its rules (Nomad's own test case)
                 Arguments.of("{\n  \"Name\": \"my-policy\",\n  \"Rules\": \"anything\"\n}",
-                        "2:3: unknown block \"Name\"; expected namespace, host_volume, node, agent, operator,"
-                                + " quota or plugin"),
+                        "2:3: unknown block \"Name\"; expected namespace, host_volume, node_pool, node, agent,"
+                                + " operator, quota or plugin"),
                 Arguments.of("namespace \"default\" {\n  policy = \"read\"\n", "1:21: Unclosed configuration block;"
                         + " There is no closing brace for this block before the end of the file. This may be caused"
                         + " by incorrect brace nesting elsewhere in this file."),

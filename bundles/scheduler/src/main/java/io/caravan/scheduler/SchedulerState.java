@@ -27,6 +27,14 @@ public interface SchedulerState {
 
     SchedulerConfiguration configuration();
 
+    /**
+     * The configuration that placing {@code job} uses: the cluster's, with what the job's node pool sets instead
+     * (its algorithm, memory oversubscription). {@code job} may be null (a job that is gone).
+     */
+    default SchedulerConfiguration configuration(Job job) {
+        return configuration();
+    }
+
     /** The job's most recently created deployment, whatever its status (none by default). */
     default Optional<Deployment> latestDeployment(String namespace, String jobId) {
         return Optional.empty();

@@ -111,6 +111,8 @@ import io.caravan.cli.command.OperatorCommand;
 import io.caravan.cli.command.OperatorKeygenCommand;
 import io.caravan.cli.command.OperatorRaftCommand;
 import io.caravan.cli.command.NodeIntroCommand;
+import io.caravan.cli.command.MonitorCommand;
+import io.caravan.cli.command.NodePoolCommand;
 import io.caravan.cli.command.NodeIntroCreateCommand;
 import io.caravan.cli.command.OperatorRootCommand;
 import io.caravan.cli.command.OperatorRootKeyringCommand;
@@ -306,7 +308,15 @@ public final class Main {
                         .addSubcommand(new NodeEligibilityCommand(ctx))
                         .addSubcommand(new NodeDrainCommand(ctx))
                         .addSubcommand(new CommandLine(new NodeIntroCommand())
-                                .addSubcommand(new NodeIntroCreateCommand(ctx))))
+                                .addSubcommand(new NodeIntroCreateCommand(ctx)))
+                        .addSubcommand(new CommandLine(new NodePoolCommand())
+                                .addSubcommand(new NodePoolCommand.ListPools(ctx))
+                                .addSubcommand(new NodePoolCommand.Info(ctx))
+                                .addSubcommand(new NodePoolCommand.Apply(ctx))
+                                .addSubcommand(new NodePoolCommand.Delete(ctx))
+                                .addSubcommand(new NodePoolCommand.Nodes(ctx))
+                                .addSubcommand(new NodePoolCommand.Jobs(ctx))
+                                .addSubcommand(new NodePoolCommand.Init(ctx))))
                 .addSubcommand(new CommandLine(new OperatorCommand())
                         .addSubcommand(new OperatorKeygenCommand(ctx))
                         .addSubcommand(new CommandLine(new OperatorRaftCommand())
@@ -344,6 +354,7 @@ public final class Main {
                         // The command to run follows the path: its own flags are not ours.
                         .addSubcommand(new CommandLine(new VarLockCommand(ctx)).setStopAtPositional(true)))
                 .addSubcommand(new LoginCommand(ctx))
+                .addSubcommand(new MonitorCommand(ctx))
                 .addSubcommand(new StatusCommand(ctx))
                 .addSubcommand(new CommandLine(new TlsCommand())
                         .addSubcommand(new CommandLine(new TlsCommand.Ca())

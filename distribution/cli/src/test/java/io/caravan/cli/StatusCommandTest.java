@@ -2,6 +2,7 @@ package io.caravan.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
@@ -73,13 +74,42 @@ class StatusCommandTest extends FakeAgentTest {
         assertFalse(r.err().contains("Exception"), r.err());
     }
 
+    private static final String NONE = """
+            {"jobs":[],"evals":[],"allocs":[],"nodes":[],"deployments":[],"namespaces":[],"node_pools":[]}""";
+
+    private static String matches(String context, String ids) {
+        return "{\"Matches\": " + NONE.replace("\"" + context + "\":[]", "\"" + context + "\":" + ids)
+                + ", \"Truncations\": {}}";
+    }
+
     @Test
-    void jobIdArgumentIsNotSupportedYet() {
-        agent.json("/v1/jobs", "[]");
+    void aPrefixOfOneJobShowsThatJobsStatus() {
+        agent.json("/v1/search", matches("jobs", "[\"web\"]"));
+        agent.json("/v1/jobs", "[{\"ID\":\"web\"}]");
+        agent.json("/v1/job/web", "{\"ID\":\"web\",\"Name\":\"web\",\"Type\":\"service\"}");
 
-        Cli.Result r = Cli.run(Map.of("CARAVAN_ADDR", agent.address()), "status", "web");
+        Cli.Result r = Cli.run(Map.of("CARAVAN_ADDR", agent.address()), "status", "we");
 
-        assertEquals(1, r.code());
-        assertEquals(List.of(), agent.requests());
+        assertEquals("{\"Prefix\":\"we\",\"Context\":\"all\"}", agent.last("/v1/search").body());
+        assertTrue(agent.requests().stream().anyMatch(q -> q.path().equals("/v1/job/web")), agent.requests()
+                + r.err());
+        assertTrue(r.out().contains("web"), r.out() + r.err());
+    }
+
+    @Test
+    void severalMatchesAreListedByContextAndNoneIsUnresolved() {
+        agent.json("/v1/search", matches("allocs", "[\"ab12\", \"ab34\"]"));
+        Cli.Result several = Cli.run(Map.of("CARAVAN_ADDR", agent.address()), "status", "ab");
+        assertEquals(1, several.code());
+        assertEquals(List.of("Multiple matches found for id \"ab\"", "", "Allocs:", "ab12, ab34"),
+                several.errLines());
+    }
+
+    @Test
+    void noMatchIsUnableToResolve() {
+        agent.json("/v1/search", "{\"Matches\": " + NONE + ", \"Truncations\": {}}");
+        Cli.Result none = Cli.run(Map.of("CARAVAN_ADDR", agent.address()), "status", "zz");
+        assertEquals(1, none.code());
+        assertEquals(List.of("Unable to resolve ID: \"zz\""), none.errLines());
     }
 }

@@ -249,6 +249,21 @@ final class AgentProcess implements AutoCloseable {
     /** Any call, with an ACL token ({@code X-Nomad-Token}; null: anonymous) and a JSON body (null: none). */
     HttpResponse<String> call(String method, String path, String token, String body)
             throws IOException, InterruptedException {
+        return client.send(request(method, path, token, body), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * The status of a call, the body left unread: for routes that may stream for as long as the client stays
+     * ({@code /v1/agent/monitor}), where reading the whole body would never end.
+     */
+    int status(String method, String path, String token, String body) throws IOException, InterruptedException {
+        HttpResponse<java.io.InputStream> response = client.send(request(method, path, token, body),
+                HttpResponse.BodyHandlers.ofInputStream());
+        response.body().close();
+        return response.statusCode();
+    }
+
+    private HttpRequest request(String method, String path, String token, String body) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(address() + path))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(body))
@@ -256,7 +271,7 @@ final class AgentProcess implements AutoCloseable {
         if (token != null) {
             request.header("X-Nomad-Token", token);
         }
-        return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return request.build();
     }
 
     String log() {

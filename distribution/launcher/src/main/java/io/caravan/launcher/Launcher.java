@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import java.util.stream.Stream;
@@ -123,6 +124,14 @@ public final class Launcher {
         system.registerService(Consumer.class, logLevel, props("log-level"));
         Consumer<String> logFormat = format -> AgentLog.setJson("json".equals(format));
         system.registerService(Consumer.class, logFormat, props("log-format"));
+        // The monitor's tap: ("<level>" or "<level> json", sink) -> handle that ends it. JDK types only, as above.
+        BiFunction<String, Consumer<String>, AutoCloseable> logTap = (spec, sink) -> {
+            String[] words = spec.trim().split("\\s+");
+            LogLevel level = LogLevel.parse(words[0]).orElseThrow(() -> new IllegalArgumentException(
+                    "Unknown log level: " + words[0]));
+            return AgentLog.tap(level, words.length > 1 && words[1].equals("json"), sink);
+        };
+        system.registerService(BiFunction.class, logTap, props("log-tap"));
     }
 
     private static Hashtable<String, Object> props(String role) {

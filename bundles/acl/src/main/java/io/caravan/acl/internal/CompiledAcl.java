@@ -28,9 +28,11 @@ public final class CompiledAcl implements Acl {
     private static final Bits NAMESPACE = new Bits(Capability.ALL);
     private static final Bits HOST_VOLUME = new Bits(PolicyDecoder.HOST_VOLUME_CAPABILITIES);
     private static final Bits VARIABLE = new Bits(PolicyDecoder.VARIABLE_CAPABILITIES);
+    private static final Bits NODE_POOL = new Bits(PolicyDecoder.NODE_POOL_CAPABILITIES);
 
     private final Table namespaces;
     private final Table hostVolumes;
+    private final Table nodePools;
     private final Variables variables;
     /** Every capability some namespace rule grants, for lists across all namespaces. */
     private final long anyNamespace;
@@ -39,6 +41,7 @@ public final class CompiledAcl implements Acl {
     private CompiledAcl(Collection<PolicyRules> policies) {
         Table.Builder ns = new Table.Builder(NAMESPACE);
         Table.Builder hv = new Table.Builder(HOST_VOLUME);
+        Table.Builder np = new Table.Builder(NODE_POOL);
         Variables.Builder vars = new Variables.Builder();
         Arrays.fill(scopes, Access.NONE);
         for (PolicyRules policy : policies) {
@@ -51,6 +54,9 @@ public final class CompiledAcl implements Acl {
             for (PolicyRules.HostVolume rule : policy.hostVolumes()) {
                 hv.add(rule.name(), rule.capabilities());
             }
+            for (PolicyRules.NodePool rule : policy.nodePools()) {
+                np.add(rule.name(), rule.capabilities());
+            }
             // Access is ordered NONE < LIST < READ < WRITE < DENY: the highest level wins and deny beats all.
             policy.scopes().forEach((scope, access) -> {
                 if (access.compareTo(scopes[scope.ordinal()]) > 0) {
@@ -60,6 +66,7 @@ public final class CompiledAcl implements Acl {
         }
         namespaces = ns.build();
         hostVolumes = hv.build();
+        nodePools = np.build();
         variables = vars.build();
         anyNamespace = namespaces.union();
     }
@@ -101,6 +108,17 @@ public final class CompiledAcl implements Acl {
     }
 
     @Override
+    public boolean allowNodePool(String pool, String capability) {
+        long bit = NODE_POOL.bit(capability);
+        return bit != 0 && pool != null && (nodePools.lookup(pool) & bit) != 0;
+    }
+
+    @Override
+    public boolean allowNodePoolSearch() {
+        return (nodePools.union() & NODE_POOL.bit("read")) != 0;
+    }
+
+    @Override
     public boolean allowVariable(String namespace, String path, String capability) {
         long bit = VARIABLE.bit(capability);
         return bit != 0 && namespace != null && path != null && (variables.lookup(namespace, path) & bit) != 0;
@@ -113,7 +131,8 @@ public final class CompiledAcl implements Acl {
 
     @Override
     public String toString() {
-        return "acl(namespaces=" + namespaces + ", host_volumes=" + hostVolumes + ", scopes="
+        return "acl(namespaces=" + namespaces + ", host_volumes=" + hostVolumes + ", node_pools=" + nodePools
+                + ", scopes="
                 + Arrays.toString(scopes) + ")";
     }
 

@@ -46,6 +46,9 @@ public final class PolicyDecoder {
 
     static final List<String> HOST_VOLUME_CAPABILITIES = List.of(DENY, "mount-readonly", "mount-readwrite");
     static final List<String> VARIABLE_CAPABILITIES = List.of(DENY, "read", "write", "list", "destroy");
+    static final List<String> NODE_POOL_CAPABILITIES = List.of(DENY, "delete", "read", "write");
+    /** Node pool names also take '_' (Nomad's pool name rule), and the wildcard. */
+    private static final Pattern NODE_POOL_NAME = Pattern.compile("[a-zA-Z0-9_*-]{1,128}");
 
     private static final List<String> COARSE_LEVELS = List.of("deny", "read", "write");
     private static final List<String> PLUGIN_LEVELS = List.of("deny", "list", "read", "write");
@@ -65,6 +68,7 @@ public final class PolicyDecoder {
         Node.Obj root = PolicySource.read(text);
         List<PolicyRules.Namespace> namespaces = new ArrayList<>();
         List<PolicyRules.HostVolume> hostVolumes = new ArrayList<>();
+        List<PolicyRules.NodePool> nodePools = new ArrayList<>();
         Map<Scope, Access> scopes = new EnumMap<>(Scope.class);
         for (Node.Entry entry : root.entries()) {
             switch (entry.key()) {
@@ -83,16 +87,20 @@ public final class PolicyDecoder {
                 case "operator" -> scope(entry, Scope.OPERATOR, COARSE_LEVELS, scopes);
                 case "quota" -> scope(entry, Scope.QUOTA, COARSE_LEVELS, scopes);
                 case "plugin" -> scope(entry, Scope.PLUGIN, PLUGIN_LEVELS, scopes);
-                case "node_pool" -> throw error(entry.keyPos(), "node_pool rules are not supported yet");
+                case "node_pool" -> {
+                    for (Node.Entry rule : labelled(entry)) {
+                        nodePools.add(nodePool(rule));
+                    }
+                }
                 case "sentinel" -> throw error(entry.keyPos(), "sentinel rules are not supported (Nomad Enterprise)");
                 default -> throw error(entry.keyPos(), "unknown block " + quote(entry.key())
-                        + "; expected namespace, host_volume, node, agent, operator, quota or plugin");
+                        + "; expected namespace, host_volume, node_pool, node, agent, operator, quota or plugin");
             }
         }
-        if (namespaces.isEmpty() && hostVolumes.isEmpty() && scopes.isEmpty()) {
+        if (namespaces.isEmpty() && hostVolumes.isEmpty() && nodePools.isEmpty() && scopes.isEmpty()) {
             throw error(root.pos(), "the policy is empty: it needs at least one rule");
         }
-        return new PolicyRules(namespaces, hostVolumes, scopes);
+        return new PolicyRules(namespaces, hostVolumes, nodePools, scopes);
     }
 
     private static PolicyRules.Namespace namespace(Node.Entry rule) {
@@ -193,8 +201,30 @@ public final class PolicyDecoder {
     }
 
     private static PolicyRules.HostVolume hostVolume(Node.Entry rule) {
-        String where = "host_volume " + quote(rule.key());
         checkName(rule, "host_volume");
+        Named named = named(rule, "host_volume", HOST_VOLUME_CAPABILITIES, Map.of(DENY, List.of(DENY),
+                "read", List.of("mount-readonly"), "write", List.of("mount-readonly", "mount-readwrite")));
+        return new PolicyRules.HostVolume(rule.key(), named.policy(), named.capabilities());
+    }
+
+    /** Nomad's {@code node_pool} rule: {@code write} also deletes, as in Nomad. */
+    private static PolicyRules.NodePool nodePool(Node.Entry rule) {
+        if (!NODE_POOL_NAME.matcher(rule.key()).matches()) {
+            throw error(rule.keyPos(), "invalid node_pool name " + quote(rule.key())
+                    + ": use 1 to 128 letters, digits, '-', '_' or the wildcard '*'");
+        }
+        Named named = named(rule, "node_pool", NODE_POOL_CAPABILITIES, Map.of(DENY, List.of(DENY),
+                "read", List.of("read"), "write", List.of("delete", "read", "write")));
+        return new PolicyRules.NodePool(rule.key(), named.policy(), named.capabilities());
+    }
+
+    /** A rule's coarse policy as written and the capabilities it grants (written plus expanded). */
+    private record Named(String policy, Set<String> capabilities) {}
+
+    /** A labelled rule of {@code policy} and {@code capabilities} ({@code host_volume}, {@code node_pool}). */
+    private static Named named(Node.Entry rule, String kind, List<String> known,
+                               Map<String, List<String>> expansion) {
+        String where = kind + " " + quote(rule.key());
         String policy = "";
         Set<String> capabilities = new LinkedHashSet<>();
         Set<String> seen = new HashSet<>();
@@ -205,9 +235,9 @@ public final class PolicyDecoder {
                 case "capabilities" -> {
                     for (Node item : strings(e, where)) {
                         String c = (String) ((Node.Scalar) item).value();
-                        if (!HOST_VOLUME_CAPABILITIES.contains(c)) {
+                        if (!known.contains(c)) {
                             throw error(item.pos(), "unknown capability " + quote(c) + " in " + where
-                                    + "; expected one of " + String.join(", ", HOST_VOLUME_CAPABILITIES));
+                                    + "; expected one of " + String.join(", ", known));
                         }
                         capabilities.add(c);
                     }
@@ -216,13 +246,8 @@ public final class PolicyDecoder {
                         + "; expected policy or capabilities");
             }
         }
-        capabilities.addAll(switch (policy) {
-            case "deny" -> List.of(DENY);
-            case "read" -> List.of("mount-readonly");
-            case "write" -> List.of("mount-readonly", "mount-readwrite");
-            default -> List.of();
-        });
-        return new PolicyRules.HostVolume(rule.key(), policy, denyWins(capabilities));
+        capabilities.addAll(expansion.getOrDefault(policy, List.of()));
+        return new Named(policy, denyWins(capabilities));
     }
 
     private static void scope(Node.Entry block, Scope scope, List<String> levels, Map<Scope, Access> scopes) {

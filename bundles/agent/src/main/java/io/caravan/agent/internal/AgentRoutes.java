@@ -10,6 +10,7 @@ import io.caravan.agent.AgentStats;
 import io.caravan.agent.HealthContributor;
 import io.caravan.agent.RemoteReload;
 import io.caravan.api.CaravanException;
+import io.caravan.api.ErrorCode;
 import io.caravan.api.acl.Access;
 import io.caravan.api.acl.AclRule;
 import io.caravan.api.acl.Scope;
@@ -43,6 +44,10 @@ public final class AgentRoutes implements ApiRoutes {
     static final ApiEndpoint LEADER = ApiEndpoint.of("Status.Leader", AclRule.PUBLIC);
     static final ApiEndpoint PEERS = ApiEndpoint.of("Status.Peers", AclRule.PUBLIC);
     static final ApiEndpoint REGIONS = ApiEndpoint.of("Status.Regions", AclRule.PUBLIC);
+    static final ApiEndpoint HOST = ApiEndpoint.of("Agent.Host", AclRule.scope(Scope.AGENT, Access.READ));
+    /** Answered by a server's routes; this agent has no scheduler workers, so here it is Nomad's 501. */
+    static final ApiEndpoint SCHEDULERS = ApiEndpoint.of("Agent.Schedulers", AclRule.scope(Scope.AGENT,
+            Access.READ));
 
     private volatile AgentPidConfig config;
 
@@ -105,6 +110,10 @@ public final class AgentRoutes implements ApiRoutes {
         routes.get("/v1/status/peers", PEERS, r -> ApiResponse.ok(
                 config.server_enabled() ? List.of(config.advertise_rpc()) : List.of()));
         routes.get("/v1/regions", REGIONS, r -> ApiResponse.ok(List.of(config.region())));
+        routes.get("/v1/agent/host", HOST, this::host);
+        routes.get("/v1/agent/schedulers", SCHEDULERS, r -> {
+            throw new CaravanException(ErrorCode.NOT_IMPLEMENTED, "Server only endpoint");
+        });
     }
 
     /**
@@ -133,6 +142,29 @@ public final class AgentRoutes implements ApiRoutes {
             return elsewhere.server(server.get(), request).toCompletableFuture();
         }
         return CompletableFuture.completedFuture(ApiResponse.ok(configService.reload()));
+    }
+
+    /**
+     * Nomad's {@code GET /v1/agent/host} of this agent. A {@code node_id} or {@code server_id} naming another agent
+     * is refused: Caravan does not forward this call (Nomad does).
+     */
+    private ApiResponse host(ApiRequest request) {
+        AgentPidConfig c = config;
+        Optional<String> node = request.query("node_id").filter(id -> !id.isEmpty());
+        Optional<String> server = request.query("server_id").filter(id -> !id.isEmpty());
+        if (node.isPresent() && server.isPresent()) {
+            throw CaravanException.badRequest("Can only forward to either client node or server");
+        }
+        if (node.isPresent() && !isThisNode(c, node.get()) || server.isPresent() && !isThisServer(c, server.get())) {
+            throw new CaravanException(ErrorCode.NOT_IMPLEMENTED, "Caravan answers agent/host only for the agent "
+                    + "asked; ask the agent at its own address");
+        }
+        List<java.nio.file.Path> paths = new java.util.ArrayList<>(List.of(java.nio.file.Path.of("/")));
+        if (!c.data_dir().isEmpty()) {
+            paths.add(java.nio.file.Path.of(c.data_dir()));
+        }
+        paths.add(java.nio.file.Path.of(System.getProperty("java.io.tmpdir")));
+        return ApiResponse.ok(new HostData.Response(c.name(), HostData.collect(System.getenv(), paths)));
     }
 
     static boolean isThisNode(AgentPidConfig c, String nodeId) {

@@ -125,7 +125,8 @@ class AgentRoutesTest {
                 "GET /v1/agent/health", "Agent.Health public",
                 "PUT /v1/agent/reload", "Agent.Reload agent:write", "POST /v1/agent/reload", "Agent.Reload agent:write",
                 "GET /v1/status/leader", "Status.Leader public", "GET /v1/status/peers", "Status.Peers public",
-                "GET /v1/regions", "Status.Regions public");
+                "GET /v1/regions", "Status.Regions public", "GET /v1/agent/host", "Agent.Host agent:read",
+                "GET /v1/agent/schedulers", "Agent.Schedulers agent:read");
         Map<String, String> actual = new HashMap<>();
         declared.forEach((route, e) -> actual.put(route, e.name() + " " + e.rule().describe()));
         assertEquals(expected, actual);
@@ -238,5 +239,32 @@ class AgentRoutesTest {
     void unsupportedIsAnEmptyListWhenNothingIsSet() {
         Map<String, Object> self = AgentViews.selfConfig(Map.of(), List.of(), pid(Map.of()));
         assertTrue(self.get("Unsupported") instanceof List<?> l && l.isEmpty(), String.valueOf(self));
+    }
+
+    @Test
+    void hostDataIsNomadsShapeWithSecretsRedacted() {
+        ApiResponse r = (ApiResponse) call("GET", "/v1/agent/host");
+        JsonNode body = NomadJson.mapper().valueToTree(r.body());
+        assertEquals("node1", body.path("AgentID").asText());
+        JsonNode host = body.path("HostData");
+        assertTrue(host.path("OS").asText().startsWith(System.getProperty("os.name")), host.toString());
+        assertTrue(host.path("Disk").path("/").path("DiskMB").asLong() > 0, host.toString());
+        assertTrue(host.path("Network").isArray());
+        assertTrue(host.path("Environment").isObject());
+        assertTrue(host.has("ResolvConf") && host.has("Hosts"));
+        Map<String, String> env = HostData.redact(Map.of("NOMAD_TOKEN", "s1", "my_secret_key", "s2",
+                "AWS_ACCESS_KEY_ID", "s3", "HOME", "/root"));
+        assertEquals(Map.of("NOMAD_TOKEN", "<redacted>", "my_secret_key", "<redacted>", "AWS_ACCESS_KEY_ID",
+                "<redacted>", "HOME", "/root"), env);
+        CaravanException other = (CaravanException) call("GET", "/v1/agent/host", "node_id=id-2");
+        assertEquals(ErrorCode.NOT_IMPLEMENTED, other.code());
+        assertEquals(200, ((ApiResponse) call("GET", "/v1/agent/host", "server_id=node1.global")).status());
+    }
+
+    @Test
+    void schedulersAreAServerOnlyEndpoint() {
+        CaravanException e = (CaravanException) call("GET", "/v1/agent/schedulers");
+        assertEquals(ErrorCode.NOT_IMPLEMENTED, e.code());
+        assertEquals("Server only endpoint", e.getMessage());
     }
 }

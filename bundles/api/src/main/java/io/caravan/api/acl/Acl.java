@@ -37,6 +37,19 @@ public interface Acl {
     boolean allowVariable(String namespace, String path, String capability);
 
     /**
+     * A capability ({@code read}, {@code write}, {@code delete}) on node pool {@code pool} (Nomad's {@code node_pool}
+     * rules). Only management by default: an authorizer that knows node pool rules says more.
+     */
+    default boolean allowNodePool(String pool, String capability) {
+        return isManagement();
+    }
+
+    /** Whether some node pool rule grants {@code read}: what searching node pools takes (Nomad's). */
+    default boolean allowNodePoolSearch() {
+        return isManagement();
+    }
+
+    /**
      * Whether any {@code variables} path rule of {@code namespace} ({@code *}: of any namespace) grants something:
      * Nomad's loose check before a variables list or lookup, whose rows or path are then checked one by one.
      */

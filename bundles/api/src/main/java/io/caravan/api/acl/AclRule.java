@@ -48,12 +48,22 @@ public sealed interface AclRule {
         return new Variable(capability);
     }
 
+    /** A node pool capability on the pool the request names (the endpoint's {@code namespacedBy} gives the pool). */
+    static AclRule nodePool(String capability) {
+        return new NodePoolCapability(capability);
+    }
+
     static AclRule scope(Scope scope, Access access) {
         return new ScopeAccess(scope, access);
     }
 
     static AclRule anyOf(AclRule... rules) {
         return new AnyOf(List.of(rules));
+    }
+
+    /** Every one of {@code rules} (a node pool's nodes: the pool's {@code read} and {@code node:read}). */
+    static AclRule allOf(AclRule... rules) {
+        return new AllOf(List.of(rules));
     }
 
     record Public() implements AclRule {
@@ -223,6 +233,34 @@ public sealed interface AclRule {
         }
     }
 
+    /**
+     * A capability ({@code read}, {@code write}, {@code delete}) on a node pool. Endpoints that take it name the pool
+     * where others name a namespace, so the dispatcher hands the pool here as {@code namespace}.
+     */
+    record NodePoolCapability(String capability) implements AclRule {
+        public NodePoolCapability {
+            if (!List.of("read", "write", "delete").contains(capability)) {
+                throw new IllegalArgumentException("unknown node pool capability " + capability);
+            }
+        }
+
+        @Override
+        public boolean allows(Identity caller, String pool) {
+            return caller.acl().allowNodePool(pool, capability);
+        }
+
+        @Override
+        public String describe() {
+            return "node_pool:" + capability;
+        }
+
+        /** Every pool's: the caller of a listing does not know which pool a request will name. */
+        @Override
+        public Optional<String> grantingPolicy(String namespace) {
+            return Optional.of("node_pool \"*\" { capabilities = [\"" + capability + "\"] }");
+        }
+    }
+
     record ScopeAccess(Scope scope, Access access) implements AclRule {
         public ScopeAccess {
             if (access == Access.NONE || access == Access.DENY) {
@@ -283,6 +321,44 @@ public sealed interface AclRule {
                 }
             }
             return Optional.empty();
+        }
+    }
+
+    record AllOf(List<AclRule> rules) implements AclRule {
+        public AllOf {
+            rules = List.copyOf(rules);
+            if (rules.isEmpty()) {
+                throw new IllegalArgumentException("allOf needs at least one rule");
+            }
+        }
+
+        @Override
+        public boolean allows(Identity caller, String namespace) {
+            for (AclRule rule : rules) {
+                if (!rule.allows(caller, namespace)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public String describe() {
+            return String.join("&", rules.stream().map(AclRule::describe).toList());
+        }
+
+        /** The policies of every rule, one after the other; empty when one of them has none. */
+        @Override
+        public Optional<String> grantingPolicy(String namespace) {
+            StringBuilder all = new StringBuilder();
+            for (AclRule rule : rules) {
+                Optional<String> policy = rule.grantingPolicy(namespace);
+                if (policy.isEmpty()) {
+                    return Optional.empty();
+                }
+                all.append(all.length() == 0 ? "" : "\n").append(policy.get());
+            }
+            return Optional.of(all.toString());
         }
     }
 }

@@ -68,7 +68,7 @@ public final class GenericScheduler extends PlanningScheduler {
     protected Attempt attempt(Evaluation eval) {
         Job job = state.job(eval.namespace(), eval.jobId()).orElse(null);
         ProposedState proposed = new ProposedState(state, eval.namespace(), eval.jobId());
-        EvalContext ctx = new EvalContext(proposed, state.configuration(), seed(eval));
+        EvalContext ctx = new EvalContext(proposed, state.configuration(job), seed(eval));
         Attempt attempt = new Attempt(job, proposed, ctx.eligibility());
         List<Allocation> allocs = state.allocsByJob(eval.namespace(), eval.jobId());
         long now = now();

@@ -56,7 +56,7 @@ public final class SystemScheduler extends PlanningScheduler {
     protected Attempt attempt(Evaluation eval) {
         Job job = state.job(eval.namespace(), eval.jobId()).orElse(null);
         ProposedState proposed = new ProposedState(state, eval.namespace(), eval.jobId());
-        EvalContext ctx = new EvalContext(proposed, state.configuration(), seed(eval));
+        EvalContext ctx = new EvalContext(proposed, state.configuration(job), seed(eval));
         Attempt attempt = new Attempt(job, proposed, ctx.eligibility());
         boolean running = job != null && !Boolean.TRUE.equals(job.stop());
         CandidateNodes candidates = running

@@ -746,6 +746,22 @@ sealed interface Command {
         }
     }
 
+    /** Create or replace node pools (validated by the endpoint; the built-ins are refused at apply time). */
+    record NodePoolUpsert(List<NodePools.NodePool> pools) implements Command {
+        @Override
+        public void validate() {
+            Checks.each(pools, "NodePools", p -> Checks.text(p.name(), "NodePools.Name"));
+        }
+    }
+
+    /** Delete node pools: refused at apply time for a built-in or one that has nodes or live jobs. */
+    record NodePoolDelete(List<String> names, String region) implements Command {
+        @Override
+        public void validate() {
+            Checks.each(names, "Names", n -> Checks.text(n, "Names"));
+        }
+    }
+
     /** The checks of {@link #validate}: each throws {@link IllegalArgumentException} naming the field. */
     final class Checks {
         private Checks() {

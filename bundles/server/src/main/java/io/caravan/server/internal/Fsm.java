@@ -129,6 +129,8 @@ final class Fsm {
             throw new IllegalStateException("a snapshot restore is applied outside a transaction");
         });
         on(Command.AutopilotConfigUpdate.class, Autopilot::setConfig);
+        on(Command.NodePoolUpsert.class, NodePools::upsert);
+        on(Command.NodePoolDelete.class, NodePools::delete);
         for (Class<?> type : Command.class.getPermittedSubclasses()) {
             if (!appliers.containsKey(type)) {
                 throw new IllegalStateException("no applier for command " + type.getSimpleName());

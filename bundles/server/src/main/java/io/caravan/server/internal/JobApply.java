@@ -19,6 +19,11 @@ final class JobApply {
             // Deleted since the endpoint checked it: a job must not land in a namespace that does not exist.
             return Command.Result.rejected(index, 400, Namespaces.missing(job.namespace()));
         }
+        java.util.Optional<String> noPool = NodePools.missing(state.read(), job);
+        if (noPool.isPresent()) {
+            // Likewise for its node pool (Nomad checks both when the job is written).
+            return Command.Result.rejected(index, 400, noPool.get());
+        }
         Job existing = state.get(NomadTables.JOBS, key).orElse(null);
         if (cmd.enforceIndex()) {
             long current = existing == null ? 0 : existing.jobModifyIndex();

@@ -340,6 +340,7 @@ public final class JobRoutes implements ApiRoutes {
         requireIdOfPath(pathId, body, "Job ID does not match name");
         Namespaces.require(store.snapshot(), jobNamespace(r, body));
         Job job = Jobs.canonical(body, agent.region(), limits);
+        NodePools.requireFor(store.snapshot(), job);
         String warnings = Jobs.warnings(body);
         boolean enforce = body.path("EnforceIndex").asBoolean(false);
         long expected = body.path("JobModifyIndex").asLong(0);
@@ -463,6 +464,7 @@ public final class JobRoutes implements ApiRoutes {
         requireIdOfPath(r.pathParam("id"), body, "Job ID does not match");
         Namespaces.require(store.snapshot(), jobNamespace(r, body));
         Job job = Jobs.canonical(body, agent.region(), limits);
+        NodePools.requireFor(store.snapshot(), job);
         JobPlans.PlanResponse p = JobPlans.plan(store.snapshot(), job, java.time.Clock.systemUTC());
         JobPlans.PlanResponse plan = new JobPlans.PlanResponse(p.annotations(), p.failedTgAllocs(),
                 p.jobModifyIndex(), p.createdEvals(), p.diff(), p.nextPeriodicLaunch(), Jobs.warnings(body), p.index());

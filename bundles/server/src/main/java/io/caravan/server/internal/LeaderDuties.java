@@ -151,6 +151,11 @@ public final class LeaderDuties implements ServerState.AppliedListener, MetricSo
         workerTimings.report(sink);
     }
 
+    /** The scheduler workers' state, for {@code GET /v1/agent/schedulers}. */
+    List<SchedulerWorker.Info> workers() {
+        return workers.stream().map(SchedulerWorker::info).toList();
+    }
+
     /** A node's heartbeat: the TTL it must beat within next. */
     Duration heartbeat(String nodeId) {
         return heartbeats.beat(nodeId);

@@ -39,6 +39,7 @@ final class NodeApply {
         // Register never changes a known node's status (seed 001): only heartbeats do, by the rules below.
         stored.status(existing == null ? Node.STATUS_INITIALIZING : existing.status()).modifyIndex(index);
         state.put(NomadTables.NODES, stored.build());
+        NodePools.createFor(state, node.nodePool(), index);
         putEvals(txn, cmd.evals());
         return Command.Result.ok(index);
     }

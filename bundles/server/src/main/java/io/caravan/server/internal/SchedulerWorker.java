@@ -39,7 +39,19 @@ final class SchedulerWorker implements AutoCloseable {
     private final Clock clock;
     private final WorkerTimings timings;
     private final Thread thread;
+    private final String id = java.util.UUID.randomUUID().toString();
+    private final java.time.Instant started;
+    /** Nomad's worker workload status: what the worker is doing right now. */
+    private volatile String workload = "Starting";
     private volatile boolean closed;
+
+    /** Nomad's {@code WorkerStats} row of {@code GET /v1/agent/schedulers}. */
+    record Info(String id, List<String> enabledSchedulers, String started, String status, String workloadStatus) {}
+
+    Info info() {
+        return new Info(id, types.stream().sorted().toList(), started.toString(), closed ? "Stopped" : "Started",
+                closed ? "Stopped" : workload);
+    }
 
     SchedulerWorker(int number, EvalBroker broker, Set<String> types, StateStore store, PlanApplier planApplier,
                     RaftWrites writes, Clock clock, WorkerTimings timings) {
@@ -50,6 +62,7 @@ final class SchedulerWorker implements AutoCloseable {
         this.planApplier = planApplier;
         this.writes = writes;
         this.clock = clock;
+        this.started = clock.instant();
         this.thread = new Thread(this::run, "caravan-scheduler-" + number);
         thread.setDaemon(true);
         thread.start();
@@ -58,6 +71,7 @@ final class SchedulerWorker implements AutoCloseable {
     private void run() {
         while (!closed) {
             Optional<EvalBroker.Lease> lease;
+            workload = "WaitingToDequeue";
             try {
                 if (SnapshotSchedulerState.schedulerConfig(store.snapshot()).pauseEvalBroker()) {
                     // The operator paused the broker (scheduler configuration): evaluations wait in it, unscheduled.
@@ -68,6 +82,7 @@ final class SchedulerWorker implements AutoCloseable {
             } catch (InterruptedException e) {
                 return;
             }
+            workload = "Scheduling";
             lease.ifPresent(this::process);
         }
     }
@@ -137,6 +152,7 @@ final class SchedulerWorker implements AutoCloseable {
         @Override
         public PlanResult submitPlan(Plan plan) throws SchedulerException {
             long started = System.nanoTime();
+            workload = "Submitting";
             try {
                 return planApplier.submit(plan).get();
             } catch (InterruptedException e) {
@@ -146,6 +162,7 @@ final class SchedulerWorker implements AutoCloseable {
                 throw new SchedulerException("plan failed: " + e.getCause().getMessage(), e.getCause());
             } finally {
                 timings.record("submit_plan", System.nanoTime() - started);
+                workload = "Scheduling";
             }
         }
 

@@ -76,4 +76,25 @@ record SnapshotSchedulerState(StateSnapshot snapshot, Job proposed) implements S
     static SchedulerConfig schedulerConfig(StateSnapshot snapshot) {
         return snapshot.get(NomadTables.SCHEDULER_CONFIG, SchedulerConfig.KEY).orElse(SchedulerConfig.DEFAULT);
     }
+
+    /** The cluster's configuration with what the job's node pool sets in its {@code SchedulerConfiguration}. */
+    @Override
+    public SchedulerConfiguration configuration(Job job) {
+        SchedulerConfiguration cluster = configuration();
+        if (job == null) {
+            return cluster;
+        }
+        String pool = job.nodePool() == null || job.nodePool().isEmpty() ? NodePools.DEFAULT : job.nodePool();
+        NodePools.SchedulerConfiguration own = NodePools.get(snapshot, pool)
+                .map(NodePools.NodePool::schedulerConfiguration).orElse(null);
+        if (own == null) {
+            return cluster;
+        }
+        String algorithm = own.schedulerAlgorithm() == null || own.schedulerAlgorithm().isEmpty()
+                ? cluster.schedulerAlgorithm() : own.schedulerAlgorithm();
+        boolean memory = own.memoryOversubscriptionEnabled() == null ? cluster.memoryOversubscriptionEnabled()
+                : own.memoryOversubscriptionEnabled();
+        return new SchedulerConfiguration(algorithm, memory, cluster.preemptSystem(), cluster.preemptBatch(),
+                cluster.preemptService(), cluster.preemptSysBatch());
+    }
 }

@@ -87,7 +87,12 @@ final class RoutesHarness implements AutoCloseable {
     }
 
     CaravanException refused(String method, String pattern, Map<String, String> params, JsonNode body) {
-        Exception e = assertThrows(Exception.class, () -> call(method, pattern, params, body));
+        return refused(method, pattern, params, body, Identity.UNRESTRICTED);
+    }
+
+    CaravanException refused(String method, String pattern, Map<String, String> params, JsonNode body,
+                             Identity identity) {
+        Exception e = assertThrows(Exception.class, () -> call(method, pattern, params, body, identity));
         if (e instanceof CompletionException && e.getCause() instanceof CaravanException c) {
             return c;
         }

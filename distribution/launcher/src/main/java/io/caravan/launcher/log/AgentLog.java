@@ -4,7 +4,10 @@ import java.io.PrintStream;
 import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.util.List;
+import java.util.Comparator;
 import java.util.Locale;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 import org.slf4j.event.KeyValuePair;
 import java.time.format.DateTimeFormatter;
@@ -21,6 +24,13 @@ public final class AgentLog {
     private static volatile LogLevel level = LogLevel.parse(System.getProperty("caravan.log.level")).orElse(LogLevel.INFO);
     private static volatile PrintStream out = System.out;
     private static volatile boolean json;
+    /** Live readers of the log ({@code /v1/agent/monitor}), each at its own level and format. */
+    private static final List<Tap> TAPS = new CopyOnWriteArrayList<>();
+    /** The most verbose level a tap asks for; null without taps. Lets a monitor see debug lines the agent omits. */
+    private static volatile LogLevel tapFloor;
+
+    /** A reader of the log: lines at {@code level} and above, in the text or JSON format, handed to {@code sink}. */
+    private record Tap(LogLevel level, boolean json, Consumer<String> sink) {}
 
     private AgentLog() {
     }
@@ -43,15 +53,64 @@ public final class AgentLog {
         out = stream;
     }
 
+    /**
+     * Hands every line at {@code level} and above, as {@code json} or text lines, to {@code sink} until the returned
+     * handle is closed. The sink runs on the logging thread: it must not block (queue and return).
+     */
+    public static AutoCloseable tap(LogLevel level, boolean json, Consumer<String> sink) {
+        Tap tap = new Tap(level, json, sink);
+        TAPS.add(tap);
+        updateFloor();
+        return () -> {
+            TAPS.remove(tap);
+            updateFloor();
+        };
+    }
+
+    private static void updateFloor() {
+        tapFloor = TAPS.stream().map(Tap::level).min(Comparator.naturalOrder()).orElse(null);
+    }
+
     static boolean enabled(LogLevel event, boolean ours) {
-        LogLevel threshold = level;
+        LogLevel floor = tapFloor;
+        return admits(level, event, ours) || floor != null && admits(floor, event, ours);
+    }
+
+    private static boolean admits(LogLevel threshold, LogLevel event, boolean ours) {
         if (!ours && threshold.ordinal() < LogLevel.WARN.ordinal()) {
             threshold = threshold == LogLevel.TRACE ? LogLevel.INFO : LogLevel.WARN;
         }
         return threshold.admits(event);
     }
 
-    static void write(LogLevel event, String logger, String message, List<KeyValuePair> pairs, Throwable error) {
+    static void write(LogLevel event, boolean ours, String logger, String message, List<KeyValuePair> pairs,
+                      Throwable error) {
+        if (admits(level, event, ours)) {
+            print(format(event, logger, message, pairs, error, json), error);
+        }
+        for (Tap tap : TAPS) {
+            if (admits(tap.level(), event, ours)) {
+                try {
+                    tap.sink().accept(format(event, logger, message, pairs, error, tap.json()));
+                } catch (RuntimeException e) {
+                    // A reader's failure is its own; the log goes on.
+                }
+            }
+        }
+    }
+
+    private static void print(String line, Throwable error) {
+        PrintStream stream = out;
+        synchronized (stream) {
+            stream.println(line);
+            if (error != null && !json) {
+                error.printStackTrace(stream);
+            }
+        }
+    }
+
+    private static String format(LogLevel event, String logger, String message, List<KeyValuePair> pairs,
+                                 Throwable error, boolean json) {
         StringBuilder line = new StringBuilder(96 + message.length());
         if (json) {
             line.append("{\"@level\":\"").append(event.name().toLowerCase(Locale.ROOT))
@@ -75,13 +134,7 @@ public final class AgentLog {
                 }
             }
         }
-        PrintStream stream = out;
-        synchronized (stream) {
-            stream.println(line);
-            if (error != null && !json) {
-                error.printStackTrace(stream);
-            }
-        }
+        return line.toString();
     }
 
     private static String quoteIfNeeded(String value) {

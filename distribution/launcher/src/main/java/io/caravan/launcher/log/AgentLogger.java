@@ -77,7 +77,8 @@ final class AgentLogger extends LegacyAbstractLogger implements LoggingEventAwar
 
     @Override
     protected void handleNormalizedLoggingCall(Level level, Marker marker, String pattern, Object[] args, Throwable t) {
-        AgentLog.write(adjust(map(level)), shortName, MessageFormatter.basicArrayFormat(pattern, args), List.of(), t);
+        AgentLog.write(adjust(map(level)), ours, shortName, MessageFormatter.basicArrayFormat(pattern, args),
+                List.of(), t);
     }
 
     @Override
@@ -87,7 +88,7 @@ final class AgentLogger extends LegacyAbstractLogger implements LoggingEventAwar
             return;
         }
         List<KeyValuePair> pairs = event.getKeyValuePairs();
-        AgentLog.write(level, shortName, MessageFormatter.basicArrayFormat(event.getMessage(),
+        AgentLog.write(level, ours, shortName, MessageFormatter.basicArrayFormat(event.getMessage(),
                 event.getArgumentArray()), pairs == null ? List.of() : pairs, event.getThrowable());
     }
 

@@ -58,4 +58,23 @@ class AgentLogTest {
         new AgentLogger("org.eclipse.jetty.server.Server").warn("problem");
         assertTrue(buffer.toString(StandardCharsets.UTF_8).contains("[WARN]  org.eclipse.jetty.server.Server: problem"));
     }
+
+    @Test
+    void aTapSeesLinesAtItsOwnLevelAndFormatWithoutChangingTheConsole() throws Exception {
+        java.util.List<String> tapped = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (AutoCloseable tap = AgentLog.tap(LogLevel.DEBUG, true, tapped::add)) {
+            String console = log(l -> {
+                l.debug("for the monitor");
+                l.info("for everyone");
+            });
+            assertTrue(!console.contains("for the monitor"), console);
+            assertTrue(console.contains("[INFO]  agent.AgentRuntime: for everyone"), console);
+            assertEquals(2, tapped.size(), tapped.toString());
+            assertTrue(tapped.get(0).startsWith("{\"@level\":\"debug\",\"@message\":\"for the monitor\""),
+                    tapped.get(0));
+        }
+        log(l -> l.info("after"));
+        assertEquals(2, tapped.size(), "a closed tap sees nothing more");
+        assertTrue(!log(l -> l.debug("hidden again")).contains("hidden again"), "debug is off again");
+    }
 }
