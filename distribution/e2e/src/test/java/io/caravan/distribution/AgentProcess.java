@@ -228,24 +228,6 @@ final class AgentProcess implements AutoCloseable {
                 .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    /**
-     * The status of any call (as {@link #call}), known as soon as the headers arrive; the body is not read, so this
-     * also answers for a stream that never ends ({@code /v1/event/stream}).
-     */
-    int status(String method, String path, String token, String body) throws IOException, InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(address() + path))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body))
-                .timeout(Duration.ofSeconds(10));
-        if (token != null) {
-            request.header("X-Nomad-Token", token);
-        }
-        HttpResponse<java.io.InputStream> response = client.send(request.build(),
-                HttpResponse.BodyHandlers.ofInputStream());
-        response.body().close();
-        return response.statusCode();
-    }
-
     /** Any call, with an ACL token ({@code X-Nomad-Token}; null: anonymous) and a JSON body (null: none). */
     HttpResponse<String> call(String method, String path, String token, String body)
             throws IOException, InterruptedException {
@@ -253,8 +235,8 @@ final class AgentProcess implements AutoCloseable {
     }
 
     /**
-     * The status of a call, the body left unread: for routes that may stream for as long as the client stays
-     * ({@code /v1/agent/monitor}), where reading the whole body would never end.
+     * The status of a call, known as soon as the headers arrive; the body is left unread, so this also answers for a
+     * route that streams for as long as the client stays ({@code /v1/event/stream}, {@code /v1/agent/monitor}).
      */
     int status(String method, String path, String token, String body) throws IOException, InterruptedException {
         HttpResponse<java.io.InputStream> response = client.send(request(method, path, token, body),

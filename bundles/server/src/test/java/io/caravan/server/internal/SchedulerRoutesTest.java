@@ -34,7 +34,7 @@ class SchedulerRoutesTest {
                 e -> { }, e -> { });
         ServerState state = new ServerState();
         SchedulerWorker worker = new SchedulerWorker(0, broker, Set.of("service", "batch"), state.store(), null, null,
-                Clock.systemUTC());
+                Clock.systemUTC(), new WorkerTimings());
         try {
             long deadline = System.nanoTime() + 5_000_000_000L;
             while (!worker.info().workloadStatus().equals("WaitingToDequeue") && System.nanoTime() < deadline) {
