@@ -113,9 +113,11 @@ class AgentMonitorTest {
             taps.get("INFO").accept("line " + i);
         }
         out.accepting = true;
-        await(() -> out.text().contains("line " + (AgentMonitor.BUFFER_LINES - 1)));
-        assertTrue(out.text().startsWith("[WARN] monitor: dropped 10 log lines"), out.text().substring(0, 80));
-        assertTrue(!out.text().contains("line " + AgentMonitor.BUFFER_LINES + "\n"));
+        await(() -> out.text().contains("monitor: dropped "));
+        // (the pump may already hold a few lines when the buffer fills, so which ones are lost depends on timing)
+        long delivered = out.text().lines().filter(l -> l.startsWith("line ")).count();
+        assertTrue(delivered < AgentMonitor.BUFFER_LINES + 10, "lines were dropped, not all delivered: " + delivered);
+        assertTrue(out.text().contains("[WARN] monitor: dropped "), out.text().substring(0, 80));
     }
 
     @Test
