@@ -57,8 +57,8 @@ public interface Replicator {
     }
 
     /**
-     * Milliseconds since this server last heard from the leader (Nomad's {@code X-Nomad-LastContact}): 0 on the
-     * leader, and 0 by default.
+     * Milliseconds since this server last heard from the leader (Nomad's {@code X-Nomad-LastContact}), also once it has
+     * lost the leader: 0 on the leader, and 0 by default.
      *
      * @since 1.5
      */

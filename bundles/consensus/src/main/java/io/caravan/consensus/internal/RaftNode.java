@@ -103,6 +103,8 @@ final class RaftNode implements Replicator, AutoCloseable {
     private final SubmitBatcher batcher;
     private volatile RaftServer server;
     private volatile RaftServer.Division division;
+    /** When this server last heard from a leader, as of the last {@link #lastLeaderContactMillis}; 0 before. */
+    private volatile long leaderSeenNanos;
     private final RaftMetrics metrics = new RaftMetrics(this::metricsState);
 
     RaftNode(RaftSettings settings, CommandHandler handler, LongSupplier clock) {
@@ -410,17 +412,25 @@ final class RaftNode implements Replicator, AutoCloseable {
         }
     }
 
+    /**
+     * Ratis knows how long ago the leader last called only while it follows one; once it has lost the leader (an
+     * election, no quorum) it is this server's last sighting, which is what a stale read's caller wants to know.
+     */
     @Override
     public long lastLeaderContactMillis() {
         RaftServer.Division d = division;
         if (!isRunning() || d == null || d.getInfo().isLeader()) {
             return 0;
         }
+        long now = System.nanoTime();
         var role = d.getInfo().getRoleInfoProto();
-        if (role.hasFollowerInfo()) {
-            return role.getFollowerInfo().getLeaderInfo().getLastRpcElapsedTimeMs();
+        if (d.getInfo().getLeaderId() != null && role.hasFollowerInfo()) {
+            long elapsed = role.getFollowerInfo().getLeaderInfo().getLastRpcElapsedTimeMs();
+            leaderSeenNanos = now - TimeUnit.MILLISECONDS.toNanos(elapsed);
+            return elapsed;
         }
-        return role.hasCandidateInfo() ? role.getCandidateInfo().getLastLeaderElapsedTimeMs() : 0;
+        long seen = leaderSeenNanos;
+        return seen == 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(now - seen);
     }
 
     /**

@@ -102,6 +102,8 @@ class ConsistentReadsClusterTest {
             // Stale answers still flow, and say the leader is not known once the server stops following one.
             ApiResponse again = read(last, "web-49", true, WAIT);
             assertEquals(200, again.status());
+            assertEquals(false, again.meta().knownLeader(), "X-Nomad-KnownLeader: false while no leader is known");
+            assertTrue(again.meta().lastContactMillis() > 0, "X-Nomad-LastContact: since the leader was last heard");
         }
     }
 
