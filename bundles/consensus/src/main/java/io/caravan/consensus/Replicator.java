@@ -2,6 +2,7 @@ package io.caravan.consensus;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import org.osgi.annotation.versioning.ProviderType;
@@ -40,4 +41,28 @@ public interface Replicator {
 
     /** Raft addresses ({@code host:port}) of the group's voting members, this server included. */
     List<String> peers();
+
+    /**
+     * Completes once this server has applied every entry the leader had committed when the call was made, so that a
+     * read of this server's state afterwards sees every write acknowledged before it (Raft's read index: the leader
+     * first makes sure it still leads, by its lease or a heartbeat round, then names its commit index). Fails with
+     * {@link NotLeaderException} when no leader answers within the server's bounded wait. The default suits a log of
+     * one server that applies what it appends.
+     *
+     * @since 1.5
+     */
+    default CompletionStage<Void> awaitConsistentRead() {
+        return isLeader() ? CompletableFuture.completedFuture(null)
+                : CompletableFuture.failedFuture(NotLeaderException.noLeader());
+    }
+
+    /**
+     * Milliseconds since this server last heard from the leader (Nomad's {@code X-Nomad-LastContact}), also once it has
+     * lost the leader: 0 on the leader, and 0 by default.
+     *
+     * @since 1.5
+     */
+    default long lastLeaderContactMillis() {
+        return 0;
+    }
 }

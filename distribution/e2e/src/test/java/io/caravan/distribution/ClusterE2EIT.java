@@ -136,6 +136,14 @@ class ClusterE2EIT {
 
         // A job submitted to a follower runs on the client.
         assertEquals(200, follower.putForm("/v1/jobs", job("web")).statusCode());
+        // Reads are consistent by default: the job is there at once through every server, not only once replicated.
+        for (AgentProcess s : servers) {
+            var read = s.get("/v1/job/web");
+            assertEquals(200, read.statusCode(), read.body());
+            assertEquals("true", read.headers().firstValue("X-Nomad-KnownLeader").orElse(""));
+        }
+        assertEquals("0", leader.get("/v1/job/web?stale").headers().firstValue("X-Nomad-LastContact").orElse(""),
+                "the leader is its own last contact");
         AgentProcess.await("web runs", WAIT, () -> running(follower, "web").size() == 2);
         Set<String> webAllocs = running(follower, "web");
 

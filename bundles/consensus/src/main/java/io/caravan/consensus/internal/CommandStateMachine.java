@@ -166,6 +166,15 @@ final class CommandStateMachine extends BaseStateMachine {
         }
     }
 
+    /**
+     * A read-only request is only a barrier ({@link RaftNode#awaitConsistentRead}): Ratis calls this once this server
+     * has applied up to the read index, and the caller then reads the state itself.
+     */
+    @Override
+    public CompletableFuture<Message> query(Message request) {
+        return CompletableFuture.completedFuture(Message.EMPTY);
+    }
+
     @Override
     public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
         LogEntryProto entry = trx.getLogEntry();

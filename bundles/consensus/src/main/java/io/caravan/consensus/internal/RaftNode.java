@@ -103,6 +103,8 @@ final class RaftNode implements Replicator, AutoCloseable {
     private final SubmitBatcher batcher;
     private volatile RaftServer server;
     private volatile RaftServer.Division division;
+    /** When this server last heard from a leader, as of the last {@link #lastLeaderContactMillis}; 0 before. */
+    private volatile long leaderSeenNanos;
     private final RaftMetrics metrics = new RaftMetrics(this::metricsState);
 
     RaftNode(RaftSettings settings, CommandHandler handler, LongSupplier clock) {
@@ -205,6 +207,11 @@ final class RaftNode implements Replicator, AutoCloseable {
         long appendLimit = 2L * MAX_COMMAND_BYTES;
         RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, SizeInBytes.valueOf(appendLimit));
         RaftServerConfigKeys.Log.setWriteBufferSize(p, SizeInBytes.valueOf(appendLimit + 1024));
+        // Consistent reads (awaitConsistentRead) by Raft's read index, on followers too (Ratis' DEFAULT option refuses
+        // reads off the leader). The leader's lease (0.9 of the minimum election timeout since a majority last
+        // answered) spares it a heartbeat round per read; past the lease it confirms its leadership by one.
+        RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
+        RaftServerConfigKeys.Read.setLeaderLeaseEnabled(p, true);
         return p;
     }
 
@@ -339,6 +346,91 @@ final class RaftNode implements Replicator, AutoCloseable {
                 result.completeExceptionally(new IllegalStateException("Raft append failed: " + cause, cause));
             }
         });
+    }
+
+    /**
+     * A Ratis read-only request: Ratis gets the read index (from the leader's lease or a heartbeat round, or over
+     * RPC from the leader on a follower), waits until this server has applied up to it, then queries the state
+     * machine, which answers nothing ({@link CommandStateMachine#query}): the caller reads its own state afterwards.
+     * While no leader answers (an election, a leader gone), it retries until the leader wait runs out, as writes do.
+     */
+    @Override
+    public CompletionStage<Void> awaitConsistentRead() {
+        CompletableFuture<Void> result = new CompletableFuture<>();
+        read(System.nanoTime() + settings.leaderWait().toNanos(), result);
+        return result;
+    }
+
+    private void read(long deadline, CompletableFuture<Void> result) {
+        RaftServer s = server;
+        if (!isRunning()) {
+            result.completeExceptionally(stoppedException());
+            return;
+        }
+        if (s == null) {
+            retryReadOrGiveUp(deadline, result);
+            return;
+        }
+        RaftClientRequest request = RaftClientRequest.newBuilder()
+                .setClientId(clientId)
+                .setServerId(selfId)
+                .setGroupId(GROUP_ID)
+                .setCallId(callIds.incrementAndGet())
+                .setMessage(Message.EMPTY)
+                .setType(RaftClientRequest.readRequestType())
+                .build();
+        CompletableFuture<RaftClientReply> reply;
+        try {
+            reply = s.submitClientRequestAsync(request);
+        } catch (IOException e) {
+            retryReadOrGiveUp(deadline, result);
+            return;
+        }
+        reply.whenComplete((r, error) -> {
+            if (error == null && r.isSuccess()) {
+                result.complete(null);
+            } else {
+                // No leader known, a leader not ready or gone, a read index not reached in Ratis' read timeout: all
+                // pass with the election, so they wait for it (bounded) as a write does.
+                LOG.debug("Consistent read on {} not served yet: {}", selfId, error != null ? error : r.getException());
+                retryReadOrGiveUp(deadline, result);
+            }
+        });
+    }
+
+    private void retryReadOrGiveUp(long deadline, CompletableFuture<Void> result) {
+        if (!isRunning()) {
+            result.completeExceptionally(stoppedException());
+        } else if (System.nanoTime() - deadline >= 0) {
+            result.completeExceptionally(NotLeaderException.noLeader());
+        } else {
+            try {
+                retries.schedule(() -> read(deadline, result), RETRY_DELAY_MS, TimeUnit.MILLISECONDS);
+            } catch (RuntimeException rejected) {   // closed meanwhile
+                result.completeExceptionally(stoppedException());
+            }
+        }
+    }
+
+    /**
+     * Ratis knows how long ago the leader last called only while it follows one; once it has lost the leader (an
+     * election, no quorum) it is this server's last sighting, which is what a stale read's caller wants to know.
+     */
+    @Override
+    public long lastLeaderContactMillis() {
+        RaftServer.Division d = division;
+        if (!isRunning() || d == null || d.getInfo().isLeader()) {
+            return 0;
+        }
+        long now = System.nanoTime();
+        var role = d.getInfo().getRoleInfoProto();
+        if (d.getInfo().getLeaderId() != null && role.hasFollowerInfo()) {
+            long elapsed = role.getFollowerInfo().getLeaderInfo().getLastRpcElapsedTimeMs();
+            leaderSeenNanos = now - TimeUnit.MILLISECONDS.toNanos(elapsed);
+            return elapsed;
+        }
+        long seen = leaderSeenNanos;
+        return seen == 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(now - seen);
     }
 
     /**

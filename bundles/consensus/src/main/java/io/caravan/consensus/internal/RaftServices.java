@@ -74,6 +74,16 @@ final class RaftServices implements Replicator, RaftConfiguration, MetricSource 
     }
 
     @Override
+    public CompletionStage<Void> awaitConsistentRead() {
+        return node.awaitConsistentRead();
+    }
+
+    @Override
+    public long lastLeaderContactMillis() {
+        return node.lastLeaderContactMillis();
+    }
+
+    @Override
     public List<String> peers() {
         return node.peers();
     }

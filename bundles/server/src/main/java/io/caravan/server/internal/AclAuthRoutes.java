@@ -86,7 +86,7 @@ public final class AclAuthRoutes implements ApiRoutes {
 
     AclAuthRoutes(StateStore store, RaftWrites writes, AclConfig config, Clock clock) {
         this.store = store;
-        this.reads = new StateReads(store);
+        this.reads = new StateReads(store, writes);
         this.writes = writes;
         this.config = config;
         this.clock = clock;

@@ -92,7 +92,7 @@ public final class AclRoutes implements ApiRoutes {
     AclRoutes(StateStore store, RaftWrites writes, PolicyCompiler policies, AclConfig config, Clock clock) {
         this.store = store;
         this.compiler = policies;
-        this.reads = new StateReads(store);
+        this.reads = new StateReads(store, writes);
         this.writes = writes;
         this.clock = clock;
         this.config = config;

@@ -77,7 +77,7 @@ public final class DeploymentRoutes implements ApiRoutes {
     public DeploymentRoutes(@Reference ServerState state, @Reference RaftWrites writes) {
         this.store = state.store();
         this.writes = writes;
-        this.reads = new StateReads(store);
+        this.reads = new StateReads(store, writes);
     }
 
     /** A reload: nothing here changes live; without this method DS would restart the component on every change. */
@@ -275,7 +275,7 @@ public final class DeploymentRoutes implements ApiRoutes {
         Predicate<Deployment> visible = DEPLOYMENTS_READ.visibleTo(r);
         Comparator<Deployment> order = o.reverse() ? CREATED.reversed() : CREATED;
         Predicate<Deployment> fromToken = o.nextToken().isEmpty() ? d -> true : fromToken(o.nextToken(), order);
-        return store.query(o.minIndex(), o.maxWait(), (s, ws) -> {
+        return reads.indexed(r, (s, ws) -> {
             ws.table(NomadTables.DEPLOYMENTS.name());
             Page<Deployment> page = Page.of(s.prefix(NomadTables.DEPLOYMENTS, o.prefix()).sorted(order)
                             .filter(fromToken).iterator(),
@@ -283,7 +283,7 @@ public final class DeploymentRoutes implements ApiRoutes {
                     d -> d.createIndex() + "." + d.id(), o.perPage());
             return new Indexed<>(page, s.tableIndex(NomadTables.DEPLOYMENTS.name()));
         }).thenApply(result -> ApiResponse.ok(result.value().items(),
-                new QueryMeta(result.index(), true, 0, result.value().nextToken())));
+                reads.meta(result.index(), result.value().nextToken())));
     }
 
     /** Rows at or after the token "createIndex.ID" in {@code order}; a token of another shape is a 400. */

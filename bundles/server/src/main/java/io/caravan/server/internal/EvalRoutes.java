@@ -44,7 +44,7 @@ public final class EvalRoutes implements ApiRoutes {
     public EvalRoutes(@Reference ServerState state, @Reference RaftWrites writes) {
         this.store = state.store();
         this.writes = writes;
-        this.reads = new StateReads(store);
+        this.reads = new StateReads(store, writes);
     }
 
     @Override

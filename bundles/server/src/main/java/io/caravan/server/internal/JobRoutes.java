@@ -107,7 +107,7 @@ public final class JobRoutes implements ApiRoutes {
         this.store = state.store();
         this.agent = agent;
         this.writes = writes;
-        this.reads = new StateReads(store);
+        this.reads = new StateReads(store, writes);
         modified(config);
     }
 

@@ -59,7 +59,7 @@ public final class KeyringRoutes implements ApiRoutes {
 
     KeyringRoutes(StateStore store, RaftWrites writes, KeyringService keyring, Config config, Clock clock) {
         this.store = store;
-        this.reads = new StateReads(store);
+        this.reads = new StateReads(store, writes);
         this.writes = writes;
         this.keyring = keyring;
         this.config = config;

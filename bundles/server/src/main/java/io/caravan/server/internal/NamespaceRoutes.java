@@ -58,7 +58,7 @@ public final class NamespaceRoutes implements ApiRoutes {
     @Activate
     public NamespaceRoutes(@Reference ServerState state, @Reference RaftWrites writes, @Reference AgentInfo agent) {
         this.store = state.store();
-        this.reads = new StateReads(store);
+        this.reads = new StateReads(store, writes);
         this.writes = writes;
         this.agent = agent;
     }

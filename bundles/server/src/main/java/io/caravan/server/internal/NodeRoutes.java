@@ -69,7 +69,7 @@ public final class NodeRoutes implements ApiRoutes {
     @Activate
     public NodeRoutes(@Reference ServerState state, @Reference RaftWrites writes) {
         this.store = state.store();
-        this.reads = new StateReads(store);
+        this.reads = new StateReads(store, writes);
         this.writes = writes;
     }
 

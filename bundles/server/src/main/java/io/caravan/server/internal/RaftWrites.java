@@ -16,6 +16,7 @@ import io.caravan.api.json.NomadJson;
 import io.caravan.consensus.Applied;
 import io.caravan.consensus.NotLeaderException;
 import io.caravan.consensus.Replicator;
+import io.caravan.http.QueryMeta;
 import io.caravan.rpc.Endpoint;
 import io.caravan.rpc.EndpointProvider;
 import io.caravan.rpc.Rpc;
@@ -31,7 +32,8 @@ import org.osgi.service.component.annotations.ReferencePolicy;
  * The one way endpoints and leader duties write: a command through the Raft log, answered once applied, with a
  * rejection turned into its {@link CaravanException}. Waits up to {@link #LEADER_HOLD} for a leader (a server still
  * electing itself), as Nomad's RPCHoldTimeout. A follower forwards the encoded command to the leader over RPC
- * ({@value #APPLY}, an endpoint the leader serves), so writes can arrive at any server.
+ * ({@value #APPLY}, an endpoint the leader serves), so writes can arrive at any server. Reads ask it what to wait
+ * for first ({@link #beforeRead}), since it holds this server's Raft log.
  */
 @Component(service = {RaftWrites.class, EndpointProvider.class}, configurationPid = "io.caravan.server")
 public final class RaftWrites implements EndpointProvider {
@@ -147,6 +149,34 @@ public final class RaftWrites implements EndpointProvider {
 
     private static Throwable unwrap(Throwable error) {
         return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    }
+
+    /**
+     * What a read waits for before it looks at this server's state, as Nomad's default consistency: nothing with
+     * {@code allowStale} ({@code ?stale}: any server answers from its own state); otherwise until this server has
+     * applied all the leader had committed when the read arrived ({@link Replicator#awaitConsistentRead}), so that a
+     * follower never answers older than a write already acknowledged. Holds up to {@link #LEADER_HOLD} for a Raft log,
+     * as writes do; fails with Nomad's "No cluster leader" (500) when no leader answers. Completes on a thread of this
+     * component, never on one of Raft's.
+     */
+    CompletionStage<Void> beforeRead(boolean allowStale) {
+        if (allowStale) {
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<Void> ready = replicator.copy().orTimeout(LEADER_HOLD.toMillis(), TimeUnit.MILLISECONDS)
+                .thenCompose(Replicator::awaitConsistentRead)
+                .exceptionallyCompose(e -> CompletableFuture.failedFuture(forCaller(unwrap(e))));
+        return ready.isDone() ? ready : ready.thenApplyAsync(x -> x, completions);
+    }
+
+    /**
+     * A read's answer headers: its index, and Nomad's {@code X-Nomad-KnownLeader} and {@code X-Nomad-LastContact}
+     * (milliseconds since this server last heard from the leader; 0 on the leader) as they are when it answers.
+     */
+    QueryMeta readMeta(long index, String nextToken) {
+        Replicator log = replicator.getNow(null);
+        boolean knownLeader = log != null && log.leaderAddress().isPresent();
+        return new QueryMeta(index, knownLeader, log == null ? 0 : log.lastLeaderContactMillis(), nextToken);
     }
 
     /**

@@ -60,7 +60,7 @@ public final class ServiceRoutes implements ApiRoutes {
 
     ServiceRoutes(StateStore store, RaftWrites writes) {
         this.store = store;
-        this.reads = new StateReads(store);
+        this.reads = new StateReads(store, writes);
         this.writes = writes;
     }
 

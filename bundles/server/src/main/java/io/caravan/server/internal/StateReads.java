@@ -27,13 +27,28 @@ import io.caravan.state.WatchSet;
 /**
  * How every read endpoint answers: a blocking query on the state store (no thread waits), one object or a 404, or
  * Nomad's list shape (namespace and prefix select, {@code filter} runs on full objects, the caller's ACL drops rows of
- * namespaces it may not read, then pages, then stubs).
+ * namespaces it may not read, then pages, then stubs). Reads are consistent unless {@code ?stale}: the query first
+ * waits for this server to have applied what the leader had committed ({@link RaftWrites#beforeRead}, once, before a
+ * blocking query's first run), and answers carry Nomad's leader headers.
  */
 final class StateReads {
     private final StateStore store;
+    private final RaftWrites raft;
 
-    StateReads(StateStore store) {
+    StateReads(StateStore store, RaftWrites raft) {
         this.store = store;
+        this.raft = raft;
+    }
+
+    /** {@link StateStore#query} with the call's index and wait, after the wait for consistency the call asks for. */
+    <R> CompletionStage<Indexed<R>> indexed(ApiRequest r, BiFunction<StateSnapshot, WatchSet, Indexed<R>> q) {
+        QueryOptions o = r.options();
+        return raft.beforeRead(o.allowStale()).thenCompose(ready -> store.query(o.minIndex(), o.maxWait(), q::apply));
+    }
+
+    /** A read's headers: its index, the next page's token (or null), and what this server knows of the leader. */
+    QueryMeta meta(long index, String nextToken) {
+        return raft.readMeta(index, nextToken);
     }
 
     /**
@@ -59,9 +74,7 @@ final class StateReads {
     }
 
     <R> CompletionStage<ApiResponse> query(ApiRequest r, BiFunction<StateSnapshot, WatchSet, Indexed<R>> q) {
-        QueryOptions o = r.options();
-        return store.query(o.minIndex(), o.maxWait(), q::apply)
-                .thenApply(result -> ApiResponse.ok(result.value(), QueryMeta.index(result.index())));
+        return indexed(r, q).thenApply(result -> ApiResponse.ok(result.value(), meta(result.index(), null)));
     }
 
     <T> CompletionStage<ApiResponse> one(ApiRequest r, TableSpec<T> table, String key, String notFound) {
@@ -123,7 +136,7 @@ final class StateReads {
         boolean keyedByNamespace = table == NomadTables.JOBS;
         String prefix = keyedByNamespace && !o.namespace().equals("*") ? NomadTables.key(o.namespace(), o.prefix())
                 : o.prefix();
-        return store.query(o.minIndex(), o.maxWait(), (s, ws) -> {
+        return indexed(r, (s, ws) -> {
             ws.table(table.name());
             String token = keyedByNamespace ? o.nextToken().replaceFirst("\\.", "\0") : o.nextToken();
             Stream<T> rows;
@@ -142,7 +155,7 @@ final class StateReads {
             return new Indexed<>(page.map(row -> stub.apply(s, row)), s.tableIndex(table.name()));
         }).thenApply(result -> {
             Page<?> page = result.value();
-            return ApiResponse.ok(page.items(), new QueryMeta(result.index(), true, 0, page.nextToken()));
+            return ApiResponse.ok(page.items(), meta(result.index(), page.nextToken()));
         });
     }
 

@@ -75,7 +75,7 @@ public final class VariableRoutes implements ApiRoutes {
 
     VariableRoutes(StateStore store, RaftWrites writes, Variables variables, Clock clock) {
         this.store = store;
-        this.reads = new StateReads(store);
+        this.reads = new StateReads(store, writes);
         this.writes = writes;
         this.variables = variables;
         this.clock = clock;
@@ -106,7 +106,7 @@ public final class VariableRoutes implements ApiRoutes {
         Predicate<Variable.Entry> visible = e -> e.variable().path().startsWith(prefix)
                 && LIST_RULE.allows(r.identity(), e.variable().namespace(), e.variable().path());
         String scan = every ? "" : NomadTables.key(namespace, prefix);
-        return store.query(o.minIndex(), o.maxWait(), (s, ws) -> {
+        return reads.indexed(r, (s, ws) -> {
             ws.table(NomadTables.VARIABLES.name());
             Stream<Variable.Entry> rows = o.nextToken().isEmpty() ? s.prefix(NomadTables.VARIABLES, scan)
                     : s.from(NomadTables.VARIABLES, o.nextToken().replaceFirst("\\.", "\0"))
@@ -118,7 +118,7 @@ public final class VariableRoutes implements ApiRoutes {
             return new Indexed<>(page.map(e -> e.shown(now).metadata()),
                     s.tableIndex(NomadTables.VARIABLES.name()));
         }).thenApply(result -> ApiResponse.ok(result.value().items(),
-                new QueryMeta(result.index(), true, 0, result.value().nextToken())));
+                reads.meta(result.index(), result.value().nextToken())));
     }
 
     private CompletionStage<ApiResponse> read(ApiRequest r) {

@@ -169,7 +169,8 @@ final class RoutesHarness implements AutoCloseable {
         public Optional<String> header(String name) { return Optional.empty(); }
         public Optional<String> token() { return Optional.empty(); }
         public QueryOptions options() {
-            return new QueryOptions("global", query("namespace").orElse("default"), 0, Duration.ZERO, false,
+            return new QueryOptions("global", query("namespace").orElse("default"), 0, Duration.ZERO,
+                    query("stale").isPresent(),
                     query("prefix").orElse(""), query("filter").orElse(""),
                     query("per_page").map(Integer::parseInt).orElse(0), query("next_token").orElse(""),
                     query("reverse").map(Boolean::parseBoolean).orElse(false));
