@@ -76,7 +76,7 @@ public final class AutopilotRoutes implements ApiRoutes, ServerState.AppliedList
         this.initial = fromAgent;
         this.state = state;
         this.store = state.store();
-        this.reads = new StateReads(store);
+        this.reads = new StateReads(store, writes);
         this.writes = writes;
         state.addListener(this);
         push();

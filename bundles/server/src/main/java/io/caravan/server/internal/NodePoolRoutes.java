@@ -78,7 +78,7 @@ public final class NodePoolRoutes implements ApiRoutes {
     @Activate
     public NodePoolRoutes(@Reference ServerState state, @Reference RaftWrites writes, @Reference AgentInfo agent) {
         this.store = state.store();
-        this.reads = new StateReads(store);
+        this.reads = new StateReads(store, writes);
         this.writes = writes;
         this.agent = agent;
     }

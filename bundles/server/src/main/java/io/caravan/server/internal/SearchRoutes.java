@@ -29,7 +29,6 @@ import io.caravan.http.ApiResponse;
 import io.caravan.http.ApiRoutes;
 import io.caravan.state.Indexed;
 import io.caravan.state.StateSnapshot;
-import io.caravan.state.StateStore;
 import io.caravan.state.WatchSet;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -59,11 +58,11 @@ public final class SearchRoutes implements ApiRoutes {
     /** Contexts keyed by UUID: an odd-length prefix is cut to even length, as Nomad's UUID index needs. */
     private static final List<String> UUID_CONTEXTS = List.of("allocs", "deployments", "evals", "nodes");
 
-    private final StateStore store;
+    private final StateReads reads;
 
     @Activate
-    public SearchRoutes(@Reference ServerState state) {
-        this.store = state.store();
+    public SearchRoutes(@Reference ServerState state, @Reference RaftWrites writes) {
+        this.reads = new StateReads(state.store(), writes);
     }
 
     @Override
@@ -84,7 +83,7 @@ public final class SearchRoutes implements ApiRoutes {
         JsonNode body = body(r);
         String prefix = field(body, "Prefix").asText("");
         List<String> contexts = contexts(r, field(body, "Context").asText(""));
-        return new StateReads(store).query(r, (s, ws) -> {
+        return reads.query(r, (s, ws) -> {
             Map<String, List<String>> matches = new LinkedHashMap<>();
             Map<String, Boolean> truncations = new LinkedHashMap<>();
             for (String context : contexts) {
@@ -108,7 +107,7 @@ public final class SearchRoutes implements ApiRoutes {
         List<String> contexts = contexts(r, field(body, "Context").asText("")).stream()
                 .filter(c -> !UUID_CONTEXTS.contains(c) || c.equals("allocs") || c.equals("nodes")).toList();
         String needle = text.toLowerCase(Locale.ROOT);
-        return new StateReads(store).query(r, (s, ws) -> {
+        return reads.query(r, (s, ws) -> {
             Map<String, List<FuzzyMatch>> found = new LinkedHashMap<>();
             for (String context : contexts) {
                 fuzzy(s, r, context, needle, found);

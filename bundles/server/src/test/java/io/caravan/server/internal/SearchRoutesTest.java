@@ -19,7 +19,7 @@ class SearchRoutesTest {
     private final RoutesHarness h = new RoutesHarness();
 
     SearchRoutesTest() {
-        h.add(new SearchRoutes(h.state)).add(new NamespaceRoutes(h.state, h.raft,
+        h.add(new SearchRoutes(h.state, h.raft)).add(new NamespaceRoutes(h.state, h.raft,
                 new ClusterRoutesTest.Agent(true, false)));
     }
 
