@@ -7,7 +7,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.caravan.api.acl.AclToken;
 import io.caravan.state.StateSnapshot;
@@ -38,8 +37,7 @@ final class AclTokenGc {
     private final Clock clock;
     /** A reload may change it ({@code acl_token_gc_threshold} is live). */
     private volatile Duration threshold;
-    /** A pass whose deletes are still in flight: the next timer tick skips rather than deleting the same tokens. */
-    private final AtomicBoolean running = new AtomicBoolean();
+    private final GcPass pass = new GcPass(LOG, "expired ACL tokens");
 
     AclTokenGc(StateStore store, RaftWrites writes, Clock clock, Duration threshold) {
         this.store = store;
@@ -57,23 +55,7 @@ final class AclTokenGc {
      * that throws is never run again; a failure is logged and retried next interval.
      */
     CompletionStage<Integer> run() {
-        if (!running.compareAndSet(false, true)) {
-            return CompletableFuture.completedFuture(0);
-        }
-        CompletionStage<Integer> pass;
-        try {
-            pass = collect();
-        } catch (RuntimeException e) {
-            pass = CompletableFuture.failedFuture(e);
-        }
-        return pass.whenComplete((deleted, e) -> {
-            running.set(false);
-            if (e != null) {
-                LOG.atWarn().setCause(e).log("could not delete expired ACL tokens; trying again next interval");
-            } else if (deleted > 0) {
-                LOG.atInfo().addKeyValue("count", deleted).log("expired ACL tokens deleted");
-            }
-        });
+        return pass.run(this::collect);
     }
 
     /** One pass: deletes every collectable token, a batch per write; completes with how many were deleted. */

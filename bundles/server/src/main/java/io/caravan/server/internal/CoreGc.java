@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.caravan.api.GoDuration;
 import io.caravan.api.model.Allocation;
@@ -89,8 +88,7 @@ final class CoreGc {
     private final Clock clock;
     /** A reload may change them; the next pass uses the new ones. */
     private volatile Thresholds thresholds;
-    /** A pass still writing: the next tick skips rather than deleting the same objects twice. */
-    private final AtomicBoolean running = new AtomicBoolean();
+    private final GcPass pass = new GcPass(LOG, "garbage");
 
     CoreGc(StateStore store, RaftWrites writes, Clock clock, Thresholds thresholds) {
         this.store = store;
@@ -106,23 +104,7 @@ final class CoreGc {
 
     /** The timer's task: one pass unless one is running; never throws (a failure is logged, retried next time). */
     CompletionStage<Integer> run() {
-        if (!running.compareAndSet(false, true)) {
-            return CompletableFuture.completedFuture(0);
-        }
-        CompletionStage<Integer> pass;
-        try {
-            pass = collect();
-        } catch (RuntimeException e) {
-            pass = CompletableFuture.failedFuture(e);
-        }
-        return pass.whenComplete((deleted, e) -> {
-            running.set(false);
-            if (e != null) {
-                LOG.atWarn().setCause(e).log("garbage collection failed; trying again next interval");
-            } else if (deleted > 0) {
-                LOG.atInfo().addKeyValue("objects", deleted).log("garbage collected");
-            }
-        });
+        return pass.run(this::collect);
     }
 
     /**
