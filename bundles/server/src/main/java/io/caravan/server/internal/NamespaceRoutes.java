@@ -1,7 +1,6 @@
 package io.caravan.server.internal;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -129,25 +128,9 @@ public final class NamespaceRoutes implements ApiRoutes {
                 throw CaravanException.invalid(f, "not supported by Caravan");
             }
         }
-        Map<String, String> meta = new LinkedHashMap<>();
-        JsonNode m = body.path("Meta");
-        if (!m.isMissingNode() && !m.isNull()) {
-            if (!m.isObject()) {
-                throw CaravanException.invalid("Meta", "must be an object of strings");
-            }
-            for (var e = m.fields(); e.hasNext(); ) {
-                var entry = e.next();
-                if (!entry.getValue().isTextual()) {
-                    throw CaravanException.invalid("Meta." + entry.getKey(), "must be a string");
-                }
-                meta.put(entry.getKey(), entry.getValue().asText());
-            }
-        }
-        JsonNode description = body.path("Description");
-        if (!description.isMissingNode() && !description.isNull() && !description.isTextual()) {
-            throw CaravanException.invalid("Description", "must be a string");
-        }
-        Namespaces.Namespace ns = new Namespaces.Namespace(name, description.asText(""), "", null, null, meta, 0, 0);
+        Map<String, String> meta = BodyFields.strings(body, "Meta");
+        String description = BodyFields.text(body, "Description");
+        Namespaces.Namespace ns = new Namespaces.Namespace(name, description, "", null, null, meta, 0, 0);
         Namespaces.problem(ns).ifPresent(problem -> {
             throw CaravanException.badRequest(problem);
         });

@@ -1,6 +1,5 @@
 package io.caravan.server.internal;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -178,26 +177,10 @@ public final class NodePoolRoutes implements ApiRoutes {
                 throw CaravanException.invalid(f, "not a node pool field");
             }
         }
-        Map<String, String> meta = new LinkedHashMap<>();
-        JsonNode m = body.path("Meta");
-        if (!m.isMissingNode() && !m.isNull()) {
-            if (!m.isObject()) {
-                throw CaravanException.invalid("Meta", "must be an object of strings");
-            }
-            for (var e = m.fields(); e.hasNext(); ) {
-                var entry = e.next();
-                if (!entry.getValue().isTextual()) {
-                    throw CaravanException.invalid("Meta." + entry.getKey(), "must be a string");
-                }
-                meta.put(entry.getKey(), entry.getValue().asText());
-            }
-        }
-        JsonNode description = body.path("Description");
-        if (!description.isMissingNode() && !description.isNull() && !description.isTextual()) {
-            throw CaravanException.invalid("Description", "must be a string");
-        }
+        Map<String, String> meta = BodyFields.strings(body, "Meta");
+        String description = BodyFields.text(body, "Description");
         NodePools.SchedulerConfiguration scheduler = schedulerConfiguration(body.path("SchedulerConfiguration"));
-        NodePools.NodePool pool = new NodePools.NodePool(name, description.asText(""), meta, scheduler, 0, 0);
+        NodePools.NodePool pool = new NodePools.NodePool(name, description, meta, scheduler, 0, 0);
         if (pool.builtIn()) {
             throw CaravanException.badRequest("modifying node pool \"" + name + "\" is not allowed");
         }
