@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import io.caravan.api.model.Allocation;
 import io.caravan.plugin.api.driver.ExecSession;
 import org.osgi.annotation.versioning.ProviderType;
 
@@ -96,5 +97,13 @@ public interface ClientAllocs {
      */
     default Map<String, ?> checks(String allocId) {
         return Map.of();
+    }
+
+    /**
+     * The allocation as this client last received it (job, task group, allocated resources), if known here: what
+     * per-allocation metrics are labelled with.
+     */
+    default Optional<Allocation> alloc(String allocId) {
+        return Optional.empty();
     }
 }

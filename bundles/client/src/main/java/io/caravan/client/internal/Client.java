@@ -484,6 +484,11 @@ public final class Client implements ClientAllocs, AutoCloseable {
     }
 
     @Override
+    public Optional<Allocation> alloc(String allocId) {
+        return runner(allocId).map(AllocRunner::alloc);
+    }
+
+    @Override
     public void restart(String allocId, String taskName) {
         runner(allocId).orElseThrow(() -> new IllegalArgumentException("Unknown allocation \"" + allocId + "\""))
                 .restart(taskName);

@@ -9,6 +9,7 @@ import java.util.Set;
 
 import io.caravan.agent.AgentInfo;
 import io.caravan.api.endpoint.NodeEndpoint;
+import io.caravan.api.model.Allocation;
 import io.caravan.client.ClientAllocs;
 import io.caravan.metrics.MetricSink;
 import io.caravan.metrics.MetricSource;
@@ -144,6 +145,11 @@ public final class ClientAgent implements ClientAllocs, MetricSource {
     @Override
     public Optional<String> namespace(String allocId) {
         return client.namespace(allocId);
+    }
+
+    @Override
+    public Optional<Allocation> alloc(String allocId) {
+        return client.alloc(allocId);
     }
 
     @Override

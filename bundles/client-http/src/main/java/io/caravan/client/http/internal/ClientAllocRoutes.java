@@ -26,6 +26,8 @@ import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.ApiRoutes;
 import io.caravan.http.RouteTable;
+import io.caravan.metrics.MetricSink;
+import io.caravan.metrics.MetricSource;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -33,10 +35,10 @@ import org.osgi.service.component.annotations.Reference;
 /**
  * Nomad's client-side allocation endpoints: {@code restart}, {@code signal} and {@code gc} (handed to
  * {@link ClientAllocs}), {@code stats} (each running task's cgroup, or its processes in {@code /proc}), and the host's
- * {@code /v1/client/stats}.
+ * {@code /v1/client/stats}; and, as a metric source, the running tasks' usage ({@link AllocMetrics}).
  */
-@Component(service = ApiRoutes.class)
-public final class ClientAllocRoutes implements ApiRoutes {
+@Component(service = {ApiRoutes.class, MetricSource.class})
+public final class ClientAllocRoutes implements ApiRoutes, MetricSource {
     // ---- the endpoints: Nomad's names and the ACL rule each checks, in the allocation's namespace ---------------
     static final ApiEndpoint RESTART = ApiEndpoint.of("ClientAllocations.Restart",
             AclRule.namespace(Capability.ALLOC_LIFECYCLE));
@@ -53,6 +55,7 @@ public final class ClientAllocRoutes implements ApiRoutes {
     private final Clock clock;
     private final ProcFs proc;
     private final UsageSampler sampler;
+    private final AllocMetrics metrics;
     /** Where the kernel's cgroup file systems are mounted (v1: one per hierarchy below it; v2: it). */
     static final Path CGROUPS = Path.of("/sys/fs/cgroup");
 
@@ -76,6 +79,13 @@ public final class ClientAllocRoutes implements ApiRoutes {
         this.clock = clock;
         this.proc = proc;
         this.sampler = new UsageSampler(proc, cgroups, nanos, sleep);
+        this.metrics = new AllocMetrics(allocs, sampler, proc);
+    }
+
+    /** Per-allocation metrics ({@code publish_allocation_metrics}) from the readings the stats endpoint uses. */
+    @Override
+    public void sample(MetricSink sink) {
+        metrics.report(sink);
     }
 
     @Override

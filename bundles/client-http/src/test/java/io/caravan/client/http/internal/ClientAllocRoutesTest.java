@@ -167,7 +167,7 @@ class ClientAllocRoutesTest {
     }
 
     /** A /proc/<pid>/stat line whose command name holds a space and parentheses, as real ones may. */
-    private static String stat(long utime, long stime) {
+    static String stat(long utime, long stime) {
         return "4242 (my (odd) cmd) S 1 4242 4242 0 -1 4194560 100 0 0 0 " + utime + " " + stime
                 + " 0 0 20 0 1 0 12345 1000000 300 18446744073709551615\n";
     }

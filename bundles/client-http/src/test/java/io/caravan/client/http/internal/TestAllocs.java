@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.caravan.api.model.Allocation;
 import io.caravan.client.ClientAllocs;
 import io.caravan.plugin.api.driver.ExecSession;
 
@@ -24,6 +25,8 @@ final class TestAllocs implements ClientAllocs {
     volatile ExecSession session;
     /** Whether the tasks' driver isolates their filesystem. */
     volatile boolean isolated;
+    /** What {@link #alloc} answers, by allocation ID. */
+    final Map<String, Allocation> allocations = new ConcurrentHashMap<>();
     /** What {@link #checks} answers for every allocation. */
     final Map<String, Object> checkResults = new ConcurrentHashMap<>();
 
@@ -53,6 +56,11 @@ final class TestAllocs implements ClientAllocs {
             throw new IllegalArgumentException("Unknown task \"" + taskName + "\"");
         }
         calls.add("restart " + allocId + " " + taskName);
+    }
+
+    @Override
+    public Optional<Allocation> alloc(String allocId) {
+        return Optional.ofNullable(allocations.get(allocId));
     }
 
     @Override
