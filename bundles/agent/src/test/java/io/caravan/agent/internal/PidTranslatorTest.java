@@ -80,9 +80,8 @@ class PidTranslatorTest {
         AgentFlags.Parsed parsed = AgentFlags.parse(List.of("-dev", "-config", hcl.toString()));
         io.caravan.agent.internal.config.ConfigLoader.Loaded loaded = io.caravan.agent.internal.config.ConfigLoader
                 .load(parsed.dev(), parsed.configPaths(), parsed.layer());
-        assertEquals(List.of("telemetry.publish_allocation_metrics"), loaded.unsupported().stream()
-                .map(io.caravan.agent.UnsupportedKey::key).toList(),
-                "every key of the seed's block is acted on but per-allocation metrics, which warns");
+        assertEquals(List.of(), loaded.unsupported().stream().map(io.caravan.agent.UnsupportedKey::key).toList(),
+                "every key of the seed's block is acted on");
         Map<String, Object> telemetry = PidTranslator.translate(AgentSettings.resolve(loaded.config(), parsed.dev(),
                 loaded.files(), tmp.resolve("dev"), "host1"), loaded.config(), "id", 4649, "v", "pw", "")
                 .get("io.caravan.telemetry");

@@ -44,12 +44,11 @@ class UnsupportedKeysTest {
         Schema.Block telemetry = (Schema.Block) ROOT.key("telemetry");
         assertNull(telemetry.unsupported());
         for (String key : List.of("collection_interval", "disable_hostname", "prometheus_metrics", "prefix_filter",
-                "filter_default", "publish_node_metrics",
+                "filter_default", "publish_node_metrics", "publish_allocation_metrics",
                 "disable_rpc_rate_metrics_labels")) {
             assertNull(telemetry.key(key).unsupported(), key);
         }
         assertNotNull(telemetry.key("statsd_address").unsupported());
-        assertNotNull(telemetry.key("publish_allocation_metrics").unsupported());
         assertNotNull(telemetry.key("circonus_api_token").unsupported());
         // The autopilot block is the initial autopilot configuration; its Enterprise keys are not acted on.
         Schema.Block autopilot = (Schema.Block) ROOT.key("autopilot");
