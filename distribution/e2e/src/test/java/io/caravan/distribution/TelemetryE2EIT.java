@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * A dev agent with seed 002's {@code telemetry} block (collection_interval 1s, disable_hostname,
  * prometheus_metrics, publish_allocation_metrics, publish_node_metrics): Prometheus scrapes
  * {@code /v1/metrics?format=prometheus} and finds Nomad's names, promtool accepts the exposition, and the JSON form
- * keeps Nomad's shape.
+ * keeps Nomad's shape; a running raw_exec task's {@code nomad.client.allocs.*} series come and go with it.
  */
 class TelemetryE2EIT {
     private static final Duration WAIT = Duration.ofSeconds(30);
@@ -99,5 +99,42 @@ class TelemetryE2EIT {
         }
         assertTrue(goroutines != null && goroutines.get("Value").asDouble() > 0 && goroutines.get("Labels").isObject(),
                 metrics.toString());
+    }
+
+    @Test
+    void aRunningTasksAllocationMetricsComeAndGoWithIt() throws Exception {
+        var registered = agent.putForm("/v1/jobs", """
+                {"Job": {"ID": "metered-svc", "Type": "service", "Datacenters": ["dc1"], "TaskGroups": [{"Name": "g",
+                  "Tasks": [{"Name": "loop", "Driver": "raw_exec", "Resources": {"CPU": 100, "MemoryMB": 64},
+                    "Config": {"command": "/bin/sh", "args": ["-c", "while true; do sleep 1; done"]}}]}]}}""");
+        assertEquals(200, registered.statusCode(), registered.body());
+        try {
+            AgentProcess.await("the task runs", WAIT, () -> {
+                JsonNode allocs = agent.json("/v1/job/metered-svc/allocations");
+                return allocs.size() == 1 && allocs.get(0).get("ClientStatus").asText().equals("running");
+            });
+            String allocId = agent.json("/v1/job/metered-svc/allocations").get(0).get("ID").asText();
+            Pattern rss = Pattern.compile("(?m)^nomad_client_allocs_memory_rss\\{([^}]*alloc_id=\"" + allocId
+                    + "\"[^}]*)\\} (\\S+)$");
+            AgentProcess.await("the task's memory is sampled", WAIT, () -> rss.matcher(scrape()).find());
+            String text = scrape();
+            var m = rss.matcher(text);
+            assertTrue(m.find(), text);
+            assertEquals("alloc_id=\"" + allocId + "\",job=\"metered-svc\",namespace=\"default\",task=\"loop\","
+                    + "task_group=\"g\"", m.group(1));
+            assertTrue(Double.parseDouble(m.group(2)) > 0, "a shell has resident memory: " + m.group());
+            assertTrue(text.contains("nomad_client_allocs_memory_allocated{" + m.group(1) + "} " + 64 * 1024 * 1024),
+                    text);
+            assertTrue(text.contains("nomad_client_allocs_cpu_allocated{" + m.group(1) + "} 100"), text);
+            assertTrue(text.contains("nomad_client_allocs_cpu_total_percent{" + m.group(1) + "} "), text);
+            Promtool.check(text);
+
+            var stopped = agent.delete("/v1/job/metered-svc");
+            assertEquals(200, stopped.statusCode(), stopped.body());
+            AgentProcess.await("the stopped task's series are gone", WAIT,
+                    () -> !scrape().contains("alloc_id=\"" + allocId + "\""));
+        } finally {
+            agent.delete("/v1/job/metered-svc");
+        }
     }
 }
