@@ -52,6 +52,7 @@ final class StreamingExec implements ExecSession {
         Path proc = PROC.resolve(Long.toString(pid));
         try {
             Path cwd = proc.resolve("cwd").toRealPath();
+            TaskExec.awaitExec(proc);
             Map<String, String> env = TaskExec.environment(Files.readAllBytes(proc.resolve("environ")));
             List<String> command = argv;
             String stty = null;

@@ -28,6 +28,7 @@ final class TaskExec {
         Path out = null;
         Path err = null;
         try {
+            awaitExec(proc);
             Path cwd = proc.resolve("cwd").toRealPath();
             Map<String, String> env = environment(Files.readAllBytes(proc.resolve("environ")));
             out = Files.createTempFile("caravan-exec", ".out");
@@ -51,6 +52,29 @@ final class TaskExec {
         } finally {
             deleteQuietly(out);
             deleteQuietly(err);
+        }
+    }
+
+    /**
+     * Waits (at most a second) while {@code proc} is still the JVM's {@code jspawnhelper}: a task launched a moment ago
+     * has its working directory already but not yet its own environment, which the exec would otherwise copy.
+     */
+    static void awaitExec(Path proc) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+        while (System.nanoTime() < deadline) {
+            try {
+                if (!proc.resolve("exe").toRealPath().getFileName().toString().equals("jspawnhelper")) {
+                    return;
+                }
+            } catch (IOException e) {
+                return; // gone, or not ours to read: the caller's own read says so
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 
