@@ -33,7 +33,7 @@ class UnsupportedE2EIT {
         dir = Files.createTempDirectory("caravan-unsupported-");
         agent = AgentProcess.startDev(dir, ", \"data_dir\": \"" + dir.resolve("data") + "\", \"tls\": "
                 + "{\"tls_prefer_server_cipher_suites\": true}, "
-                + "\"server\": {\"job_tracked_versions\": 5}");
+                + "\"server\": {\"job_max_source_size\": \"2M\"}");
     }
 
     @AfterAll
@@ -55,17 +55,17 @@ class UnsupportedE2EIT {
         AgentProcess.await("a WARN for tls.tls_prefer_server_cipher_suites", Duration.ofSeconds(10),
                 () -> agent.log().contains("configuration key tls.tls_prefer_server_cipher_suites is not supported "
                         + "yet and has no effect"));
-        assertTrue(agent.log().contains("server.job_tracked_versions is not supported yet"), agent.log());
+        assertTrue(agent.log().contains("server.job_max_source_size is not supported yet"), agent.log());
         assertTrue(agent.log().contains("reason=\"the JDK's cipher-suite order applies"), agent.log());
 
         JsonNode self = agent.json("/v1/agent/self").path("config").path("Unsupported");
-        assertEquals(List.of("tls.tls_prefer_server_cipher_suites", "server.job_tracked_versions"),
+        assertEquals(List.of("tls.tls_prefer_server_cipher_suites", "server.job_max_source_size"),
                 keys(self), self.toString());
         assertTrue(self.path(0).path("Position").asText().startsWith(agent.config + ":1:"), self.toString());
 
         HttpResponse<String> reload = agent.put("/v1/agent/reload");
         assertEquals(200, reload.statusCode(), reload.body());
-        assertEquals(List.of("tls.tls_prefer_server_cipher_suites", "server.job_tracked_versions"),
+        assertEquals(List.of("tls.tls_prefer_server_cipher_suites", "server.job_max_source_size"),
                 keys(AgentProcess.JSON.readTree(reload.body()).path("Unsupported")), reload.body());
     }
 

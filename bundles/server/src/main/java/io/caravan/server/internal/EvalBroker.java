@@ -53,6 +53,8 @@ final class EvalBroker {
     private final Map<String, Integer> deliveries = new HashMap<>();
     private final Set<String> known = new HashSet<>();                                  // every eval held
     private boolean closed;
+    /** The operator's {@code PauseEvalBroker}: while it holds, evaluations wait here and none is handed out. */
+    private volatile java.util.function.BooleanSupplier paused = () -> false;
 
     private record Outstanding(Evaluation eval, String token, Instant deadline) {}
 
@@ -101,6 +103,11 @@ final class EvalBroker {
      * The highest-priority ready evaluation of one of {@code types}, waiting up to {@code timeout}; empty on timeout
      * or once closed.
      */
+    /** Where the broker reads whether the operator paused it (the scheduler configuration in the state). */
+    void pausedWhile(java.util.function.BooleanSupplier paused) {
+        this.paused = paused;
+    }
+
     Optional<Lease> dequeue(Set<String> types, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         lock.lock();
@@ -108,7 +115,9 @@ final class EvalBroker {
             while (!closed) {
                 promoteDue();
                 expireLeases();
-                Evaluation next = pollBest(types);
+                // Checked under the lock each time a waiting scheduler wakes, so an evaluation enqueued after the
+                // operator paused the broker is never handed out, whoever was already waiting.
+                Evaluation next = paused.getAsBoolean() ? null : pollBest(types);
                 if (next != null) {
                     String token = UUID.randomUUID().toString();
                     unacked.put(next.id(), new Outstanding(next, token, clock.instant().plus(nackTimeout)));

@@ -88,6 +88,7 @@ public final class LeaderDuties implements ServerState.AppliedListener, MetricSo
         this.broker = new EvalBroker(clock, DELIVERY_LIMIT, NACK_TIMEOUT, NACK_DELAY, this::failEval,
                 this::cancelEvals);
         this.blocked = new BlockedEvals(broker::enqueue, this::cancelEvals);
+        broker.pausedWhile(() -> SnapshotSchedulerState.schedulerConfig(store.snapshot()).pauseEvalBroker());
         this.planApplier = new PlanApplier(store, writes, clock);
         this.deployments = new DeploymentWatcher(store, writes, clock, timers);
         this.heartbeats = new Heartbeats(timers, GoDuration.parse(config.min_heartbeat_ttl()),

@@ -73,12 +73,7 @@ final class SchedulerWorker implements AutoCloseable {
             Optional<EvalBroker.Lease> lease;
             workload = "WaitingToDequeue";
             try {
-                if (SnapshotSchedulerState.schedulerConfig(store.snapshot()).pauseEvalBroker()) {
-                    // The operator paused the broker (scheduler configuration): evaluations wait in it, unscheduled.
-                    Thread.sleep(POLL.toMillis());
-                    continue;
-                }
-                lease = broker.dequeue(types, POLL);
+                lease = broker.dequeue(types, POLL); // nothing while the operator paused the broker
             } catch (InterruptedException e) {
                 return;
             }
