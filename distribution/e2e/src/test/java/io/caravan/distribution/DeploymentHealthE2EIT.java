@@ -108,6 +108,16 @@ class DeploymentHealthE2EIT {
         return agent.json("/v1/job/" + job + "/deployment");
     }
 
+    /** The job's deployment of {@code version}; null while there is none. */
+    private static JsonNode ofVersion(String job, int version) {
+        for (JsonNode d : agent.json("/v1/job/" + job + "/deployments")) {
+            if (d.path("JobVersion").asInt(-1) == version) {
+                return d;
+            }
+        }
+        return null;
+    }
+
     private static String status(String deploymentId) {
         return agent.json("/v1/deployment/" + deploymentId).path("Status").asText();
     }
@@ -193,13 +203,13 @@ class DeploymentHealthE2EIT {
         AgentProcess.await("version 0 is successful and stable", ROLL, () -> latest("revert").has("ID")
                 && status(latest("revert").get("ID").asText()).equals("successful")
                 && agent.json("/v1/job/revert").get("Stable").asBoolean());
-        String first = latest("revert").get("ID").asText();
 
         Result run1 = cli("revert-run1", WAIT, "job", "run", "-detach", jobFile("revert", 2, update, 1, "exit 1")
                 .toString());
         assertEquals(0, run1.code(), run1.output());
-        AgentProcess.await("a second deployment", WAIT, () -> !latest("revert").path("ID").asText().equals(first));
-        String second = latest("revert").get("ID").asText();
+        // The failing version's deployment, by its version: the rollback's may already be the latest one.
+        AgentProcess.await("a deployment of version 1", WAIT, () -> ofVersion("revert", 1) != null);
+        String second = ofVersion("revert", 1).get("ID").asText();
         AgentProcess.await("the deployment of the failing version fails", ROLL, () -> status(second).equals("failed"));
         assertEquals("Failed due to unhealthy allocations - rolling back to job version 0",
                 agent.json("/v1/deployment/" + second).get("StatusDescription").asText());
