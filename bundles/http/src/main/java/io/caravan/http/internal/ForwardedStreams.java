@@ -112,6 +112,7 @@ final class ForwardedStreams {
         builder.buildAsync(uri, new Relay(stream)).whenComplete((ws, error) -> {
             if (error == null) {
                 stream.send(new Answer(101, Map.of(), null).encode());
+                ws.request(1); // the head is queued first: only now may the socket's messages follow it
                 stream.receive(new RpcStream.Receiver() {
                     @Override
                     public CompletionStage<?> data(byte[] frame) {
@@ -162,6 +163,14 @@ final class ForwardedStreams {
 
         Relay(RpcStream stream) {
             this.stream = stream;
+        }
+
+        /**
+         * Asks for no message yet (the JDK's default asks for one): the first frame on the stream must be the head, which
+         * is sent once the socket is open, and then requests the first message.
+         */
+        @Override
+        public void onOpen(WebSocket ws) {
         }
 
         @Override
