@@ -18,10 +18,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import io.caravan.api.model.RestartPolicy;
 import io.caravan.api.model.Task;
@@ -177,8 +179,6 @@ public final class TemplateHook implements TaskHook.Prestart, TaskHook.Recover, 
         private boolean watchingVariables;
         private boolean rendered;
         private boolean watchingServices;
-        private Duration varBackoff = Duration.ofSeconds(1);
-        private Duration serviceBackoff = Duration.ofSeconds(1);
 
         Watcher(TaskHookContext ctx) {
             this.ctx = ctx;
@@ -378,56 +378,36 @@ public final class TemplateHook implements TaskHook.Prestart, TaskHook.Recover, 
                 watchingServices |= services;
             }
             if (vars) {
-                watchVariables();
+                watch("variables", () -> data.fetchVariables(data.varIndex(), QUERY_WAIT), Duration.ofSeconds(1));
             }
             if (services) {
-                watchServices();
+                watch("services", () -> data.fetchServices(data.serviceIndex(), QUERY_WAIT), Duration.ofSeconds(1));
             }
         }
 
-        private void watchVariables() {
+        /**
+         * One blocking query after another on {@code fetch} (variables or services) until the task stops: a change
+         * starts a render; a failed query is tried again after {@code backoff}, doubled each time up to the maximum.
+         */
+        private void watch(String what, Supplier<CompletionStage<Boolean>> fetch, Duration backoff) {
             if (closed) {
                 return;
             }
-            data.fetchVariables(data.varIndex(), QUERY_WAIT).whenComplete((changed, error) -> {
+            fetch.get().whenComplete((changed, error) -> {
                 if (closed) {
                     return;
                 }
                 if (error != null) {
                     LOG.atDebug().addKeyValue("task", task.name()).addKeyValue("error", error.toString())
-                            .log("template variables query failed");
-                    Duration wait = varBackoff;
-                    varBackoff = min(varBackoff.multipliedBy(2), MAX_BACKOFF);
-                    scheduler.schedule(this::watchVariables, wait.toMillis(), TimeUnit.MILLISECONDS);
+                            .log("template " + what + " query failed");
+                    scheduler.schedule(() -> watch(what, fetch, min(backoff.multipliedBy(2), MAX_BACKOFF)),
+                            backoff.toMillis(), TimeUnit.MILLISECONDS);
                     return;
                 }
-                varBackoff = Duration.ofSeconds(1);
                 if (changed) {
                     changed();
                 }
-                watchVariables();
-            });
-        }
-
-        private void watchServices() {
-            if (closed) {
-                return;
-            }
-            data.fetchServices(data.serviceIndex(), QUERY_WAIT).whenComplete((changed, error) -> {
-                if (closed) {
-                    return;
-                }
-                if (error != null) {
-                    Duration wait = serviceBackoff;
-                    serviceBackoff = min(serviceBackoff.multipliedBy(2), MAX_BACKOFF);
-                    scheduler.schedule(this::watchServices, wait.toMillis(), TimeUnit.MILLISECONDS);
-                    return;
-                }
-                serviceBackoff = Duration.ofSeconds(1);
-                if (changed) {
-                    changed();
-                }
-                watchServices();
+                watch(what, fetch, Duration.ofSeconds(1));
             });
         }
 
