@@ -37,6 +37,9 @@ class NomadSdkE2EIT {
         if (agent != null) {
             agent.close();
         }
+        if (dir != null) {
+            AgentProcess.deleteTree(dir);
+        }
     }
 
     @Test
