@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -81,8 +80,6 @@ public final class ApiServlet extends HttpServlet {
     private static final long DRAIN_MAX = 8L * 1024 * 1024;
     /** Caravan's own listing of what this agent serves (not in Nomad's API). */
     static final String ENDPOINTS_PATH = "/v1/agent/endpoints";
-    /** Marks a call one server forwarded to the leader, so that it is not forwarded again. */
-    static final String FORWARDED = "X-Caravan-Forwarded";
     private static final ApiEndpoint ENDPOINTS = ApiEndpoint.of("Agent.Endpoints", AclRule.MANAGEMENT);
 
     private final transient Map<ApiRoutes, Integer> groups = new ConcurrentHashMap<>();
@@ -343,7 +340,7 @@ public final class ApiServlet extends HttpServlet {
      */
     private Optional<String> leaderElsewhere(WireRequest call) {
         LeaderLocator servers = locator;
-        if (servers == null || rpc == null || servers.isLeader() || call.header(FORWARDED).isPresent()) {
+        if (servers == null || rpc == null || servers.isLeader() || call.header(HttpForward.FORWARDED).isPresent()) {
             return Optional.empty();
         }
         return servers.leaderRpcAddress();
@@ -351,11 +348,8 @@ public final class ApiServlet extends HttpServlet {
 
     /** Runs the call on the leader's API (through its RPC port) and answers with exactly what it answered. */
     private CompletionStage<ApiResponse> toLeader(WireRequest call, String leader) {
-        HttpForward.Call forwarded = HttpForward.Call.of(call);
-        Map<String, String> headers = new LinkedHashMap<>(forwarded.headers());
-        headers.put(FORWARDED, "1");
-        return rpc.callAt(leader, HttpForward.METHOD, new HttpForward.Call(forwarded.method(), forwarded.uri(),
-                headers, forwarded.body()), HttpForward.Answer.class).thenApply(HttpForward.Answer::toResponse);
+        return rpc.callAt(leader, HttpForward.METHOD, HttpForward.Call.of(call).forwarded(), HttpForward.Answer.class)
+                .thenApply(HttpForward.Answer::toResponse);
     }
 
     /**
