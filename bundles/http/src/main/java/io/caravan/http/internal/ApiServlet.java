@@ -36,6 +36,7 @@ import io.caravan.http.RawBody;
 import io.caravan.http.RouteTable;
 import io.caravan.http.StreamingBody;
 import io.caravan.http.WebSocketBody;
+import io.caravan.http.WriteBarrier;
 import io.caravan.rpc.LeaderLocator;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.Servlet;
@@ -94,6 +95,8 @@ public final class ApiServlet extends HttpServlet {
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
     private transient volatile AclResolver resolver;
+    /** Present on servers: what a write waits for before it runs ({@link WriteBarrier}). */
+    private transient volatile WriteBarrier barrier;
     /** Present on servers: where LEADER-routed endpoints are served. */
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     private transient volatile LeaderLocator locator;
@@ -167,6 +170,17 @@ public final class ApiServlet extends HttpServlet {
     void bindRoutes(ApiRoutes routes, Map<String, Object> properties) {
         groups.put(routes, ranking(properties));
         rebuild();
+    }
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    void bindBarrier(WriteBarrier writes) {
+        barrier = writes;
+    }
+
+    void unbindBarrier(WriteBarrier writes) {
+        if (barrier == writes) {
+            barrier = null;
+        }
     }
 
     void unbindRoutes(ApiRoutes routes) {
@@ -319,6 +333,17 @@ public final class ApiServlet extends HttpServlet {
         Router.Found found = (Router.Found) match;
         WireRequest call = new WireRequest(request, found.params(), current.region(), NomadJson.mapper(),
                 current.maxRequestBody());
+        WriteBarrier writes = barrier;
+        if (writes != null && !request.getMethod().equals("GET")
+                && found.endpoint().routing() == ApiEndpoint.Routing.LOCAL) {
+            // Before the caller's token and the route's checks are looked up in this server's state: see WriteBarrier.
+            return writes.beforeWrite().thenCompose(ready -> serve(found, call, current));
+        }
+        return serve(found, call, current);
+    }
+
+    /** Runs a found route: authenticates the caller, checks the rule, then forwards to the leader or handles it. */
+    private CompletionStage<ApiResponse> serve(Router.Found found, WireRequest call, Settings current) {
         ApiEndpoint endpoint = found.endpoint();
         Identity caller = authenticate(call, endpoint, current);
         calls.count(endpoint.name(), caller);
@@ -331,7 +356,11 @@ public final class ApiServlet extends HttpServlet {
         if (leader.isPresent()) {
             return toLeader(call, leader.get());
         }
-        return found.handler().handle(call);
+        try {
+            return found.handler().handle(call);
+        } catch (Exception e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     /**
