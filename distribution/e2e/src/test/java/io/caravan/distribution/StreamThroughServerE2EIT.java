@@ -55,13 +55,6 @@ class StreamThroughServerE2EIT {
         for (AgentProcess a : agents) {
             a.close();
         }
-        Path keep = Path.of("/tmp/relay-logs/" + System.currentTimeMillis());   // TEMP-DEBUG
-        Files.createDirectories(keep);
-        try (var logs = Files.list(tmp)) {
-            for (Path l : logs.filter(f -> f.toString().endsWith(".log")).toList()) {
-                Files.copy(l, keep.resolve(l.getFileName()));
-            }
-        }
     }
 
     @Test

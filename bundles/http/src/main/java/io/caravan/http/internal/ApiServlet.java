@@ -334,7 +334,7 @@ public final class ApiServlet extends HttpServlet {
         WireRequest call = new WireRequest(request, found.params(), current.region(), NomadJson.mapper(),
                 current.maxRequestBody());
         WriteBarrier writes = barrier;
-        if (writes != null && !request.getMethod().equals("GET")
+        if (writes != null && current.server() && !request.getMethod().equals("GET")
                 && found.endpoint().routing() == ApiEndpoint.Routing.LOCAL) {
             // Before the caller's token and the route's checks are looked up in this server's state: see WriteBarrier.
             return writes.beforeWrite().thenCompose(ready -> serve(found, call, current));

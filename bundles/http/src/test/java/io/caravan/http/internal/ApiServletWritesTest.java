@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.osgi.framework.Constants;
 
 /**
- * What the servlet does for a server before a write runs (waits for its {@link WriteBarrier}), and the
+ * What the servlet of a server does before a write runs (waits for its {@link WriteBarrier}), and the
  * {@link HttpForward#FORWARDED} mark, which only the agent itself can set.
  */
 class ApiServletWritesTest {
@@ -42,7 +42,7 @@ class ApiServletWritesTest {
 
     @BeforeAll
     static void start() throws Exception {
-        ApiServlet servlet = new ApiServlet(HttpConfigs.of(Map.of()), Map.of(Constants.SERVICE_PID, "io.caravan.http"),
+        ApiServlet servlet = new ApiServlet(HttpConfigs.of(Map.of("server_enabled", true)), Map.of(Constants.SERVICE_PID, "io.caravan.http"),
                 null, new EndpointCalls());
         servlet.bindRoutes(routes -> routes
                 .write("/v1/test/write", WRITE, r -> ApiResponse.ok(Map.of("Handled", handled.incrementAndGet())))
