@@ -14,8 +14,17 @@ public record ApiEndpoint(String name, AclRule rule, Function<ApiRequest, String
 
     /** Where a call is served. */
     public enum Routing {
-        /** By the agent that received it (reads from its own state, agent-local operations). */
+        /**
+         * By the agent that received it, from its own state. A write (any method but {@code GET}) on a server first
+         * waits for that state to hold every write the cluster had acknowledged ({@link WriteBarrier}), so that its
+         * checks (the job, node or deployment it names exists) never see a follower's older copy.
+         */
         LOCAL,
+        /**
+         * By the agent that received it, on its own: an operation on the agent itself ({@code agent join}, a reload, a
+         * client's own allocations), served at once, without a look at the cluster's state, even with no leader.
+         */
+        AGENT,
         /**
          * By the Raft leader: a server that is not forwards the call there (after authenticating it), so a write is
          * validated against the state it will be applied to, not a follower's possibly older copy.
@@ -43,6 +52,11 @@ public record ApiEndpoint(String name, AclRule rule, Function<ApiRequest, String
             String ns = namespaceOf.apply(r);
             return ns == null || ns.isEmpty() ? r.options().namespace() : ns;
         }, routing);
+    }
+
+    /** The same endpoint, an operation on the agent itself ({@link Routing#AGENT}). */
+    public ApiEndpoint agentLocal() {
+        return new ApiEndpoint(name, rule, namespace, Routing.AGENT);
     }
 
     /** The same endpoint, served by the leader. */

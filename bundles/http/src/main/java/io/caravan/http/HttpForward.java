@@ -21,6 +21,12 @@ public final class HttpForward {
     public static final String STREAM = "Agent.HTTPStream";
     /** A WebSocket: the call is its upgrade request; a {@code 101} head means it is open. */
     public static final String WEBSOCKET = "Agent.WebSocket";
+    /**
+     * Marks a call one server relayed to another (to the leader, to the server that holds a node's connection), so
+     * that it is served there and not relayed again. Internal: the HTTP listener ignores it on callers' requests; only
+     * a call this agent runs for another over RPC carries it.
+     */
+    public static final String FORWARDED = "X-Caravan-Forwarded";
     private static final String TOKEN = "X-Nomad-Token";
     private static final com.fasterxml.jackson.databind.ObjectMapper HEAD = new com.fasterxml.jackson.databind.ObjectMapper();
 
@@ -39,6 +45,13 @@ public final class HttpForward {
             String query = request.rawQuery();
             return new Call(request.method(), request.path() + (query.isEmpty() ? "" : "?" + query), headers,
                     request.rawBody());
+        }
+
+        /** The same call, {@linkplain #FORWARDED marked} as relayed by a server. */
+        public Call forwarded() {
+            Map<String, String> marked = new LinkedHashMap<>(headers);
+            marked.put(FORWARDED, "1");
+            return new Call(method, uri, marked, body);
         }
     }
 

@@ -39,7 +39,8 @@ public final class AgentRoutes implements ApiRoutes {
     // ---- the endpoints: Nomad's names and the ACL rule each checks ----------------------------------------------
     static final ApiEndpoint SELF = ApiEndpoint.of("Agent.Self", AclRule.scope(Scope.AGENT, Access.READ));
     static final ApiEndpoint HEALTH = ApiEndpoint.of("Agent.Health", AclRule.PUBLIC);
-    static final ApiEndpoint RELOAD = ApiEndpoint.of("Agent.Reload", AclRule.scope(Scope.AGENT, Access.WRITE));
+    static final ApiEndpoint RELOAD = ApiEndpoint.of("Agent.Reload", AclRule.scope(Scope.AGENT, Access.WRITE))
+            .agentLocal();
     /** The status endpoints are open to anyone, as in Nomad; a server's answers replace these. */
     static final ApiEndpoint LEADER = ApiEndpoint.of("Status.Leader", AclRule.PUBLIC);
     static final ApiEndpoint PEERS = ApiEndpoint.of("Status.Peers", AclRule.PUBLIC);

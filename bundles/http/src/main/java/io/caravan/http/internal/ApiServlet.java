@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -37,6 +36,7 @@ import io.caravan.http.RawBody;
 import io.caravan.http.RouteTable;
 import io.caravan.http.StreamingBody;
 import io.caravan.http.WebSocketBody;
+import io.caravan.http.WriteBarrier;
 import io.caravan.rpc.LeaderLocator;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.Servlet;
@@ -81,8 +81,6 @@ public final class ApiServlet extends HttpServlet {
     private static final long DRAIN_MAX = 8L * 1024 * 1024;
     /** Caravan's own listing of what this agent serves (not in Nomad's API). */
     static final String ENDPOINTS_PATH = "/v1/agent/endpoints";
-    /** Marks a call one server forwarded to the leader, so that it is not forwarded again. */
-    static final String FORWARDED = "X-Caravan-Forwarded";
     private static final ApiEndpoint ENDPOINTS = ApiEndpoint.of("Agent.Endpoints", AclRule.MANAGEMENT);
 
     private final transient Map<ApiRoutes, Integer> groups = new ConcurrentHashMap<>();
@@ -97,6 +95,8 @@ public final class ApiServlet extends HttpServlet {
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
     private transient volatile AclResolver resolver;
+    /** Present on servers: what a write waits for before it runs ({@link WriteBarrier}). */
+    private transient volatile WriteBarrier barrier;
     /** Present on servers: where LEADER-routed endpoints are served. */
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     private transient volatile LeaderLocator locator;
@@ -170,6 +170,17 @@ public final class ApiServlet extends HttpServlet {
     void bindRoutes(ApiRoutes routes, Map<String, Object> properties) {
         groups.put(routes, ranking(properties));
         rebuild();
+    }
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    void bindBarrier(WriteBarrier writes) {
+        barrier = writes;
+    }
+
+    void unbindBarrier(WriteBarrier writes) {
+        if (barrier == writes) {
+            barrier = null;
+        }
     }
 
     void unbindRoutes(ApiRoutes routes) {
@@ -322,6 +333,17 @@ public final class ApiServlet extends HttpServlet {
         Router.Found found = (Router.Found) match;
         WireRequest call = new WireRequest(request, found.params(), current.region(), NomadJson.mapper(),
                 current.maxRequestBody());
+        WriteBarrier writes = barrier;
+        if (writes != null && current.server() && !request.getMethod().equals("GET")
+                && found.endpoint().routing() == ApiEndpoint.Routing.LOCAL) {
+            // Before the caller's token and the route's checks are looked up in this server's state: see WriteBarrier.
+            return writes.beforeWrite().thenCompose(ready -> serve(found, call, current));
+        }
+        return serve(found, call, current);
+    }
+
+    /** Runs a found route: authenticates the caller, checks the rule, then forwards to the leader or handles it. */
+    private CompletionStage<ApiResponse> serve(Router.Found found, WireRequest call, Settings current) {
         ApiEndpoint endpoint = found.endpoint();
         Identity caller = authenticate(call, endpoint, current);
         calls.count(endpoint.name(), caller);
@@ -334,7 +356,11 @@ public final class ApiServlet extends HttpServlet {
         if (leader.isPresent()) {
             return toLeader(call, leader.get());
         }
-        return found.handler().handle(call);
+        try {
+            return found.handler().handle(call);
+        } catch (Exception e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     /**
@@ -343,7 +369,7 @@ public final class ApiServlet extends HttpServlet {
      */
     private Optional<String> leaderElsewhere(WireRequest call) {
         LeaderLocator servers = locator;
-        if (servers == null || rpc == null || servers.isLeader() || call.header(FORWARDED).isPresent()) {
+        if (servers == null || rpc == null || servers.isLeader() || call.header(HttpForward.FORWARDED).isPresent()) {
             return Optional.empty();
         }
         return servers.leaderRpcAddress();
@@ -351,11 +377,8 @@ public final class ApiServlet extends HttpServlet {
 
     /** Runs the call on the leader's API (through its RPC port) and answers with exactly what it answered. */
     private CompletionStage<ApiResponse> toLeader(WireRequest call, String leader) {
-        HttpForward.Call forwarded = HttpForward.Call.of(call);
-        Map<String, String> headers = new LinkedHashMap<>(forwarded.headers());
-        headers.put(FORWARDED, "1");
-        return rpc.callAt(leader, HttpForward.METHOD, new HttpForward.Call(forwarded.method(), forwarded.uri(),
-                headers, forwarded.body()), HttpForward.Answer.class).thenApply(HttpForward.Answer::toResponse);
+        return rpc.callAt(leader, HttpForward.METHOD, HttpForward.Call.of(call).forwarded(), HttpForward.Answer.class)
+                .thenApply(HttpForward.Answer::toResponse);
     }
 
     /**

@@ -53,7 +53,7 @@ final class ForwardedStreams {
     /** A call whose body streams: the head, then the body's bytes as they come; the other side failing stops it. */
     void body(URI uri, Call call, RpcStream stream) {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).GET();
-        call.headers().forEach(request::header);
+        ForwardedMark.forListener(call.headers()).forEach(request::header);
         CompletableFuture<HttpResponse<InputStream>> sent = http.sendAsync(request.build(),
                 HttpResponse.BodyHandlers.ofInputStream());
         stream.receive(new RpcStream.Receiver() {
@@ -104,7 +104,7 @@ final class ForwardedStreams {
     /** A WebSocket: opened to our listener; its text messages and the other side's frames relayed both ways. */
     void socket(URI uri, Call call, RpcStream stream) {
         WebSocket.Builder builder = http.newWebSocketBuilder().connectTimeout(CONNECT);
-        call.headers().forEach((name, value) -> {
+        ForwardedMark.forListener(call.headers()).forEach((name, value) -> {
             if (!name.equalsIgnoreCase("Content-Type")) {
                 builder.header(name, value);
             }

@@ -143,7 +143,7 @@ public final class HttpForwarding implements EndpointProvider, StreamEndpointPro
                 .timeout(LONGEST)
                 .method(call.method(), call.body() == null || call.body().length == 0
                         ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(call.body()));
-        call.headers().forEach(request::header);
+        ForwardedMark.forListener(call.headers()).forEach(request::header);
         return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray()).thenApply(response -> {
             Map<String, String> headers = new LinkedHashMap<>();
             for (String name : RESPONSE_HEADERS) {

@@ -17,6 +17,7 @@ import io.caravan.api.ErrorCode;
 import io.caravan.api.acl.Acl;
 import io.caravan.api.acl.Identity;
 import io.caravan.http.ApiRequest;
+import io.caravan.http.HttpForward;
 import io.caravan.http.QueryOptions;
 import jakarta.servlet.http.HttpServletRequest;
 
@@ -100,9 +101,14 @@ final class WireRequest implements ApiRequest {
         }
     }
 
+    /** {@link HttpForward#FORWARDED} is internal: present only when this agent set it ({@link ForwardedMark}). */
     @Override
     public Optional<String> header(String name) {
-        return Optional.ofNullable(request.getHeader(name));
+        String value = request.getHeader(name);
+        if (name.equalsIgnoreCase(HttpForward.FORWARDED)) {
+            return ForwardedMark.trusted(value) ? Optional.of("1") : Optional.empty();
+        }
+        return Optional.ofNullable(value);
     }
 
     @Override

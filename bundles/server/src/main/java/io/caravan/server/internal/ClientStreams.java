@@ -76,28 +76,15 @@ final class ClientStreams {
     private CompletableFuture<Opened> open(String nodeId, String method, ApiRequest request, List<String> servers) {
         HttpForward.Call call = HttpForward.Call.of(request);
         return attach(rpc.openNodeStream(nodeId, method, call)).exceptionallyCompose(error -> {
-            Throwable t = unwrap(error);
-            boolean elsewhere = t instanceof CaravanException c && c.code() == ErrorCode.NOT_FOUND;
-            if (!elsewhere || request.header(NodeCalls.FORWARDED).isPresent()) {
+            Throwable t = NodeCalls.unwrap(error);
+            if (!NodeCalls.connectedElsewhere(t, request)) {
                 return CompletableFuture.failedFuture(t);
             }
-            return viaOtherServers(method, NodeCalls.marked(call), servers, 0, t);
+            // The node's connection is at another server: open there; the first that has the connection answers.
+            HttpForward.Call relayed = call.forwarded();
+            return NodeCalls.relay(request, servers, t, server -> attach(rpc.openStreamAt(server, method, relayed)),
+                    opened -> NodeCalls.notConnectedThere(opened.head()), opened -> opened.stream().close());
         });
-    }
-
-    /** The node's connection is at another server: open there; the first that has the connection answers. */
-    private CompletableFuture<Opened> viaOtherServers(String method, HttpForward.Call call, List<String> others, int i,
-                                                      Throwable last) {
-        if (i >= others.size()) {
-            return CompletableFuture.failedFuture(last);
-        }
-        return attach(rpc.openStreamAt(others.get(i), method, call)).thenCompose(opened -> {
-            if (NodeCalls.notConnectedThere(opened.head()) && i + 1 < others.size()) {
-                opened.stream().close();
-                return viaOtherServers(method, call, others, i + 1, last);
-            }
-            return CompletableFuture.completedFuture(opened);
-        }).exceptionallyCompose(e -> viaOtherServers(method, call, others, i + 1, unwrap(e)));
     }
 
     /** Listens to a stream being opened, until its head comes (bounded: a silent node fails the stream). */
@@ -107,7 +94,7 @@ final class ClientStreams {
             stream.receive(relay);
             return relay.head.orTimeout(HEAD_WAIT.toMillis(), TimeUnit.MILLISECONDS).handle((head, error) -> {
                 if (error != null) {
-                    CaravanException why = unwrap(error) instanceof CaravanException c ? c
+                    CaravanException why = NodeCalls.unwrap(error) instanceof CaravanException c ? c
                             : new CaravanException(ErrorCode.INTERNAL, "the node did not answer in "
                                     + HEAD_WAIT.toSeconds() + " s");
                     stream.fail(why);
@@ -116,14 +103,6 @@ final class ClientStreams {
                 return new Opened(stream, head, relay);
             });
         });
-    }
-
-    private static Throwable unwrap(Throwable error) {
-        Throwable t = error;
-        while (t instanceof CompletionException && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
     }
 
     /** Where the node's frames go after the head. */

@@ -53,11 +53,13 @@ public final class ClusterRoutes implements ApiRoutes, EndpointProvider {
     // ---- the HTTP endpoints: Nomad's names and the ACL rule each checks -----------------------------------------
     static final ApiEndpoint MEMBERS = ApiEndpoint.of("Agent.Members", AclRule.scope(Scope.NODE, Access.READ));
     /** agent:write; Nomad still lets an anonymous join through with a warning (deprecated), Caravan does not. */
-    static final ApiEndpoint JOIN = ApiEndpoint.of("Agent.Join", AclRule.scope(Scope.AGENT, Access.WRITE));
-    static final ApiEndpoint FORCE_LEAVE = ApiEndpoint.of("Agent.ForceLeave", AclRule.scope(Scope.AGENT, Access.WRITE));
+    static final ApiEndpoint JOIN = ApiEndpoint.of("Agent.Join", AclRule.scope(Scope.AGENT, Access.WRITE))
+            .agentLocal();   // how servers without a leader find each other
+    static final ApiEndpoint FORCE_LEAVE = ApiEndpoint.of("Agent.ForceLeave", AclRule.scope(Scope.AGENT, Access.WRITE))
+            .agentLocal();
     static final ApiEndpoint SERVERS = ApiEndpoint.of("Agent.ListServers", AclRule.scope(Scope.AGENT, Access.READ));
     static final ApiEndpoint UPDATE_SERVERS = ApiEndpoint.of("Agent.UpdateServers",
-            AclRule.scope(Scope.AGENT, Access.WRITE));
+            AclRule.scope(Scope.AGENT, Access.WRITE)).agentLocal();
     static final ApiEndpoint RAFT_CONFIGURATION = ApiEndpoint.of("Operator.RaftGetConfiguration", AclRule.MANAGEMENT);
     /** By {@code ?id} or {@code ?address}: the RPC it becomes is {@value #REMOVE_PEER_BY_ID} or the other. */
     static final ApiEndpoint RAFT_REMOVE_PEER = ApiEndpoint.of("Operator.RaftRemovePeer", AclRule.MANAGEMENT);

@@ -68,7 +68,7 @@ public final class JobRoutes implements ApiRoutes {
     static final ApiEndpoint PLAN = bodyNamespaced("Job.Plan", SUBMIT_JOB);
     static final ApiEndpoint VALIDATE = bodyNamespaced("Job.Validate", READ_JOB);
     static final ApiEndpoint PARSE = ApiEndpoint.of("Job.Parse",
-            AclRule.anyOf(AclRule.namespace(Capability.PARSE_JOB), SUBMIT_JOB));
+            AclRule.anyOf(AclRule.namespace(Capability.PARSE_JOB), SUBMIT_JOB)).agentLocal();   // reads no state
     static final ApiEndpoint DEREGISTER = ApiEndpoint.of("Job.Deregister", SUBMIT_JOB);
     static final ApiEndpoint SCALE = ApiEndpoint.of("Job.Scale",
             AclRule.anyOf(AclRule.namespace(Capability.SCALE_JOB), SUBMIT_JOB));
@@ -122,13 +122,13 @@ public final class JobRoutes implements ApiRoutes {
         ApiEndpoint evalGet = EVAL_GET.namespacedBy(this::evalNamespace);
         ApiEndpoint evalAllocations = EVAL_ALLOCATIONS.namespacedBy(this::evalNamespace);
         routes.getAsync("/v1/jobs", LIST, this::listJobs)
-                .writeAsync("/v1/jobs", REGISTER, r -> checkedOnCommitted(() -> registerJob(r, null)))
+                .writeAsync("/v1/jobs", REGISTER, r -> registerJob(r, null))
                 .getAsync("/v1/job/{id}", GET, r -> reads.one(r, NomadTables.JOBS, jobKey(r), "job not found")
                         .thenApply(ChildJobRoutes::payloadDecoded))
-                .writeAsync("/v1/job/{id}", REGISTER, r -> checkedOnCommitted(() -> registerJob(r, r.pathParam("id"))))
+                .writeAsync("/v1/job/{id}", REGISTER, r -> registerJob(r, r.pathParam("id")))
                 .deleteAsync("/v1/job/{id}", DEREGISTER, this::deregisterJob)
                 .write("/v1/job/{id}/plan", PLAN, this::planJob)
-                .writeAsync("/v1/job/{id}/scale", SCALE, r -> checkedOnCommitted(() -> scaleJob(r)))
+                .writeAsync("/v1/job/{id}/scale", SCALE, this::scaleJob)
                 .getAsync("/v1/job/{id}/scale", SCALE_STATUS, r -> reads.query(r, (s, ws) -> {
                     ws.key(NomadTables.JOBS.name(), jobKey(r));
                     ws.indexKey(NomadTables.ALLOCS.name(), "job", jobKey(r));
@@ -186,7 +186,7 @@ public final class JobRoutes implements ApiRoutes {
                 // whatever no suffix route claims as the job's ID.
                 .getAsync("/v1/job/{id*}", GET, r -> reads.one(r, NomadTables.JOBS, jobKey(r), "job not found")
                         .thenApply(ChildJobRoutes::payloadDecoded))
-                .writeAsync("/v1/job/{id*}", REGISTER, r -> checkedOnCommitted(() -> registerJob(r, r.pathParam("id"))))
+                .writeAsync("/v1/job/{id*}", REGISTER, r -> registerJob(r, r.pathParam("id")))
                 .deleteAsync("/v1/job/{id*}", DEREGISTER, this::deregisterJob);
     }
 
@@ -333,16 +333,6 @@ public final class JobRoutes implements ApiRoutes {
     }
 
     // ---- writes -----------------------------------------------------------------------------------------------
-
-    /**
-     * Runs a write whose checks read the state (the namespace and node pool exist, the job to scale exists) once this
-     * server has applied what the leader had committed: a follower's own state may lag a write the leader already
-     * acknowledged (a namespace just created), and the check would refuse what exists.
-     */
-    private CompletionStage<ApiResponse> checkedOnCommitted(java.util.function.Supplier<CompletionStage<ApiResponse>>
-                                                                 write) {
-        return writes.beforeRead(false).thenCompose(ready -> write.get());
-    }
 
     /** @param pathId the job ID the URL names ({@code /v1/job/:id}); null for {@code /v1/jobs} */
     private CompletionStage<ApiResponse> registerJob(ApiRequest r, String pathId) {

@@ -17,6 +17,7 @@ import io.caravan.consensus.Applied;
 import io.caravan.consensus.NotLeaderException;
 import io.caravan.consensus.Replicator;
 import io.caravan.http.QueryMeta;
+import io.caravan.http.WriteBarrier;
 import io.caravan.rpc.Endpoint;
 import io.caravan.rpc.EndpointProvider;
 import io.caravan.rpc.Rpc;
@@ -35,8 +36,9 @@ import org.osgi.service.component.annotations.ReferencePolicy;
  * ({@value #APPLY}, an endpoint the leader serves), so writes can arrive at any server. Reads ask it what to wait
  * for first ({@link #beforeRead}), since it holds this server's Raft log.
  */
-@Component(service = {RaftWrites.class, EndpointProvider.class}, configurationPid = "io.caravan.server")
-public final class RaftWrites implements EndpointProvider {
+@Component(service = {RaftWrites.class, EndpointProvider.class, WriteBarrier.class},
+        configurationPid = "io.caravan.server")
+public final class RaftWrites implements EndpointProvider, WriteBarrier {
     static final Duration LEADER_HOLD = Duration.ofSeconds(5);
     static final String APPLY = "Raft.Apply";
     private static final Duration RETRY_DELAY = Duration.ofMillis(100);
@@ -167,6 +169,16 @@ public final class RaftWrites implements EndpointProvider {
                 .thenCompose(Replicator::awaitConsistentRead)
                 .exceptionallyCompose(e -> CompletableFuture.failedFuture(forCaller(unwrap(e))));
         return ready.isDone() ? ready : ready.thenApplyAsync(x -> x, completions);
+    }
+
+    /**
+     * What a write route waits for before its checks read this server's state: nothing on the leader (a write it
+     * acknowledged is applied here), a consistent read's barrier ({@link #beforeRead}) on a follower.
+     */
+    @Override
+    public CompletionStage<Void> beforeWrite() {
+        Replicator log = replicator.getNow(null);
+        return log != null && log.isLeader() ? CompletableFuture.completedFuture(null) : beforeRead(false);
     }
 
     /**

@@ -50,7 +50,6 @@ public final class SnapshotRoutes implements ApiRoutes {
     static final ApiEndpoint RESTORE = ApiEndpoint.of("Operator.SnapshotRestore", AclRule.MANAGEMENT).onLeader();
     static final String CONTENT_TYPE = "application/octet-stream";
     /** The servlet's mark of a call forwarded to the leader once (it is not forwarded again). */
-    private static final String FORWARDED = "X-Caravan-Forwarded";
 
     private final StateStore store;
     private final RaftWrites writes;
@@ -76,15 +75,12 @@ public final class SnapshotRoutes implements ApiRoutes {
     private CompletableFuture<ApiResponse> save(ApiRequest r) {
         LeaderLocator locator = servers;
         Rpc transport = rpc;
-        if (!r.options().allowStale() && r.header(FORWARDED).isEmpty() && locator != null && transport != null
+        if (!r.options().allowStale() && r.header(HttpForward.FORWARDED).isEmpty() && locator != null && transport != null
                 && !locator.isLeader()) {
             String leader = locator.leaderRpcAddress().orElseThrow(
                     () -> new CaravanException(ErrorCode.NO_LEADER, "No cluster leader"));
-            HttpForward.Call call = HttpForward.Call.of(r);
-            Map<String, String> headers = new LinkedHashMap<>(call.headers());
-            headers.put(FORWARDED, "1");
-            return transport.callAt(leader, HttpForward.METHOD,
-                    new HttpForward.Call(call.method(), call.uri(), headers, call.body()), HttpForward.Answer.class)
+            return transport.callAt(leader, HttpForward.METHOD, HttpForward.Call.of(r).forwarded(),
+                    HttpForward.Answer.class)
                     .thenApply(HttpForward.Answer::toResponse).toCompletableFuture();
         }
         StateSnapshot snapshot = store.snapshot();

@@ -40,10 +40,11 @@ import org.osgi.service.component.annotations.Reference;
 @Component(service = {ApiRoutes.class, MetricSource.class})
 public final class ClientAllocRoutes implements ApiRoutes, MetricSource {
     // ---- the endpoints: Nomad's names and the ACL rule each checks, in the allocation's namespace ---------------
+    // This node's own allocations: served here at once, also while the servers have no leader.
     static final ApiEndpoint RESTART = ApiEndpoint.of("ClientAllocations.Restart",
-            AclRule.namespace(Capability.ALLOC_LIFECYCLE));
+            AclRule.namespace(Capability.ALLOC_LIFECYCLE)).agentLocal();
     static final ApiEndpoint SIGNAL = ApiEndpoint.of("ClientAllocations.Signal",
-            AclRule.namespace(Capability.ALLOC_LIFECYCLE));
+            AclRule.namespace(Capability.ALLOC_LIFECYCLE)).agentLocal();
     static final ApiEndpoint STATS = ApiEndpoint.of("ClientAllocations.Stats", AclRule.namespace(Capability.READ_JOB));
     static final ApiEndpoint GC = ApiEndpoint.of("ClientAllocations.GarbageCollect",
             AclRule.namespace(Capability.SUBMIT_JOB));
