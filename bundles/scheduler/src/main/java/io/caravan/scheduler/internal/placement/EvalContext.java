@@ -116,7 +116,7 @@ public final class EvalContext {
     /** Live counts per value of {@code property} among the job's allocations (of {@code group}, or all when null). */
     public PropertyCounts propertyCounts(String property, String group) {
         return propertyCounts.computeIfAbsent(property + "\u0000" + (group == null ? "" : group),
-                k -> new PropertyCounts(target(property), group, this));
+                k -> new PropertyCounts(values(target(property)), group, this));
     }
 
     RankCache rankCache(String group) {
@@ -141,7 +141,7 @@ public final class EvalContext {
      * that weigh every node for every placement (spread) index arrays by value ID instead of hashing strings.
      */
     public NodeValues values(NodeTarget target) {
-        return targetValues.computeIfAbsent(target, t -> new NodeValues(t, nodeClassIds.length));
+        return targetValues.computeIfAbsent(target, t -> new NodeValues(t, proposed.nodes()));
     }
 
     /** Ports the node keeps back ({@code ReservedHostPorts}, e.g. "22,80,8000-8080"). */

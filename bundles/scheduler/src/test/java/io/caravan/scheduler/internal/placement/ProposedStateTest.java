@@ -55,10 +55,10 @@ class ProposedStateTest {
         ProposedState p = new ProposedState(state, job.namespace(), job.id());
         EvalContext ctx = new EvalContext(p, null, 1);
         PropertyCounts racks = ctx.propertyCounts("${meta.rack}", "web");
-        assertEquals(Map.of("r1", 1), racks.current(ctx));
+        assertEquals(Map.of("r1", 1), racks.current(ctx).asMap());
         p.place(running(job, "b", 1, "n2"));
-        assertEquals(Map.of("r1", 1, "r2", 1), racks.current(ctx));
+        assertEquals(Map.of("r1", 1, "r2", 1), racks.current(ctx).asMap());
         p.stop(AllocBuilder.from(state.allocById("a0")).desired(Allocation.DESIRED_STOP, "x").build());
-        assertEquals(Map.of("r2", 1), racks.current(ctx));
+        assertEquals(Map.of("r2", 1), racks.current(ctx).asMap());
     }
 }
