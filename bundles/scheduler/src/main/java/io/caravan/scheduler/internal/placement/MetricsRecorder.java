@@ -38,8 +38,8 @@ public final class MetricsRecorder {
         this.ctx = ctx;
     }
 
-    void evaluated() {
-        evaluated++;
+    void evaluated(int nodes) {
+        evaluated += nodes;
     }
 
     void filtered(Node node, String reason) {

@@ -96,10 +96,12 @@ public final class PlacementPipeline {
         String pool = job.nodePool() == null || job.nodePool().isEmpty() ? Node.DEFAULT_POOL : job.nodePool();
         List<Node> ordered = shuffle ? CandidateNodes.shuffled(kept, seed) : List.copyOf(kept);
         int[] indexes = new int[ordered.size()];
+        int[] classIds = new int[ordered.size()];
         for (int i = 0; i < indexes.length; i++) {
             indexes[i] = ctx.proposed().indexOf(ordered.get(i).id());
+            classIds[i] = ctx.classId(indexes[i], ordered.get(i));
         }
-        return new CandidateNodes(ordered, indexes, byDc, pool);
+        return new CandidateNodes(ordered, indexes, classIds, byDc, pool);
     }
 
     private static boolean passesAll(List<FeasibilityCheck> checks, PlacementRequest r, Node node, EvalContext ctx) {
@@ -131,12 +133,14 @@ public final class PlacementPipeline {
         }
         ClassEligibility eligibility = ctx.eligibility();
         Scope scope = new Scope(request, jobEscaped ? null : eligibility.job(),
-                groupEscaped ? null : eligibility.group(request.group().name()), transients);
+                groupEscaped ? null : eligibility.group(request.group().name()), transients, jobChecks.isEmpty(),
+                groupChecks.isEmpty());
         ResourceFit fit = new ResourceFit(request.group(), ctx.config().memoryOversubscriptionEnabled());
         NodeScorer.Bound[] bound = bind(request, ctx);
         Scoring scoring = new Scoring(bound, nodeLocal);
 
         RankCache cache = ctx.rankCache(request.group().name());
+        cache.sync(ctx.proposed());
         ProposedState proposed = ctx.proposed();
         Node pinned = request.pinnedNode();
         int total = pinned != null ? 1 : candidates.size();
@@ -149,20 +153,28 @@ public final class PlacementPipeline {
         int[] skippedSlots = new int[MAX_SKIP];
         double[] skippedScores = new double[MAX_SKIP];
         for (int i = 0; i < total && seen < limit; i++) {
-            Node node = pinned != null ? pinned : candidates.at(i);
-            int index = pinned != null ? proposed.indexOf(pinned.id()) : candidates.indexAt(i);
+            int index;
+            int cls;
+            if (pinned != null) {
+                index = proposed.indexOf(pinned.id());
+                cls = ctx.classId(index, pinned);
+            } else {
+                index = candidates.indexAt(i);
+                cls = candidates.classIdAt(i);
+            }
             visited++;
-            metrics.evaluated();
-            if (!feasible(node, index, scope, ctx, metrics)) {
+            // The node itself is read only where a check must run or something is recorded about it.
+            if (!scope.cachedEligible(cls) && !feasible(pinned != null ? pinned : candidates.at(i), cls, scope, ctx,
+                    metrics)) {
                 continue;
             }
             int slot = index >= 0 ? index : cache.outside();
-            int version = index >= 0 ? proposed.usageVersion(index) : -1;
-            if (!cache.valid(slot, version)) {
-                rank(node, index, slot, version, cache, fit, bound, ctx);
+            if (!cache.valid(slot)) {
+                rank(pinned != null ? pinned : candidates.at(i), index, slot, cache, fit, bound, ctx);
             }
             if (cache.localCount(slot) == RankCache.EXHAUSTED) {
-                metrics.exhausted(node, cache.ranked(slot).exhausted());
+                RankedNode exhausted = cache.ranked(slot);
+                metrics.exhausted(exhausted.node(), exhausted.exhausted());
                 continue;
             }
             double score = scoring.finalScore(slot, cache);
@@ -178,6 +190,7 @@ public final class PlacementPipeline {
                 bestScore = score;
             }
         }
+        metrics.evaluated(visited);
         // When the nodes run out before the limit, the skipped ones are still options (Nomad's LimitIterator).
         for (int k = 0; k < skippedCount; k++) {
             if (seen++ >= limit) {
@@ -223,14 +236,14 @@ public final class PlacementPipeline {
      * Fits the group on the node and scores it with the node-local scorers (or marks it exhausted), and caches that
      * in {@code slot} until the node's allocations change.
      */
-    private void rank(Node node, int index, int slot, int version, RankCache cache, ResourceFit fit, NodeScorer.Bound[] bound,
+    private void rank(Node node, int index, int slot, RankCache cache, ResourceFit fit, NodeScorer.Bound[] bound,
                       EvalContext ctx) {
         NodeUsage usage = index >= 0 ? ctx.proposed().usage(index) : ctx.proposed().usage(node.id());
         RankedNode ranked = new RankedNode(node, index, usage);
         String exhausted = fit.fit(ranked, ctx);
         ranked.exhausted(exhausted);
         if (exhausted != null) {
-            cache.put(slot, version, ranked, 0, RankCache.EXHAUSTED);
+            cache.put(slot, ranked, 0, RankCache.EXHAUSTED);
             return;
         }
         double[] scores = ranked.scoreSlots(bound.length);
@@ -245,7 +258,7 @@ public final class PlacementPipeline {
                 }
             }
         }
-        cache.put(slot, version, ranked, sum, count);
+        cache.put(slot, ranked, sum, count);
     }
 
     /**
@@ -338,8 +351,7 @@ public final class PlacementPipeline {
         return preferences ? Math.max(request.desiredCount(), AFFINITY_SPREAD_LIMIT) : baseLimit;
     }
 
-    private boolean feasible(Node node, int nodeIndex, Scope scope, EvalContext ctx, MetricsRecorder metrics) {
-        int cls = ctx.classId(nodeIndex, node);
+    private boolean feasible(Node node, int cls, Scope scope, EvalContext ctx, MetricsRecorder metrics) {
         return passes(jobChecks, scope.jobVerdicts, cls, node, scope, ctx, metrics)
                 && passes(groupChecks, scope.groupVerdicts, cls, node, scope, ctx, metrics)
                 && passes(scope.transients, null, cls, node, scope, ctx, metrics);
@@ -378,12 +390,25 @@ public final class PlacementPipeline {
         final ClassEligibility.Verdicts groupVerdicts;
         final List<FeasibilityCheck> transients;
 
+        private final boolean noJobChecks;
+        private final boolean noGroupChecks;
+
         Scope(PlacementRequest request, ClassEligibility.Verdicts jobVerdicts, ClassEligibility.Verdicts groupVerdicts,
-              List<FeasibilityCheck> transients) {
+              List<FeasibilityCheck> transients, boolean noJobChecks, boolean noGroupChecks) {
             this.request = request;
             this.jobVerdicts = jobVerdicts;
             this.groupVerdicts = groupVerdicts;
             this.transients = transients;
+            this.noJobChecks = noJobChecks;
+            this.noGroupChecks = noGroupChecks;
+        }
+
+        /** Whether the class is known to pass every check, from the class cache alone (no transient checks). */
+        boolean cachedEligible(int cls) {
+            return transients.isEmpty()
+                    && (noJobChecks || jobVerdicts != null && jobVerdicts.state(cls) == ClassEligibility.Verdicts.ELIGIBLE)
+                    && (noGroupChecks
+                            || groupVerdicts != null && groupVerdicts.state(cls) == ClassEligibility.Verdicts.ELIGIBLE);
         }
     }
 
