@@ -90,14 +90,38 @@ public final class SpreadScorer implements NodeScorer {
 
     /** The sum over the spread blocks; 0 abstains. */
     private static final class SpreadBound implements NodeScorer.IndexedBound {
+        /** Up to this many values, a single block's scores are tabled up front (one per rack, zone, …). */
+        static final int TABLED_VALUES = 1024;
+
         private final SpreadTerm[] terms;
+        /**
+         * With one block of few values: the score by value ID + 1 (slot 0: nodes without the value), so scoring a node
+         * is two array reads.
+         */
+        private final double[] table;
+        private final NodeValues tableValues;
 
         SpreadBound(SpreadTerm[] terms) {
             this.terms = terms;
+            if (terms.length == 1 && terms[0].values.size() <= TABLED_VALUES) {
+                SpreadTerm t = terms[0];
+                tableValues = t.values;
+                table = new double[t.values.size() + 1];
+                for (int id = NodeValues.NONE; id < t.values.size(); id++) {
+                    double b = t.boostOf(id);
+                    table[id + 1] = b == 0 ? Double.NaN : b;
+                }
+            } else {
+                tableValues = null;
+                table = null;
+            }
         }
 
         @Override
         public double scoreAt(int nodeIndex) {
+            if (table != null) {
+                return table[tableValues.idAt(nodeIndex) + 1];
+            }
             double total = 0;
             for (SpreadTerm t : terms) {
                 total += t.boostOf(t.values.idAt(nodeIndex));
