@@ -34,7 +34,8 @@ public final class EvalContext {
     private final Map<String, NodeTarget> targets = new HashMap<>();
     private final Map<String, PropertyCounts> propertyCounts = new HashMap<>();
     private final Map<String, BitSet> reservedPorts = new HashMap<>();
-    private final ResourceFit.Capacity[] capacities;
+    private NodeCapacities capacities;
+    private final ResourceFit.Cores[] cores;
     private final Map<NodeTarget, NodeValues> targetValues = new HashMap<>();
     private final Map<String, RankCache> rankCaches = new HashMap<>();
 
@@ -43,7 +44,7 @@ public final class EvalContext {
         this.config = config == null ? SchedulerConfiguration.DEFAULT : config;
         this.random = new Random(seed);
         this.nodeClassIds = new int[proposed.nodes().size()];
-        this.capacities = new ResourceFit.Capacity[proposed.nodes().size()];
+        this.cores = new ResourceFit.Cores[proposed.nodes().size()];
         Arrays.fill(nodeClassIds, -1);
     }
 
@@ -123,15 +124,24 @@ public final class EvalContext {
         return rankCaches.computeIfAbsent(group, g -> new RankCache(nodeClassIds.length));
     }
 
-    ResourceFit.Capacity capacity(RankedNode node) {
+    /** What the snapshot's nodes offer, computed on first use. */
+    NodeCapacities capacities() {
+        if (capacities == null) {
+            capacities = new NodeCapacities(proposed.nodes());
+        }
+        return capacities;
+    }
+
+    /** The node's cores, for placements that reserve cores. */
+    ResourceFit.Cores cores(RankedNode node) {
         int i = node.index();
         if (i < 0) {
-            return ResourceFit.Capacity.of(node.node());
+            return ResourceFit.Cores.of(node.node());
         }
-        ResourceFit.Capacity c = capacities[i];
+        ResourceFit.Cores c = cores[i];
         if (c == null) {
-            c = ResourceFit.Capacity.of(node.node());
-            capacities[i] = c;
+            c = ResourceFit.Cores.of(node.node());
+            cores[i] = c;
         }
         return c;
     }
