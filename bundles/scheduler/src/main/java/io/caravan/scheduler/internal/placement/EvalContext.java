@@ -32,12 +32,15 @@ public final class EvalContext {
     private final Map<String, Optional<Pattern>> regexes = new HashMap<>();
     private final Map<String, Optional<VersionConstraint>> versions = new HashMap<>();
     private final Map<String, NodeTarget> targets = new HashMap<>();
-    private final Map<String, PropertyCounts> propertyCounts = new HashMap<>();
+    private final Map<PropertyKey, PropertyCounts> propertyCounts = new HashMap<>();
     private final Map<String, BitSet> reservedPorts = new HashMap<>();
     private NodeCapacities capacities;
     private final ResourceFit.Cores[] cores;
     private final Map<NodeTarget, NodeValues> targetValues = new HashMap<>();
     private final Map<String, RankCache> rankCaches = new HashMap<>();
+
+    private record PropertyKey(String property, String group) {
+    }
 
     public EvalContext(ProposedState proposed, SchedulerConfiguration config, long seed) {
         this.proposed = proposed;
@@ -116,7 +119,8 @@ public final class EvalContext {
 
     /** Live counts per value of {@code property} among the job's allocations (of {@code group}, or all when null). */
     public PropertyCounts propertyCounts(String property, String group) {
-        return propertyCounts.computeIfAbsent(property + "\u0000" + (group == null ? "" : group),
+        // Looked up by every placement's spread: a record key hashes the strings' cached hashes, no concatenation.
+        return propertyCounts.computeIfAbsent(new PropertyKey(property, group),
                 k -> new PropertyCounts(values(target(property)), group, this));
     }
 

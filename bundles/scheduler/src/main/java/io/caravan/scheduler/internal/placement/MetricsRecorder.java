@@ -2,8 +2,6 @@ package io.caravan.scheduler.internal.placement;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -88,23 +86,29 @@ public final class MetricsRecorder {
         return evaluated;
     }
 
+    private boolean ranksBefore(int a, int b) {
+        return bestScores[a] > bestScores[b] || bestScores[a] == bestScores[b] && bestOrder[a] < bestOrder[b];
+    }
+
     /** @param ranked the scored node of a slot, its scores and final score filled in */
     AllocMetric build(CandidateNodes candidates, List<String> scorerNames, Duration time, IntFunction<RankedNode> ranked) {
-        Integer[] byRank = new Integer[bestCount];
+        // At most five: an insertion sort by score, descending, equal scores in the order they were scored.
+        int[] byRank = new int[bestCount];
         for (int i = 0; i < bestCount; i++) {
-            byRank[i] = i;
+            int j = i;
+            while (j > 0 && ranksBefore(i, byRank[j - 1])) {
+                byRank[j] = byRank[j - 1];
+                j--;
+            }
+            byRank[j] = i;
         }
-        Arrays.sort(byRank, (a, b) -> {
-            int byScore = Double.compare(bestScores[b], bestScores[a]);
-            return byScore != 0 ? byScore : Integer.compare(bestOrder[a], bestOrder[b]);
-        });
         List<RankedNode> top = new ArrayList<>(bestCount);
         for (int i : byRank) {
             top.add(ranked.apply(bestSlots[i]));
         }
         List<AllocMetric.NodeScoreMeta> meta = new ArrayList<>(top.size());
         for (RankedNode n : top) {
-            Map<String, Double> scores = new LinkedHashMap<>();
+            Map<String, Double> scores = new TreeMap<>();
             double[] s = n.scores();
             for (int i = 0; i < s.length; i++) {
                 if (!Double.isNaN(s[i])) {

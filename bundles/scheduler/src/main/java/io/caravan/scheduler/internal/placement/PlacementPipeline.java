@@ -2,6 +2,7 @@ package io.caravan.scheduler.internal.placement;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -86,13 +87,15 @@ public final class PlacementPipeline {
     public CandidateNodes candidates(Job job, List<Node> nodes, EvalContext ctx, long seed, boolean shuffle) {
         PlacementRequest jobOnly = PlacementRequest.forJob(job);
         List<Node> kept = new ArrayList<>();
-        Map<String, Integer> byDc = new TreeMap<>();
+        Map<String, int[]> perDc = new HashMap<>(); // counted unboxed, sorted once
         for (Node node : nodes) {
             if (passesAll(candidateChecks, jobOnly, node, ctx)) {
                 kept.add(node);
-                byDc.merge(node.datacenter(), 1, Integer::sum);
+                perDc.computeIfAbsent(node.datacenter(), dc -> new int[1])[0]++;
             }
         }
+        Map<String, Integer> byDc = new TreeMap<>();
+        perDc.forEach((dc, count) -> byDc.put(dc, count[0]));
         String pool = job.nodePool() == null || job.nodePool().isEmpty() ? Node.DEFAULT_POOL : job.nodePool();
         List<Node> ordered = shuffle ? CandidateNodes.shuffled(kept, seed) : List.copyOf(kept);
         int[] indexes = new int[ordered.size()];
