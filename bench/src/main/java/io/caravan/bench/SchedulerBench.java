@@ -44,7 +44,7 @@ import io.caravan.scheduler.Schedulers;
  * to RESULTS.md.
  *
  * <pre>
- *   java -cp bench/target/classes:&lt;scheduler jar&gt;:&lt;api jar&gt; io.caravan.bench.SchedulerBench [--quick] [--runs N] [--no-results]
+ *   java -cp bench/target/classes:&lt;scheduler jar&gt;:&lt;api jar&gt; io.caravan.bench.SchedulerBench [--quick] [--runs N] [--warmup N] [--no-results]
  * </pre>
  */
 public final class SchedulerBench {
@@ -70,6 +70,8 @@ public final class SchedulerBench {
         boolean quick = a.contains("--quick");
         boolean write = !a.contains("--no-results");
         int runs = a.contains("--runs") ? Integer.parseInt(a.get(a.indexOf("--runs") + 1)) : 5;
+        // Evaluations of each cell run and discarded first: the JIT tunes the code to the cell's size (default none).
+        int warmup = a.contains("--warmup") ? Integer.parseInt(a.get(a.indexOf("--warmup") + 1)) : 0;
         List<Result> results = new ArrayList<>();
         // Warm the JIT on a mid-sized case before anything is measured.
         for (int i = 0; i < 20; i++) {
@@ -85,6 +87,9 @@ public final class SchedulerBench {
             for (int r : racks) {
                 for (int s : sizes) {
                     for (boolean spread : new boolean[] {false, true}) {
+                        for (int w = 0; w < warmup; w++) {
+                            once(n, r, s, spread);
+                        }
                         Result res = measure(n, r, s, spread, runs);
                         results.add(res);
                         System.out.printf("%6d %6d %6d %7s %10.1f %10.1f %7d%n", n, r, s, spread, res.medianMs(),

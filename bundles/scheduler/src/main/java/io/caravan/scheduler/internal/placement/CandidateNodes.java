@@ -18,20 +18,23 @@ public final class CandidateNodes {
     private final List<Node> nodes;
     /** Each candidate's index in the proposed state's node list. */
     private final int[] indexes;
+    /** Each candidate's computed class ID ({@link EvalContext#classId}), resolved once for all placements. */
+    private final int[] classIds;
     private final Map<String, Integer> byDatacenter;
     private final String pool;
     private int offset;
 
-    CandidateNodes(List<Node> nodes, int[] indexes, Map<String, Integer> byDatacenter, String pool) {
+    CandidateNodes(List<Node> nodes, int[] indexes, int[] classIds, Map<String, Integer> byDatacenter, String pool) {
         this.nodes = nodes;
         this.indexes = indexes;
+        this.classIds = classIds;
         this.byDatacenter = byDatacenter;
         this.pool = pool;
     }
 
     /** No candidates (a stopped job). */
     public static CandidateNodes none(String pool) {
-        return new CandidateNodes(List.of(), new int[0], new TreeMap<>(), pool);
+        return new CandidateNodes(List.of(), new int[0], new int[0], new TreeMap<>(), pool);
     }
 
     public List<Node> nodes() {
@@ -58,6 +61,11 @@ public final class CandidateNodes {
     /** The proposed-state index of node {@code i} of a pass. */
     int indexAt(int i) {
         return indexes[position(i)];
+    }
+
+    /** The class ID of node {@code i} of a pass. */
+    int classIdAt(int i) {
+        return classIds[position(i)];
     }
 
     /** {@code (offset + i) mod size} for {@code 0 <= i < size}, without a division. */

@@ -22,16 +22,21 @@ public final class ClassEligibility {
 
     /** Eligible / ineligible / unknown per class ID. */
     static final class Verdicts {
-        private static final byte UNKNOWN = 0;
-        private static final byte ELIGIBLE = 1;
-        private static final byte INELIGIBLE = 2;
+        static final byte UNKNOWN = 0;
+        static final byte ELIGIBLE = 1;
+        static final byte INELIGIBLE = 2;
 
         private byte[] byClass = new byte[16];
 
         /** TRUE, FALSE, or null when the class was not judged yet. */
         Boolean get(int classId) {
-            byte b = classId < byClass.length ? byClass[classId] : UNKNOWN;
+            byte b = state(classId);
             return b == UNKNOWN ? null : b == ELIGIBLE;
+        }
+
+        /** {@link #UNKNOWN}, {@link #ELIGIBLE} or {@link #INELIGIBLE}. */
+        byte state(int classId) {
+            return classId < byClass.length ? byClass[classId] : UNKNOWN;
         }
 
         void set(int classId, boolean eligible) {

@@ -32,18 +32,22 @@ public final class EvalContext {
     private final Map<String, Optional<Pattern>> regexes = new HashMap<>();
     private final Map<String, Optional<VersionConstraint>> versions = new HashMap<>();
     private final Map<String, NodeTarget> targets = new HashMap<>();
-    private final Map<String, PropertyCounts> propertyCounts = new HashMap<>();
+    private final Map<PropertyKey, PropertyCounts> propertyCounts = new HashMap<>();
     private final Map<String, BitSet> reservedPorts = new HashMap<>();
-    private final ResourceFit.Capacity[] capacities;
+    private NodeCapacities capacities;
+    private final ResourceFit.Cores[] cores;
     private final Map<NodeTarget, NodeValues> targetValues = new HashMap<>();
     private final Map<String, RankCache> rankCaches = new HashMap<>();
+
+    private record PropertyKey(String property, String group) {
+    }
 
     public EvalContext(ProposedState proposed, SchedulerConfiguration config, long seed) {
         this.proposed = proposed;
         this.config = config == null ? SchedulerConfiguration.DEFAULT : config;
         this.random = new Random(seed);
         this.nodeClassIds = new int[proposed.nodes().size()];
-        this.capacities = new ResourceFit.Capacity[proposed.nodes().size()];
+        this.cores = new ResourceFit.Cores[proposed.nodes().size()];
         Arrays.fill(nodeClassIds, -1);
     }
 
@@ -115,23 +119,33 @@ public final class EvalContext {
 
     /** Live counts per value of {@code property} among the job's allocations (of {@code group}, or all when null). */
     public PropertyCounts propertyCounts(String property, String group) {
-        return propertyCounts.computeIfAbsent(property + "\u0000" + (group == null ? "" : group),
-                k -> new PropertyCounts(target(property), group, this));
+        // Looked up by every placement's spread: a record key hashes the strings' cached hashes, no concatenation.
+        return propertyCounts.computeIfAbsent(new PropertyKey(property, group),
+                k -> new PropertyCounts(values(target(property)), group, this));
     }
 
     RankCache rankCache(String group) {
         return rankCaches.computeIfAbsent(group, g -> new RankCache(nodeClassIds.length));
     }
 
-    ResourceFit.Capacity capacity(RankedNode node) {
+    /** What the snapshot's nodes offer, computed on first use. */
+    NodeCapacities capacities() {
+        if (capacities == null) {
+            capacities = new NodeCapacities(proposed.nodes());
+        }
+        return capacities;
+    }
+
+    /** The node's cores, for placements that reserve cores. */
+    ResourceFit.Cores cores(RankedNode node) {
         int i = node.index();
         if (i < 0) {
-            return ResourceFit.Capacity.of(node.node());
+            return ResourceFit.Cores.of(node.node());
         }
-        ResourceFit.Capacity c = capacities[i];
+        ResourceFit.Cores c = cores[i];
         if (c == null) {
-            c = ResourceFit.Capacity.of(node.node());
-            capacities[i] = c;
+            c = ResourceFit.Cores.of(node.node());
+            cores[i] = c;
         }
         return c;
     }
@@ -141,7 +155,7 @@ public final class EvalContext {
      * that weigh every node for every placement (spread) index arrays by value ID instead of hashing strings.
      */
     public NodeValues values(NodeTarget target) {
-        return targetValues.computeIfAbsent(target, t -> new NodeValues(t, nodeClassIds.length));
+        return targetValues.computeIfAbsent(target, t -> new NodeValues(t, proposed.nodes()));
     }
 
     /** Ports the node keeps back ({@code ReservedHostPorts}, e.g. "22,80,8000-8080"). */

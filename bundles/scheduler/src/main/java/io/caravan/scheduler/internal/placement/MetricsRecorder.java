@@ -2,12 +2,10 @@ package io.caravan.scheduler.internal.placement;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.TreeMap;
+import java.util.function.IntFunction;
 
 import io.caravan.api.model.AllocMetric;
 import io.caravan.api.model.Node;
@@ -25,15 +23,21 @@ public final class MetricsRecorder {
     private final Map<String, Integer> constraintFiltered = new TreeMap<>();
     private final Map<String, Integer> classExhausted = new TreeMap<>();
     private final Map<String, Integer> dimensionExhausted = new TreeMap<>();
-    private final PriorityQueue<RankedNode> best =
-            new PriorityQueue<>(Comparator.comparingDouble(RankedNode::finalScore));
+    /** The best scores so far and their nodes' rank-cache slots (unordered); {@link #weakest} indexes the lowest. */
+    private final double[] bestScores = new double[TOP_SCORES];
+    private final int[] bestSlots = new int[TOP_SCORES];
+    /** When each was scored: equal scores are listed in that order, so the chosen node comes first among equals. */
+    private final int[] bestOrder = new int[TOP_SCORES];
+    private int bestCount;
+    private int scored;
+    private int weakest;
 
     MetricsRecorder(EvalContext ctx) {
         this.ctx = ctx;
     }
 
-    void evaluated() {
-        evaluated++;
+    void evaluated(int nodes) {
+        evaluated += nodes;
     }
 
     void filtered(Node node, String reason) {
@@ -54,12 +58,27 @@ public final class MetricsRecorder {
         dimensionExhausted.merge(dimension, 1, Integer::sum);
     }
 
-    void scored(RankedNode node) {
-        if (best.size() < TOP_SCORES) {
-            best.add(node);
-        } else if (node.finalScore() > best.peek().finalScore()) {
-            best.poll();
-            best.add(node);
+    /** A node was scored: kept if among the five best so far. No allocation: this runs for every node compared. */
+    void scored(int slot, double score) {
+        int order = scored++;
+        if (bestCount < TOP_SCORES) {
+            bestScores[bestCount] = score;
+            bestOrder[bestCount] = order;
+            bestSlots[bestCount++] = slot;
+        } else if (score > bestScores[weakest]) {
+            bestScores[weakest] = score;
+            bestOrder[weakest] = order;
+            bestSlots[weakest] = slot;
+        } else {
+            return;
+        }
+        if (bestCount == TOP_SCORES) {
+            weakest = 0;
+            for (int i = 1; i < TOP_SCORES; i++) {
+                if (bestScores[i] < bestScores[weakest]) {
+                    weakest = i;
+                }
+            }
         }
     }
 
@@ -67,12 +86,29 @@ public final class MetricsRecorder {
         return evaluated;
     }
 
-    AllocMetric build(CandidateNodes candidates, List<String> scorerNames, Duration time) {
-        List<RankedNode> top = new ArrayList<>(best);
-        top.sort(Comparator.comparingDouble(RankedNode::finalScore).reversed());
+    private boolean ranksBefore(int a, int b) {
+        return bestScores[a] > bestScores[b] || bestScores[a] == bestScores[b] && bestOrder[a] < bestOrder[b];
+    }
+
+    /** @param ranked the scored node of a slot, its scores and final score filled in */
+    AllocMetric build(CandidateNodes candidates, List<String> scorerNames, Duration time, IntFunction<RankedNode> ranked) {
+        // At most five: an insertion sort by score, descending, equal scores in the order they were scored.
+        int[] byRank = new int[bestCount];
+        for (int i = 0; i < bestCount; i++) {
+            int j = i;
+            while (j > 0 && ranksBefore(i, byRank[j - 1])) {
+                byRank[j] = byRank[j - 1];
+                j--;
+            }
+            byRank[j] = i;
+        }
+        List<RankedNode> top = new ArrayList<>(bestCount);
+        for (int i : byRank) {
+            top.add(ranked.apply(bestSlots[i]));
+        }
         List<AllocMetric.NodeScoreMeta> meta = new ArrayList<>(top.size());
         for (RankedNode n : top) {
-            Map<String, Double> scores = new LinkedHashMap<>();
+            Map<String, Double> scores = new TreeMap<>();
             double[] s = n.scores();
             for (int i = 0; i < s.length; i++) {
                 if (!Double.isNaN(s[i])) {

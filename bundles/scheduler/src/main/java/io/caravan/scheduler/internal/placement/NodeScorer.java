@@ -23,4 +23,12 @@ public interface NodeScorer {
         /** A score, usually in [-1, 1]; {@link Double#NaN} to abstain for this node. */
         double score(RankedNode node);
     }
+
+    /**
+     * A bound scorer that can also score a node from its index in the proposed state alone (per-index arrays), so that
+     * the pipeline's visit loop need not read the node or its ranking; both answers must agree.
+     */
+    interface IndexedBound extends Bound {
+        double scoreAt(int nodeIndex);
+    }
 }

@@ -2,6 +2,7 @@ package io.caravan.scheduler.internal.placement;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -86,20 +87,24 @@ public final class PlacementPipeline {
     public CandidateNodes candidates(Job job, List<Node> nodes, EvalContext ctx, long seed, boolean shuffle) {
         PlacementRequest jobOnly = PlacementRequest.forJob(job);
         List<Node> kept = new ArrayList<>();
-        Map<String, Integer> byDc = new TreeMap<>();
+        Map<String, int[]> perDc = new HashMap<>(); // counted unboxed, sorted once
         for (Node node : nodes) {
             if (passesAll(candidateChecks, jobOnly, node, ctx)) {
                 kept.add(node);
-                byDc.merge(node.datacenter(), 1, Integer::sum);
+                perDc.computeIfAbsent(node.datacenter(), dc -> new int[1])[0]++;
             }
         }
+        Map<String, Integer> byDc = new TreeMap<>();
+        perDc.forEach((dc, count) -> byDc.put(dc, count[0]));
         String pool = job.nodePool() == null || job.nodePool().isEmpty() ? Node.DEFAULT_POOL : job.nodePool();
         List<Node> ordered = shuffle ? CandidateNodes.shuffled(kept, seed) : List.copyOf(kept);
         int[] indexes = new int[ordered.size()];
+        int[] classIds = new int[ordered.size()];
         for (int i = 0; i < indexes.length; i++) {
             indexes[i] = ctx.proposed().indexOf(ordered.get(i).id());
+            classIds[i] = ctx.classId(indexes[i], ordered.get(i));
         }
-        return new CandidateNodes(ordered, indexes, byDc, pool);
+        return new CandidateNodes(ordered, indexes, classIds, byDc, pool);
     }
 
     private static boolean passesAll(List<FeasibilityCheck> checks, PlacementRequest r, Node node, EvalContext ctx) {
@@ -111,7 +116,12 @@ public final class PlacementPipeline {
         return true;
     }
 
-    /** Chooses a node for one placement; {@code baseLimit} is how many fitting nodes to compare. */
+    /**
+     * Chooses a node for one placement; {@code baseLimit} is how many fitting nodes to compare. With spread or
+     * affinities that is max(count, 100) nodes for every placement, so the loop over them reads flat arrays by node
+     * index (class verdicts, the rank cache, spread values) and allocates nothing; a node's objects are read only
+     * when it has changed since it was last ranked, or is rejected, or is among the best.
+     */
     public Selection select(PlacementRequest request, CandidateNodes candidates, EvalContext ctx, int baseLimit) {
         long start = System.nanoTime();
         MetricsRecorder metrics = new MetricsRecorder(ctx);
@@ -126,54 +136,80 @@ public final class PlacementPipeline {
         }
         ClassEligibility eligibility = ctx.eligibility();
         Scope scope = new Scope(request, jobEscaped ? null : eligibility.job(),
-                groupEscaped ? null : eligibility.group(request.group().name()), transients);
+                groupEscaped ? null : eligibility.group(request.group().name()), transients, jobChecks.isEmpty(),
+                groupChecks.isEmpty());
         ResourceFit fit = new ResourceFit(request.group(), ctx.config().memoryOversubscriptionEnabled());
-        NodeScorer.Bound[] bound = new NodeScorer.Bound[scorers.size()];
-        for (int i = 0; i < bound.length; i++) {
-            bound[i] = scorers.get(i).bind(request, ctx);
-        }
+        NodeScorer.Bound[] bound = bind(request, ctx);
+        Scoring scoring = new Scoring(bound, nodeLocal);
 
         RankCache cache = ctx.rankCache(request.group().name());
+        cache.sync(ctx.proposed());
+        ProposedState proposed = ctx.proposed();
         Node pinned = request.pinnedNode();
         int total = pinned != null ? 1 : candidates.size();
         int limit = limit(request, baseLimit);
-        RankedNode best = null;
+        int bestSlot = -1;
+        double bestScore = 0;
         int seen = 0;
         int visited = 0;
-        List<RankedNode> skipped = new ArrayList<>(MAX_SKIP);
+        int skippedCount = 0;
+        int[] skippedSlots = new int[MAX_SKIP];
+        double[] skippedScores = new double[MAX_SKIP];
         for (int i = 0; i < total && seen < limit; i++) {
-            Node node = pinned != null ? pinned : candidates.at(i);
-            int index = pinned != null ? ctx.proposed().indexOf(pinned.id()) : candidates.indexAt(i);
+            int index;
+            int cls;
+            if (pinned != null) {
+                index = proposed.indexOf(pinned.id());
+                cls = ctx.classId(index, pinned);
+            } else {
+                index = candidates.indexAt(i);
+                cls = candidates.classIdAt(i);
+            }
             visited++;
-            metrics.evaluated();
-            if (!feasible(node, index, scope, ctx, metrics)) {
+            // The node itself is read only where a check must run or something is recorded about it.
+            if (!scope.cachedEligible(cls) && !feasible(pinned != null ? pinned : candidates.at(i), cls, scope, ctx,
+                    metrics)) {
                 continue;
             }
-            RankedNode ranked = rank(node, index, cache, fit, bound, ctx);
-            if (ranked.exhausted() != null) {
-                metrics.exhausted(node, ranked.exhausted());
+            int slot = index >= 0 ? index : cache.outside();
+            if (!cache.valid(slot)) {
+                rank(pinned != null ? pinned : candidates.at(i), index, slot, cache, fit, bound, ctx);
+            }
+            if (cache.localCount(slot) == RankCache.EXHAUSTED) {
+                RankedNode exhausted = cache.ranked(slot);
+                metrics.exhausted(exhausted.node(), exhausted.exhausted());
                 continue;
             }
-            scoreTransient(ranked, bound);
-            metrics.scored(ranked);
-            if (skipped.size() < MAX_SKIP && ranked.finalScore() <= SKIP_SCORE_THRESHOLD) {
-                skipped.add(ranked);
+            double score = scoring.finalScore(slot, cache);
+            metrics.scored(slot, score);
+            if (skippedCount < MAX_SKIP && score <= SKIP_SCORE_THRESHOLD) {
+                skippedSlots[skippedCount] = slot;
+                skippedScores[skippedCount++] = score;
                 continue;
             }
             seen++;
-            best = better(best, ranked);
+            if (bestSlot < 0 || score > bestScore) {
+                bestSlot = slot;
+                bestScore = score;
+            }
         }
+        metrics.evaluated(visited);
         // When the nodes run out before the limit, the skipped ones are still options (Nomad's LimitIterator).
-        for (RankedNode ranked : skipped) {
+        for (int k = 0; k < skippedCount; k++) {
             if (seen++ >= limit) {
                 break;
             }
-            best = better(best, ranked);
+            if (bestSlot < 0 || skippedScores[k] > bestScore) {
+                bestSlot = skippedSlots[k];
+                bestScore = skippedScores[k];
+            }
         }
         if (pinned == null) {
             candidates.advance(visited);
         }
-        return new Selection(best, metrics.build(candidates, scorerNames, Duration.ofNanos(System.nanoTime() - start)));
+        RankedNode best = bestSlot < 0 ? null : scoring.ranked(bestSlot, cache);
+        return new Selection(best, metrics.build(candidates, scorerNames,
+                Duration.ofNanos(System.nanoTime() - start), slot -> scoring.ranked(slot, cache)));
     }
 
     /**
@@ -191,53 +227,120 @@ public final class PlacementPipeline {
         return firstReject(all, request, node, ctx) == null;
     }
 
-    private static RankedNode better(RankedNode best, RankedNode candidate) {
-        return best == null || candidate.finalScore() > best.finalScore() ? candidate : best;
+    private NodeScorer.Bound[] bind(PlacementRequest request, EvalContext ctx) {
+        NodeScorer.Bound[] bound = new NodeScorer.Bound[scorers.size()];
+        for (int i = 0; i < bound.length; i++) {
+            bound[i] = scorers.get(i).bind(request, ctx);
+        }
+        return bound;
     }
 
     /**
-     * The node fitted and scored by the node-local scorers (or marked exhausted), from the cache when its
-     * allocations have not changed since.
+     * Fits the group on the node and scores it with the node-local scorers (or marks it exhausted), and caches that
+     * in {@code slot} until the node's allocations change.
      */
-    private RankedNode rank(Node node, int index, RankCache cache, ResourceFit fit, NodeScorer.Bound[] bound,
-                            EvalContext ctx) {
-        int version = index >= 0 ? ctx.proposed().usageVersion(index) : -1;
-        if (index >= 0 && cache.valid(index, version)) {
-            return cache.ranked(index);
-        }
+    private void rank(Node node, int index, int slot, RankCache cache, ResourceFit fit, NodeScorer.Bound[] bound,
+                      EvalContext ctx) {
         NodeUsage usage = index >= 0 ? ctx.proposed().usage(index) : ctx.proposed().usage(node.id());
         RankedNode ranked = new RankedNode(node, index, usage);
         String exhausted = fit.fit(ranked, ctx);
         ranked.exhausted(exhausted);
-        if (exhausted == null) {
-            double[] scores = ranked.scoreSlots(bound.length);
-            for (int i = 0; i < bound.length; i++) {
-                if (nodeLocal[i]) {
-                    scores[i] = bound[i] == null ? Double.NaN : bound[i].score(ranked);
-                }
-            }
+        if (exhausted != null) {
+            cache.put(slot, ranked, 0, RankCache.EXHAUSTED);
+            return;
         }
-        if (index >= 0) {
-            cache.put(index, version, ranked);
-        }
-        return ranked;
-    }
-
-    /** Adds the scores that depend on the placement or on other nodes, and averages those that did not abstain. */
-    private void scoreTransient(RankedNode ranked, NodeScorer.Bound[] bound) {
         double[] scores = ranked.scoreSlots(bound.length);
         double sum = 0;
         int count = 0;
         for (int i = 0; i < bound.length; i++) {
-            if (!nodeLocal[i]) {
+            if (nodeLocal[i]) {
                 scores[i] = bound[i] == null ? Double.NaN : bound[i].score(ranked);
-            }
-            if (!Double.isNaN(scores[i])) {
-                sum += scores[i];
-                count++;
+                if (!Double.isNaN(scores[i])) {
+                    sum += scores[i];
+                    count++;
+                }
             }
         }
-        ranked.assignFinalScore(count == 0 ? 0 : sum / count);
+        cache.put(slot, ranked, sum, count);
+    }
+
+    /**
+     * One selection's scorers: the final score of a ranked node is the mean of the scores that did not abstain, summed
+     * in pipeline order. When every scorer that depends on the placement comes after the node-local ones and can
+     * score by node index, that sum is the cached node-local sum plus theirs, and a node's objects are not read.
+     */
+    private static final class Scoring {
+        private final NodeScorer.Bound[] bound;
+        private final boolean[] nodeLocal;
+        /** The placement-dependent scorers in pipeline order, when {@link #indexed}. */
+        private final NodeScorer.IndexedBound[] transients;
+        private final boolean indexed;
+
+        Scoring(NodeScorer.Bound[] bound, boolean[] nodeLocal) {
+            this.bound = bound;
+            this.nodeLocal = nodeLocal;
+            List<NodeScorer.IndexedBound> byIndex = new ArrayList<>();
+            int lastLocal = -1;
+            int firstTransient = bound.length;
+            boolean allIndexed = true;
+            for (int i = 0; i < bound.length; i++) {
+                if (bound[i] == null) {
+                    continue;
+                }
+                if (nodeLocal[i]) {
+                    lastLocal = i;
+                } else {
+                    firstTransient = Math.min(firstTransient, i);
+                    if (bound[i] instanceof NodeScorer.IndexedBound) {
+                        byIndex.add((NodeScorer.IndexedBound) bound[i]);
+                    } else {
+                        allIndexed = false;
+                    }
+                }
+            }
+            indexed = allIndexed && lastLocal < firstTransient;
+            transients = byIndex.toArray(new NodeScorer.IndexedBound[0]);
+        }
+
+        double finalScore(int slot, RankCache cache) {
+            if (!indexed || slot == cache.outside()) {
+                return foldAll(cache.ranked(slot));
+            }
+            double sum = cache.localSum(slot);
+            int count = cache.localCount(slot);
+            for (NodeScorer.IndexedBound b : transients) {
+                double s = b.scoreAt(slot);
+                if (!Double.isNaN(s)) {
+                    sum += s;
+                    count++;
+                }
+            }
+            return count == 0 ? 0 : sum / count;
+        }
+
+        /** The node of a slot with every scorer's score and its final score filled in (for the chosen and the best). */
+        RankedNode ranked(int slot, RankCache cache) {
+            RankedNode ranked = cache.ranked(slot);
+            ranked.assignFinalScore(foldAll(ranked));
+            return ranked;
+        }
+
+        /** Adds the scores that depend on the placement to the node's, and averages those that did not abstain. */
+        private double foldAll(RankedNode ranked) {
+            double[] scores = ranked.scoreSlots(bound.length);
+            double sum = 0;
+            int count = 0;
+            for (int i = 0; i < bound.length; i++) {
+                if (!nodeLocal[i]) {
+                    scores[i] = bound[i] == null ? Double.NaN : bound[i].score(ranked);
+                }
+                if (!Double.isNaN(scores[i])) {
+                    sum += scores[i];
+                    count++;
+                }
+            }
+            return count == 0 ? 0 : sum / count;
+        }
     }
 
     /** Nomad widens the look to max(count, 100) nodes when affinities or spreads have to be weighed. */
@@ -251,8 +354,7 @@ public final class PlacementPipeline {
         return preferences ? Math.max(request.desiredCount(), AFFINITY_SPREAD_LIMIT) : baseLimit;
     }
 
-    private boolean feasible(Node node, int nodeIndex, Scope scope, EvalContext ctx, MetricsRecorder metrics) {
-        int cls = ctx.classId(nodeIndex, node);
+    private boolean feasible(Node node, int cls, Scope scope, EvalContext ctx, MetricsRecorder metrics) {
         return passes(jobChecks, scope.jobVerdicts, cls, node, scope, ctx, metrics)
                 && passes(groupChecks, scope.groupVerdicts, cls, node, scope, ctx, metrics)
                 && passes(scope.transients, null, cls, node, scope, ctx, metrics);
@@ -264,13 +366,13 @@ public final class PlacementPipeline {
         if (checks.isEmpty()) {
             return true;
         }
-        Boolean cached = verdicts == null ? null : verdicts.get(cls);
-        if (Boolean.FALSE.equals(cached)) {
+        byte cached = verdicts == null ? ClassEligibility.Verdicts.UNKNOWN : verdicts.state(cls);
+        if (cached == ClassEligibility.Verdicts.ELIGIBLE) {
+            return true;
+        }
+        if (cached == ClassEligibility.Verdicts.INELIGIBLE) {
             metrics.filtered(node, CLASS_INELIGIBLE);
             return false;
-        }
-        if (cached != null) {
-            return true;
         }
         Verdict.Reject reject = firstReject(checks, scope.request, node, ctx);
         if (verdicts != null && (reject == null || reject.classWide())) {
@@ -291,12 +393,25 @@ public final class PlacementPipeline {
         final ClassEligibility.Verdicts groupVerdicts;
         final List<FeasibilityCheck> transients;
 
+        private final boolean noJobChecks;
+        private final boolean noGroupChecks;
+
         Scope(PlacementRequest request, ClassEligibility.Verdicts jobVerdicts, ClassEligibility.Verdicts groupVerdicts,
-              List<FeasibilityCheck> transients) {
+              List<FeasibilityCheck> transients, boolean noJobChecks, boolean noGroupChecks) {
             this.request = request;
             this.jobVerdicts = jobVerdicts;
             this.groupVerdicts = groupVerdicts;
             this.transients = transients;
+            this.noJobChecks = noJobChecks;
+            this.noGroupChecks = noGroupChecks;
+        }
+
+        /** Whether the class is known to pass every check, from the class cache alone (no transient checks). */
+        boolean cachedEligible(int cls) {
+            return transients.isEmpty()
+                    && (noJobChecks || jobVerdicts != null && jobVerdicts.state(cls) == ClassEligibility.Verdicts.ELIGIBLE)
+                    && (noGroupChecks
+                            || groupVerdicts != null && groupVerdicts.state(cls) == ClassEligibility.Verdicts.ELIGIBLE);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.caravan.scheduler.internal.placement;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -30,8 +31,12 @@ public final class ProposedState {
     private final List<Node> nodes;
     private final Map<String, Integer> nodeIndex = new HashMap<>();
     private final NodeUsage[] usageByIndex;
-    /** Bumped whenever the plan changes a node's allocations: cached per-node results older than this are stale. */
-    private final int[] usageVersion;
+    /**
+     * The indexes of the nodes whose allocations the plan changed, in order (with repeats): per-node caches catch up
+     * by reading it from where they stopped, rather than checking a version for every node they read.
+     */
+    private int[] changedNodes = new int[64];
+    private int changes;
     /** Usage of nodes the snapshot does not list (allocations on nodes that are gone). */
     private final Map<String, NodeUsage> usageElsewhere = new HashMap<>();
     /** Every change to the job's live allocations, in order, so per-property counters can catch up cheaply. */
@@ -51,7 +56,6 @@ public final class ProposedState {
             nodeIndex.put(nodes.get(i).id(), i);
         }
         this.usageByIndex = new NodeUsage[nodes.size()];
-        this.usageVersion = new int[nodes.size()];
     }
 
     /** The snapshot's nodes; {@link #indexOf} numbers them. */
@@ -69,7 +73,10 @@ public final class ProposedState {
         int i = indexOf(nodeId);
         if (i >= 0) {
             usageByIndex[i] = null;
-            usageVersion[i]++;
+            if (changes == changedNodes.length) {
+                changedNodes = Arrays.copyOf(changedNodes, changes * 2);
+            }
+            changedNodes[changes++] = i;
         } else {
             usageElsewhere.remove(nodeId);
         }
@@ -140,9 +147,14 @@ public final class ProposedState {
         return usageElsewhere.computeIfAbsent(nodeId, id -> new NodeUsage(computeProposed(id)));
     }
 
-    /** How often the plan has changed the allocations of the node at {@code nodeIndex}. */
-    public int usageVersion(int nodeIndex) {
-        return usageVersion[nodeIndex];
+    /** How many node changes {@link #changedNode} can tell. */
+    public int nodeChanges() {
+        return changes;
+    }
+
+    /** The index of the node of the {@code k}-th change to a listed node's allocations. */
+    public int changedNode(int k) {
+        return changedNodes[k];
     }
 
     /** The same by node index (the hot path of ranking). */

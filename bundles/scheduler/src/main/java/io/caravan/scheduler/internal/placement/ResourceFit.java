@@ -63,7 +63,21 @@ public final class ResourceFit {
     public String fit(RankedNode rn, EvalContext ctx) {
         Node node = rn.node();
         NodeUsage usage = rn.usage();
-        Capacity cap = ctx.capacity(rn);
+        long cpuOffered;
+        long memoryOffered;
+        long diskOffered;
+        if (rn.index() >= 0) {
+            NodeCapacities capacities = ctx.capacities();
+            cpuOffered = capacities.cpu(rn.index());
+            memoryOffered = capacities.memoryMb(rn.index());
+            diskOffered = capacities.diskMb(rn.index());
+        } else {
+            long[] offered = new long[3];
+            NodeCapacities.offered(node, offered, 0);
+            cpuOffered = offered[0];
+            memoryOffered = offered[1];
+            diskOffered = offered[2];
+        }
 
         NetworkResource network = null;
         List<AllocatedResources.AllocatedPort> ports = List.of();
@@ -81,8 +95,9 @@ public final class ResourceFit {
         long[] coreShares = null;
         if (wantsCores) {
             // Cores are handed out per task; their CPU share is the node's MHz per core.
+            Cores cap = ctx.cores(rn);
             BitSet taken = (BitSet) usage.cores().clone();
-            long mhzPerCore = cap.totalCores > 0 ? cap.cpuShares / cap.totalCores : 0;
+            long mhzPerCore = cap.totalCores > 0 ? cpuOffered / cap.totalCores : 0;
             granted = new ArrayList<>(group.tasks().size());
             coreShares = new long[group.tasks().size()];
             for (int i = 0; i < group.tasks().size(); i++) {
@@ -98,13 +113,13 @@ public final class ResourceFit {
             }
         }
         long memory = usage.memoryMb() + memoryAsk;
-        if (cpu > cap.cpuShares) {
+        if (cpu > cpuOffered) {
             return "cpu";
         }
-        if (memory > cap.memoryMb) {
+        if (memory > memoryOffered) {
             return "memory";
         }
-        if (usage.diskMb() + diskAsk > cap.diskMb) {
+        if (usage.diskMb() + diskAsk > diskOffered) {
             return "disk";
         }
         // Only the chosen node's resources are ever read: build them on demand.
@@ -112,8 +127,8 @@ public final class ResourceFit {
         long[] shares = coreShares;
         NetworkResource offeredNetwork = network;
         List<AllocatedResources.AllocatedPort> offeredPorts = ports;
-        rn.fitted(() -> allocated(grantedCores, shares, offeredNetwork, offeredPorts), cpu, cap.cpuShares, memory,
-                cap.memoryMb);
+        rn.fitted(() -> allocated(grantedCores, shares, offeredNetwork, offeredPorts), cpu, cpuOffered, memory,
+                memoryOffered);
         return null;
     }
 
@@ -141,7 +156,7 @@ public final class ResourceFit {
         return new AllocatedResources(tasks, lifecycles, shared);
     }
 
-    private static List<Integer> takeCores(Capacity cap, BitSet taken, int want) {
+    private static List<Integer> takeCores(Cores cap, BitSet taken, int want) {
         List<Integer> out = new ArrayList<>(want);
         for (int core : cap.reservableCores) {
             if (!taken.get(core) && !cap.reservedCores.get(core)) {
@@ -247,27 +262,18 @@ public final class ResourceFit {
         return v == null ? 0 : v;
     }
 
-    /** What a node offers for placement: its resources minus what it keeps back. */
-    record Capacity(long cpuShares, long memoryMb, long diskMb, int totalCores, List<Integer> reservableCores,
-                            BitSet reservedCores) {
-        static Capacity of(Node node) {
+    /** The node's cores: how many, which may be reserved for tasks, and which it keeps back. */
+    record Cores(int totalCores, List<Integer> reservableCores, BitSet reservedCores) {
+        static Cores of(Node node) {
             NodeResources r = node.nodeResources();
             NodeReservedResources k = node.reservedResources();
-            long cpu = r == null || r.cpu() == null ? 0 : r.cpu().cpuShares();
-            long mem = r == null || r.memory() == null ? 0 : r.memory().memoryMb();
-            long disk = r == null || r.disk() == null ? 0 : r.disk().diskMb();
             BitSet reservedCores = new BitSet();
-            if (k != null) {
-                cpu -= k.cpu() == null ? 0 : k.cpu().cpuShares();
-                mem -= k.memory() == null ? 0 : k.memory().memoryMb();
-                disk -= k.disk() == null ? 0 : k.disk().diskMb();
-                if (k.cpu() != null) {
-                    k.cpu().reservedCpuCores().forEach(reservedCores::set);
-                }
+            if (k != null && k.cpu() != null) {
+                k.cpu().reservedCpuCores().forEach(reservedCores::set);
             }
             int total = r == null || r.cpu() == null ? 0 : r.cpu().totalCpuCores();
             List<Integer> reservable = r == null || r.cpu() == null ? List.of() : r.cpu().reservableCpuCores();
-            return new Capacity(cpu, mem, disk, total, reservable, reservedCores);
+            return new Cores(total, reservable, reservedCores);
         }
     }
 }

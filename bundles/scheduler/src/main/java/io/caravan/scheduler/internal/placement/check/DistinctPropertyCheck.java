@@ -56,7 +56,7 @@ public final class DistinctPropertyCheck implements FeasibilityCheck {
             return false;
         }
         int limit = parseLimit(c.rTarget());
-        return ctx.propertyCounts(c.lTarget(), group).current(ctx).getOrDefault(value, 0) < limit;
+        return ctx.propertyCounts(c.lTarget(), group).current(ctx).count(value) < limit;
     }
 
     static int parseLimit(String text) {

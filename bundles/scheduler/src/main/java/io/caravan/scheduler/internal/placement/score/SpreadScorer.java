@@ -11,6 +11,7 @@ import io.caravan.scheduler.internal.placement.EvalContext;
 import io.caravan.scheduler.internal.placement.NodeScorer;
 import io.caravan.scheduler.internal.placement.NodeValues;
 import io.caravan.scheduler.internal.placement.PlacementRequest;
+import io.caravan.scheduler.internal.placement.PropertyCounts;
 import io.caravan.scheduler.internal.placement.RankedNode;
 
 /**
@@ -31,55 +32,110 @@ public final class SpreadScorer implements NodeScorer {
 
     /**
      * One spread block bound to a selection. The counts cannot change while one placement is chosen, so each
-     * value's boost is computed once and looked up by value ID for every node.
+     * value's boost is computed once (on first use) from its count and looked up by value ID for every node.
      */
     private static final class SpreadTerm {
-        final NodeValues attribute;
-        final Map<String, Integer> used;
+        final NodeValues values;
+        final PropertyCounts used;
+        final boolean nothingPlaced;
         final int min;
         final int max;
         final double weightShare;
         final Map<String, Double> desired;
-        private double[] boosts = new double[0];
+        /** Per value ID; NaN until computed. */
+        private double[] boosts;
 
-        SpreadTerm(NodeValues attribute, Map<String, Integer> used, double weightShare, Map<String, Double> desired) {
-            this.attribute = attribute;
+        SpreadTerm(PropertyCounts used, double weightShare, Map<String, Double> desired) {
+            this.values = used.values();
             this.used = used;
             this.weightShare = weightShare;
             this.desired = desired;
             int lo = Integer.MAX_VALUE;
             int hi = 0;
-            for (int c : used.values()) {
-                lo = Math.min(lo, c);
-                hi = Math.max(hi, c);
+            boolean none = true;
+            for (int id = 0; id < values.size(); id++) {
+                int c = used.count(id);
+                if (c != 0) {
+                    none = false;
+                    lo = Math.min(lo, c);
+                    hi = Math.max(hi, c);
+                }
             }
+            nothingPlaced = none;
             min = lo;
             max = hi;
+            boosts = new double[values.size()];
+            Arrays.fill(boosts, Double.NaN);
         }
 
-        double boost(RankedNode node) {
-            int id = attribute.id(node);
-            if (id < 0) {
+        double boostOf(int id) {
+            if (id == NodeValues.NONE) {
                 return -1;
             }
             if (id >= boosts.length) {
-                int from = boosts.length;
+                int from = boosts.length; // a value of a node outside the snapshot
                 boosts = Arrays.copyOf(boosts, Math.max(id + 1, from * 2));
                 Arrays.fill(boosts, from, boosts.length, Double.NaN);
             }
             double b = boosts[id];
             if (Double.isNaN(b)) {
-                b = boost(attribute.name(id));
+                b = desired.isEmpty()
+                        ? evenSpreadBoost(nothingPlaced, used.count(id), min, max)
+                        : targetBoost(this, used.count(id) + 1, values.name(id));
                 boosts[id] = b;
             }
             return b;
         }
+    }
 
-        private double boost(String value) {
-            if (desired.isEmpty()) {
-                return evenSpreadBoost(used.isEmpty(), used.getOrDefault(value, 0), min, max);
+    /** The sum over the spread blocks; 0 abstains. */
+    private static final class SpreadBound implements NodeScorer.IndexedBound {
+        /** Up to this many values, a single block's scores are tabled up front (one per rack, zone, …). */
+        static final int TABLED_VALUES = 1024;
+
+        private final SpreadTerm[] terms;
+        /**
+         * With one block of few values: the score by value ID + 1 (slot 0: nodes without the value), so scoring a node
+         * is two array reads.
+         */
+        private final double[] table;
+        private final NodeValues tableValues;
+
+        SpreadBound(SpreadTerm[] terms) {
+            this.terms = terms;
+            if (terms.length == 1 && terms[0].values.size() <= TABLED_VALUES) {
+                SpreadTerm t = terms[0];
+                tableValues = t.values;
+                table = new double[t.values.size() + 1];
+                for (int id = NodeValues.NONE; id < t.values.size(); id++) {
+                    double b = t.boostOf(id);
+                    table[id + 1] = b == 0 ? Double.NaN : b;
+                }
+            } else {
+                tableValues = null;
+                table = null;
             }
-            return targetBoost(this, used.getOrDefault(value, 0) + 1, value);
+        }
+
+        @Override
+        public double scoreAt(int nodeIndex) {
+            if (table != null) {
+                return table[tableValues.idAt(nodeIndex) + 1];
+            }
+            double total = 0;
+            for (SpreadTerm t : terms) {
+                total += t.boostOf(t.values.idAt(nodeIndex));
+            }
+            return total == 0 ? Double.NaN : total;
+        }
+
+        @Override
+        public double score(RankedNode node) {
+            double total = 0;
+            for (SpreadTerm t : terms) {
+                total += t.boostOf(t.values.id(node));
+            }
+            return total == 0 ? Double.NaN : total;
         }
     }
 
@@ -95,20 +151,13 @@ public final class SpreadScorer implements NodeScorer {
             sumWeights += weight(s);
         }
         int count = request.desiredCount();
-        SpreadTerm[] bound = new SpreadTerm[spreads.size()];
-        for (int i = 0; i < bound.length; i++) {
+        SpreadTerm[] terms = new SpreadTerm[spreads.size()];
+        for (int i = 0; i < terms.length; i++) {
             Spread s = spreads.get(i);
-            Map<String, Integer> used = ctx.propertyCounts(s.attribute(), request.group().name()).current(ctx);
-            bound[i] = new SpreadTerm(ctx.values(ctx.target(s.attribute())), used,
+            terms[i] = new SpreadTerm(ctx.propertyCounts(s.attribute(), request.group().name()).current(ctx),
                     sumWeights == 0 ? 0 : (double) weight(s) / sumWeights, desiredCounts(s, count));
         }
-        return ranked -> {
-            double total = 0;
-            for (SpreadTerm b : bound) {
-                total += b.boost(ranked);
-            }
-            return total == 0 ? Double.NaN : total;
-        };
+        return new SpreadBound(terms);
     }
 
     private static double targetBoost(SpreadTerm b, int usedWithThis, String value) {
