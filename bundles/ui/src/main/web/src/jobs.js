@@ -82,7 +82,7 @@ export function JobPage({ param, query }) {
   return html`<section>
     <nav class="crumbs" aria-label="Breadcrumb"><${Link} to="/jobs">Jobs</${Link}> / <span>${id}</span></nav>
     <${Loading} state=${job}>${(j) => html`
-      <header class="page-head"><h1>${j.Name || j.ID} <${Status} value=${j.Stop ? 'dead' : j.Status} /></h1>
+      <header class="page-head"><h1>${j.Name || j.ID} <${Status} value=${j.Status} />${j.Stop && html`<span class="tag">stopped</span>`}</h1>
         <div class="actions">
           ${j.ParameterizedJob && html`<${Link} class="btn" to=${`${jobPath(id, namespace)}/dispatch`}>Dispatch</${Link}>`}
           <${Link} class="btn" to=${`/jobs/run?job=${enc(id)}&namespace=${enc(namespace)}`}>Edit</${Link}>
