@@ -1,7 +1,7 @@
 // Allocations: the shared table, and an allocation's page (task states and events, resource usage, logs with follow,
 // the file browser, restart and stop).
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { get, post, put, useBlocking, withQuery, streamText } from './api.js';
+import { get, post, put, useBlocking, withQuery, streamText, token } from './api.js';
 import { html, Link, short, enc, ago, time, bytes, Status, Loading, ErrorBox, Tabs, Action, KeyValues,
   navigate } from './ui.js';
 
@@ -33,8 +33,8 @@ export function AllocPage({ id, query }) {
       ?.Tasks?.reduce((m, t) => ({ ...m, [t.Name]: {} }), {}) || {});
     const running = a.ClientStatus === 'running' || a.ClientStatus === 'pending';
     return html`
-      <nav class="crumbs" aria-label="Breadcrumb"><${Link} to="/jobs">Jobs</${Link}> /
-        <${Link} to=${jobLink(a)}>${a.JobID}</${Link}> / <span>${a.TaskGroup}</span> / <span>${short(a.ID)}</span></nav>
+      <nav class="crumbs" aria-label="Breadcrumb"><${Link} to="/jobs">Jobs</${Link}>${' / '}<${Link}
+        to=${jobLink(a)}>${a.JobID}</${Link}>${' / '}<span>${a.TaskGroup}</span>${' / '}<span>${short(a.ID)}</span></nav>
       <header class="page-head"><h1>Allocation <code>${short(a.ID)}</code> <${Status} value=${a.ClientStatus} /></h1>
         <div class="actions">${running && html`
           <${Action} label="Restart" confirm="Restart every task of this allocation?"
@@ -45,10 +45,12 @@ export function AllocPage({ id, query }) {
         ['Client', html`<${Link} to=${`/clients/${a.NodeID}`}>${a.NodeName || short(a.NodeID)}</${Link}>`],
         ['Desired', a.DesiredStatus], ['Job version', a.JobVersion], ['Created', time(a.CreateTime)],
         ['Full ID', html`<code>${a.ID}</code>`]]} />
-      <${Tabs} tabs=${['Overview', 'Logs', 'Files']} current=${tab} onSelect=${setTab} />
+      <${Tabs} tabs=${running ? ['Overview', 'Logs', 'Files', 'Exec'] : ['Overview', 'Logs', 'Files']} current=${tab}
+        onSelect=${setTab} />
       ${tab === 'Overview' && html`<${AllocOverview} alloc=${a} running=${running} />`}
       ${tab === 'Logs' && html`<${Logs} alloc=${a} tasks=${tasks} initialTask=${query.get('task')} />`}
-      ${tab === 'Files' && html`<${Files} alloc=${a} />`}`;
+      ${tab === 'Files' && html`<${Files} alloc=${a} />`}
+      ${tab === 'Exec' && running && html`<${Exec} alloc=${a} tasks=${tasks} />`}`;
   }}</${Loading}></section>`;
 }
 
@@ -192,6 +194,65 @@ async function fetchText(path) {
   let text = '';
   await streamText(path, (chunk) => { text += chunk; }, new AbortController().signal);
   return text;
+}
+
+const b64 = {
+  encode: (text) => btoa(String.fromCharCode(...new TextEncoder().encode(text))),
+  decode: (data) => new TextDecoder().decode(Uint8Array.from(atob(data), (c) => c.charCodeAt(0))),
+};
+
+// Exec: Nomad's WebSocket protocol (ws_handshake: the token in the first frame, as browsers cannot set headers on a
+// WebSocket), in line mode: each line typed is sent with its newline; stdout and stderr are shown as they come.
+function Exec({ alloc, tasks }) {
+  const [task, setTask] = useState(tasks[0] || '');
+  const [command, setCommand] = useState('/bin/sh');
+  const [socket, setSocket] = useState(null);
+  const [output, setOutput] = useState('');
+  const [line, setLine] = useState('');
+  const pre = useRef(null);
+  useEffect(() => () => socket && socket.close(), [socket]);
+  useEffect(() => {
+    if (pre.current) pre.current.scrollTop = pre.current.scrollHeight;
+  }, [output]);
+  const connect = (e) => {
+    e.preventDefault();
+    const argv = command.trim().split(/\s+/).filter(Boolean);
+    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const url = `${scheme}//${location.host}${withQuery(`/v1/client/allocation/${enc(alloc.ID)}/exec`,
+      { task, command: JSON.stringify(argv), tty: 'false', ws_handshake: 'true' })}`;
+    const ws = new WebSocket(url);
+    setOutput(`$ ${argv.join(' ')}\n`);
+    ws.onopen = () => ws.send(JSON.stringify({ version: 1, auth_token: token.get() }));
+    ws.onmessage = (m) => {
+      const frame = JSON.parse(m.data);
+      for (const stream of ['stdout', 'stderr']) {
+        if (frame[stream] && frame[stream].data) setOutput((o) => (o + b64.decode(frame[stream].data)).slice(-200000));
+      }
+      if (frame.exited) {
+        setOutput((o) => `${o}\n[exited with code ${(frame.result && frame.result.exit_code) || 0}]\n`);
+      }
+    };
+    ws.onerror = () => setOutput((o) => `${o}\n[the connection failed]\n`);
+    ws.onclose = () => setSocket(null);
+    setSocket(ws);
+  };
+  const send = (e) => {
+    e.preventDefault();
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    socket.send(JSON.stringify({ stdin: { data: b64.encode(`${line}\n`) } }));
+    setOutput((o) => `${o}${line}\n`);
+    setLine('');
+  };
+  return html`${!socket ? html`<form class="log-controls" onSubmit=${connect}>
+      <label class="field inline">Task <select value=${task} onChange=${(e) => setTask(e.target.value)}>
+        ${tasks.map((t) => html`<option value=${t}>${t}</option>`)}</select></label>
+      <label class="field inline">Command <input value=${command} onInput=${(e) => setCommand(e.target.value)} /></label>
+      <button type="submit" class="btn primary">Connect</button></form>`
+    : html`<div class="actions"><button type="button" class="btn" onClick=${() => socket.close()}>Disconnect</button></div>`}
+    <pre class="logs" ref=${pre} tabindex="0" aria-label="Exec output">${output}</pre>
+    ${socket && html`<form class="inline-form" onSubmit=${send}><label class="sr-only" for="exec-line">Input</label>
+      <input id="exec-line" class="exec-line" value=${line} autocomplete="off" onInput=${(e) => setLine(e.target.value)} />
+      <button type="submit" class="btn">Send</button></form>`}`;
 }
 
 export function AllocationsPage() {

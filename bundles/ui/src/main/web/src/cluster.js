@@ -26,7 +26,7 @@ export function ClientPage({ id }) {
   const node = useBlocking(`/v1/node/${enc(id)}`);
   const allocs = useBlocking(`/v1/node/${enc(id)}/allocations`);
   return html`<section>
-    <nav class="crumbs" aria-label="Breadcrumb"><${Link} to="/clients">Clients</${Link}> / <span>${short(id)}</span></nav>
+    <nav class="crumbs" aria-label="Breadcrumb"><${Link} to="/clients">Clients</${Link}>${' / '}<span>${short(id)}</span></nav>
     <${Loading} state=${node}>${(n) => html`
       <header class="page-head"><h1>${n.Name} <${Status} value=${n.Status} /></h1></header>
       <${KeyValues} entries=${[['ID', html`<code>${n.ID}</code>`], ['Address', n.HTTPAddr], ['Datacenter', n.Datacenter],

@@ -37,8 +37,8 @@ export function VariablePage({ param, isNew, query }) {
   if (!isNew && variable.data === undefined) {
     return html`<section><${Loading} state=${variable}>${() => null}</${Loading}></section>`;
   }
-  return html`<section><nav class="crumbs" aria-label="Breadcrumb"><${Link} to="/variables">Variables</${Link}> /
-    <span>${isNew ? 'New' : path}</span></nav>
+  return html`<section><nav class="crumbs" aria-label="Breadcrumb"><${Link} to="/variables">Variables</${Link}>${' / '}<span
+    >${isNew ? 'New' : path}</span></nav>
     <${VariableEditor} key=${path} initial=${variable.data} isNew=${isNew} namespace=${namespace} path=${path} /></section>`;
 }
 

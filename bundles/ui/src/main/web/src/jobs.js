@@ -80,7 +80,7 @@ export function JobPage({ param, query }) {
   const summary = useBlocking(withQuery(`${base}/summary`, ns));
   const [tab, setTab] = useState(query.get('tab') || 'Overview');
   return html`<section>
-    <nav class="crumbs" aria-label="Breadcrumb"><${Link} to="/jobs">Jobs</${Link}> / <span>${id}</span></nav>
+    <nav class="crumbs" aria-label="Breadcrumb"><${Link} to="/jobs">Jobs</${Link}>${' / '}<span>${id}</span></nav>
     <${Loading} state=${job}>${(j) => html`
       <header class="page-head"><h1>${j.Name || j.ID} <${Status} value=${j.Status} />${j.Stop && html`<span class="tag">stopped</span>`}</h1>
         <div class="actions">
@@ -283,7 +283,7 @@ export function RunPage({ query }) {
     }
   };
   return html`<section>
-    <nav class="crumbs" aria-label="Breadcrumb"><${Link} to="/jobs">Jobs</${Link}> / <span>Run</span></nav>
+    <nav class="crumbs" aria-label="Breadcrumb"><${Link} to="/jobs">Jobs</${Link}>${' / '}<span>Run</span></nav>
     <header class="page-head"><h1>${editing ? `Edit ${editing}` : 'Run a job'}</h1></header>
     <form onSubmit=${doPlan}>
       <label class="field" for="jobspec">Job definition (HCL or JSON)</label>
@@ -339,8 +339,8 @@ export function DispatchPage({ param }) {
       setError(err);
     }
   };
-  return html`<section><nav class="crumbs" aria-label="Breadcrumb"><${Link} to="/jobs">Jobs</${Link}> /
-    <${Link} to=${jobPath(id, namespace)}>${id}</${Link}> / <span>Dispatch</span></nav>
+  return html`<section><nav class="crumbs" aria-label="Breadcrumb"><${Link} to="/jobs">Jobs</${Link}>${' / '}<${Link}
+    to=${jobPath(id, namespace)}>${id}</${Link}>${' / '}<span>Dispatch</span></nav>
     <h1>Dispatch ${id}</h1><form onSubmit=${submit}>
       <label class="field" for="meta">Meta (one key=value a line)</label>
       <textarea id="meta" rows="4" value=${meta} onInput=${(e) => setMeta(e.target.value)}></textarea>
