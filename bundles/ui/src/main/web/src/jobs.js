@@ -163,7 +163,7 @@ export function Diff({ diff }) {
   walk(diff, -1, diff.ID ? `Job "${diff.ID}"` : null);
   const mark = { Added: '+', Deleted: '-', Edited: '~', None: ' ' };
   return html`<pre class="diff" aria-label="Changes">${lines.map((l) => html`<span class=${`diff-${l.type.toLowerCase()}`}
-    >${'  '.repeat(Math.max(l.depth, 0))}${mark[l.type] || ' '} ${l.text}\n</span>`)}</pre>`;
+    >${`${'  '.repeat(Math.max(l.depth, 0))}${mark[l.type] || ' '} ${l.text}`}</span>`)}</pre>`;
 }
 
 function JobDeployments({ base, ns }) {
@@ -307,10 +307,11 @@ export function RunPage({ query }) {
 function PlanSummary({ result }) {
   const updates = (result.Annotations && result.Annotations.DesiredTGUpdates) || {};
   const failed = result.FailedTGAllocs || {};
-  return html`<ul class="plan-summary">${Object.entries(updates).map(([g, u]) => html`<li>Task group <strong>${g}</strong>:
-    ${['Place', 'Stop', 'InPlaceUpdate', 'DestructiveUpdate', 'Canary', 'Migrate', 'Ignore']
-      .filter((k) => u[k]).map((k) => `${u[k]} ${k.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()}`).join(', ')
-      || 'no change'}</li>`)}
+  const kinds = ['Place', 'Stop', 'InPlaceUpdate', 'DestructiveUpdate', 'Canary', 'Migrate', 'Ignore'];
+  const words = (u) => kinds.filter((k) => u[k])
+    .map((k) => `${u[k]} ${k.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()}`).join(', ') || 'no change';
+  return html`<ul class="plan-summary">${Object.entries(updates).map(([g, u]) => html`<li>Task group
+    <strong>${g}</strong>${`: ${words(u)}`}</li>`)}
     ${Object.entries(failed).map(([g, f]) => html`<li class="warn" role="alert">Task group <strong>${g}</strong> cannot
       be placed: ${Object.entries(f.ConstraintFiltered || {}).map(([c, n]) => `${c} filtered ${n} nodes`).join('; ')
       || `${f.NodesEvaluated || 0} nodes evaluated, ${f.NodesExhausted || 0} exhausted`}</li>`)}</ul>`;

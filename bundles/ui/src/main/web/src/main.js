@@ -89,5 +89,12 @@ setForbiddenHandler(() => {
   navigate('/settings/tokens', { replace: true });
 });
 
-exchangeOneTimeToken().then((ottError) => render(html`<${App} ottError=${ottError} />`,
-  document.getElementById('app')));
+// A one-time token that cannot be exchanged leaves the user on the sign-in page, with the reason.
+exchangeOneTimeToken().then((ottError) => {
+  if (ottError) {
+    const { path } = currentLocation();
+    rememberReturn(path + location.search);
+    history.replaceState(null, '', '/ui/settings/tokens');
+  }
+  render(html`<${App} ottError=${ottError} />`, document.getElementById('app'));
+});

@@ -27,7 +27,7 @@ export async function exchangeOneTimeToken() {
     token.set(result.Token.SecretID);
     return null;
   } catch (e) {
-    return e;
+    return { status: e.status, message: `The one-time token could not be exchanged: ${e.message}` };
   }
 }
 

@@ -14,7 +14,8 @@ import org.openqa.selenium.WebElement;
 
 /**
  * Signing in to the web UI of an agent with {@code acl { enabled = true }}: a refused call leads to the sign-in page,
- * a token the cluster does not know is refused there, and the management token signs in and is kept.
+ * a token the cluster does not know is refused there, and the management token signs in and is kept; a one-time
+ * token ({@code ?ott=}) that does not exchange is taken out of the address and the sign-in page says why.
  */
 class UiAclBrowserE2EIT {
     private static final String MANAGEMENT = UUID.randomUUID().toString();
@@ -57,6 +58,18 @@ class UiAclBrowserE2EIT {
                     "no error once signed in");
             assertEquals("ACL Token", browser.driver.findElement(By.cssSelector(".signin-link")).getText());
             browser.screenshot("acl-signed-in");
+        }
+    }
+
+    @Test
+    void aOneTimeTokenThatDoesNotExchangeLeavesTheAddressAndShowsWhy() throws Exception {
+        try (Browser browser = Browser.start(dev.agent().address() + "/ui", 1280, 800)) {
+            browser.open("/jobs?ott=" + UUID.randomUUID());
+            browser.await("the sign-in page", d -> d.getCurrentUrl().endsWith("/ui/settings/tokens"));
+            WebElement why = browser.find("[role='alert']");
+            assertTrue(why.getText().contains("one-time token could not be exchanged"), why.getText());
+            assertTrue(!browser.driver.getCurrentUrl().contains("ott="), "the secret left the address bar");
+            assertEquals(null, browser.driver.executeScript("return localStorage.getItem('nomad.token')"));
         }
     }
 }
