@@ -1,6 +1,6 @@
 // Jobs: the list (filters, search, namespace), a job's page (groups, allocations, versions with diffs, deployments,
 // evaluations, stop/purge/scale/dispatch) and running a job from an editor (HCL or JSON, plan, run).
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { get, post, del, useBlocking, withQuery } from './api.js';
 import { html, Link, navigate, short, enc, ago, time, Status, Loading, ErrorBox, AllocBar, sumSummary, Tabs,
   Action, KeyValues } from './ui.js';
@@ -61,7 +61,7 @@ export function JobsPage({ query }) {
         <th class="hide-phone">Namespace</th><th class="hide-phone">Priority</th><th>Allocations</th></tr></thead>
         <tbody>${shown.map((j) => html`<tr data-job=${j.ID}>
           <td><${Link} to=${jobPath(j.ID, j.Namespace)}>${j.Name || j.ID}</${Link}>
-            ${j.ParameterizedJob && html` <span class="tag">parameterized</span>`}
+            ${j.ParameterizedJob && !j.ParentID && html` <span class="tag">parameterized</span>`}
             ${j.Periodic && html` <span class="tag">periodic</span>`}</td>
           <td><${Status} value=${j.Status} /></td><td>${j.Type}</td>
           <td class="hide-phone">${j.Namespace}</td><td class="hide-phone">${j.Priority}</td>
@@ -84,7 +84,8 @@ export function JobPage({ param, query }) {
     <${Loading} state=${job}>${(j) => html`
       <header class="page-head"><h1>${j.Name || j.ID} <${Status} value=${j.Status} />${j.Stop && html`<span class="tag">stopped</span>`}</h1>
         <div class="actions">
-          ${j.ParameterizedJob && html`<${Link} class="btn" to=${`${jobPath(id, namespace)}/dispatch`}>Dispatch</${Link}>`}
+          ${j.ParameterizedJob && !j.Dispatched && html`<${Link} class="btn"
+            to=${`${jobPath(id, namespace)}/dispatch`}>Dispatch</${Link}>`}
           <${Link} class="btn" to=${`/jobs/run?job=${enc(id)}&namespace=${enc(namespace)}`}>Edit</${Link}>
           ${!j.Stop && html`<${Action} label="Stop Job" kind="danger" confirm=${`Stop job ${id}?`}
             onRun=${() => del(withQuery(base, ns))} />`}
@@ -231,16 +232,15 @@ export function RunPage({ query }) {
   const editing = query.get('job');
   const namespace = query.get('namespace') || 'default';
   const [source, setSource] = useState(editing ? '' : EXAMPLE);
-  const [loaded, setLoaded] = useState(!editing);
   const [plan, setPlan] = useState(null);
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
-  if (!loaded) {
-    setLoaded(true);
+  useEffect(() => {
+    if (!editing) return;
     // Caravan keeps no job submission (Nomad's /submission): the job is edited as the JSON the server holds.
     get(withQuery(`/v1/job/${enc(editing)}`, { namespace })).then((j) =>
       setSource(JSON.stringify({ Job: j }, null, 2))).catch(setError);
-  }
+  }, [editing, namespace]);
   const toJob = async () => {
     const text = source.trim();
     if (text.startsWith('{')) {
