@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
+import java.util.Map;
 import java.util.function.Function;
 
 import org.junit.jupiter.api.Assumptions;
@@ -29,6 +30,7 @@ final class Browser implements AutoCloseable {
     static final Path CHROMEDRIVER = Paths.get(System.getProperty("caravan.chromedriver", "/usr/bin/chromedriver"));
     static final Path SCREENSHOTS = Paths.get("target/screenshots");
     static final Duration WAIT = Duration.ofSeconds(30);
+    private static final int MIN_WINDOW_WIDTH = 500;
 
     final ChromeDriver driver;
     private final Path profile;
@@ -59,6 +61,11 @@ final class Browser implements AutoCloseable {
                 .usingAnyFreePort().build();
         ChromeDriver driver = new ChromeDriver(service, options);
         driver.manage().window().setSize(new Dimension(width, height));
+        if (width < MIN_WINDOW_WIDTH) {
+            // Headless Chromium keeps a window at least ~500 px wide: a phone's viewport is emulated instead.
+            driver.executeCdpCommand("Emulation.setDeviceMetricsOverride", Map.of("width", width, "height", height,
+                    "deviceScaleFactor", 1, "mobile", true));
+        }
         return new Browser(driver, profile, base);
     }
 

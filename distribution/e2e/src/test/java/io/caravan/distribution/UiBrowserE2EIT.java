@@ -110,6 +110,7 @@ class UiBrowserE2EIT {
         try (Browser browser = Browser.start(base(), 390, 844)) {
             browser.open("/jobs");
             browser.find("tr[data-job='phone-batch']");
+            assertEquals(390L, browser.driver.executeScript("return window.innerWidth"), "a phone's viewport");
             WebElement menu = browser.driver.findElement(By.cssSelector("button.menu-toggle"));
             assertTrue(menu.isDisplayed(), "the menu button replaces the navigation at a phone's width");
             assertFalse(browser.driver.findElement(By.cssSelector("nav#nav")).isDisplayed());
@@ -122,6 +123,14 @@ class UiBrowserE2EIT {
             assertTrue(links.stream().anyMatch(l -> l.isDisplayed() && l.getText().equals("Clients")),
                     "the menu opens the navigation");
             browser.screenshot("phone-menu");
+            links.stream().filter(l -> l.getText().equals("Jobs")).findFirst().orElseThrow().click();
+            browser.find("tr[data-job='phone-batch'] a").click();
+            browser.await("the job's page", d -> d.getCurrentUrl().endsWith("/ui/jobs/phone-batch"));
+            browser.find("table[aria-label='Task groups']");
+            Number jobOverflow = (Number) browser.driver.executeScript(
+                    "return document.documentElement.scrollWidth - window.innerWidth");
+            assertTrue(jobOverflow.intValue() <= 0, "the job's page fits 390 px: " + jobOverflow + " px too wide");
+            browser.screenshot("phone-job");
         }
     }
 }
