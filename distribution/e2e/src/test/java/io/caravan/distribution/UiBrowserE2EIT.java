@@ -18,7 +18,8 @@ import org.openqa.selenium.WebElement;
 /**
  * The web UI's main loop in a real (headless) Chromium against a dev agent: a job written in the editor is planned
  * and run, its allocation is watched until it runs, its log shows what the task prints, and the job is stopped;
- * and the jobs list renders at a phone's width. Screenshots go to {@code target/screenshots/}.
+ * a canary deployment is promoted; and the jobs list and a job's page fit a phone's width. Screenshots go to
+ * {@code target/screenshots/}.
  */
 class UiBrowserE2EIT {
     private static final String JOB = """
@@ -99,6 +100,39 @@ class UiBrowserE2EIT {
         JsonNode job = dev.agent().json("/v1/job/ui-loop");
         assertEquals("dead", job.path("Status").asText(), job.toString());
         assertTrue(job.path("Stop").asBoolean(), job.toString());
+    }
+
+    /** A canary deployment waiting for promotion is promoted from the job's Deployments tab. */
+    @Test
+    void promoteACanaryDeployment() throws Exception {
+        for (int version : List.of(0, 1)) {
+            var register = dev.agent().call("POST", "/v1/jobs", null, """
+                    {"Job": {"ID": "ui-canary", "Type": "service", "Datacenters": ["dc1"],
+                      "Update": {"Canary": 1, "MaxParallel": 1, "MinHealthyTime": 1000000000,
+                        "HealthyDeadline": 60000000000, "HealthCheck": "task_states"},
+                      "TaskGroups": [{"Name": "web", "Count": 1, "Tasks": [{"Name": "t", "Driver": "raw_exec",
+                        "Env": {"V": "%d"}, "Config": {"command": "/bin/sh", "args": ["-c", "sleep 600"]}}]}]}}"""
+                    .formatted(version));
+            assertEquals(200, register.statusCode(), register.body());
+            AgentProcess.await("the deployment of version " + version, Duration.ofSeconds(60), () -> {
+                JsonNode latest = dev.agent().json("/v1/job/ui-canary/deployment");
+                return latest.path("JobVersion").asInt(-1) == version
+                        && (latest.path("Status").asText().equals("successful")
+                        || latest.path("StatusDescription").asText().contains("manual promotion"));
+            });
+        }
+        try (Browser browser = Browser.start(base(), 1280, 800)) {
+            browser.open("/jobs/ui-canary");
+            browser.driver.findElement(By.xpath("//button[@role='tab' and normalize-space()='Deployments']")).click();
+            WebElement first = browser.find("ul.cards > li.card");
+            assertTrue(first.getText().contains("requires manual promotion"), first.getText());
+            first.findElement(By.xpath(".//button[normalize-space()='Promote']")).click();
+            browser.await("the deployment succeeds", Duration.ofSeconds(60), d -> d.findElement(
+                    By.cssSelector("ul.cards > li.card .status")).getText().equals("successful"));
+            browser.screenshot("deployment-promoted");
+        }
+        JsonNode deployment = dev.agent().json("/v1/job/ui-canary/deployment");
+        assertTrue(deployment.path("TaskGroups").path("web").path("Promoted").asBoolean(), deployment.toString());
     }
 
     @Test
