@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The web UI as HTTP sees it (no browser): {@code /ui/} and any page path answer the app's HTML, its hashed assets
  * are cached for good, {@code /ui/console} is still the web console, and with the UI bundle stopped (through the
- * console, as an operator would) {@code /ui/} leads to the console again, until the bundle starts.
+ * console, as an operator would) {@code /ui/} leads to the console again, until the bundle starts. And what the UI
+ * relies on for followed logs: a streamed answer reaches a client that accepts gzip as it is written.
  */
 class UiE2EIT {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -95,6 +96,52 @@ class UiE2EIT {
                 return false;
             }
         });
+    }
+
+    /**
+     * A followed log asked for with {@code Accept-Encoding: gzip} (as every browser asks) arrives as it is written,
+     * not when the stream ends: Jetty's gzip flushes each write.
+     */
+    @Test
+    void aFollowedLogReachesAGzipClientAsItIsWritten() throws Exception {
+        var register = dev.agent().call("POST", "/v1/jobs", null, """
+                {"Job": {"ID": "gzip-follow", "Type": "service", "Datacenters": ["dc1"], "TaskGroups": [{"Name": "g",
+                  "Tasks": [{"Name": "t", "Driver": "raw_exec", "Config": {"command": "/bin/sh",
+                    "args": ["-c", "while true; do echo gzip-line; sleep 1; done"]}}]}]}}""");
+        assertEquals(200, register.statusCode(), register.body());
+        String[] alloc = new String[1];
+        AgentProcess.await("a running allocation", Duration.ofSeconds(60), () -> {
+            for (var a : dev.agent().json("/v1/job/gzip-follow/allocations")) {
+                if (a.path("ClientStatus").asText().equals("running")) {
+                    alloc[0] = a.path("ID").asText();
+                    return true;
+                }
+            }
+            return false;
+        });
+        HttpResponse<java.io.InputStream> response = HTTP.send(HttpRequest.newBuilder(URI.create(dev.agent().address()
+                        + "/v1/client/fs/logs/" + alloc[0] + "?task=t&type=stdout&plain=true&follow=true"))
+                .header("Accept-Encoding", "gzip").build(), HttpResponse.BodyHandlers.ofInputStream());
+        assertEquals(200, response.statusCode());
+        assertEquals("gzip", response.headers().firstValue("Content-Encoding").orElse(""));
+        // Bytes, not a Reader: InputStreamReader waits for more while an InflaterInputStream says 1 byte is available.
+        var reading = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try (var in = new java.util.zip.GZIPInputStream(response.body())) {
+                var line = new java.io.ByteArrayOutputStream();
+                int b;
+                while ((b = in.read()) >= 0 && b != '\n') {
+                    line.write(b);
+                }
+                return line.toString(StandardCharsets.UTF_8);
+            } catch (java.io.IOException e) {
+                return "failed: " + e;
+            }
+        });
+        try {
+            assertEquals("gzip-line", reading.get(15, java.util.concurrent.TimeUnit.SECONDS));
+        } finally {
+            response.body().close();
+        }
     }
 
     /** The web console's bundle action on io.caravan.ui ({@code -dev}: admin/admin, from this host). */
