@@ -38,6 +38,7 @@ final class FrameworkProperties {
         p.put("org.osgi.service.http.port", "0");
         p.put("org.apache.felix.https.enable", "false");
         p.put("org.apache.felix.jetty.gziphandler.enable", "true");
+        p.put("org.apache.felix.jetty.gzip.syncFlush", "true"); // streams reach gzip clients as flushed (PidTranslator)
         p.put(Launcher.HOME, home.toString());
         p.put(Launcher.AGENT_ARGS, String.join("\0", agentArgs));
         return p;

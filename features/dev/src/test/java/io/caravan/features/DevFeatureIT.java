@@ -118,7 +118,7 @@ public class DevFeatureIT {
         assertEquals(List.of(), notActive());
         List<String> names = Arrays.stream(context.getBundles()).map(Bundle::getSymbolicName).toList();
         for (String expected : List.of("io.caravan.api", "io.caravan.http", "io.caravan.agent", "io.caravan.plugin.api",
-                "io.caravan.template",
+                "io.caravan.template", "io.caravan.ui",
                 "org.apache.felix.scr", "org.apache.felix.configadmin", "org.apache.felix.fileinstall",
                 "org.apache.felix.http.jetty12", "org.apache.felix.webconsole")) {
             assertTrue(expected + " is installed: " + names, names.contains(expected));

@@ -155,6 +155,9 @@ final class PidTranslator {
                 "org.apache.felix.http.host", "127.0.0.1",
                 "org.osgi.service.http.port", 0,
                 "org.apache.felix.jetty.gziphandler.enable", true,
+                // Every flush reaches the client: without it a followed log or event stream sent to a client that
+                // accepts gzip (browsers, Go's HTTP client) sat in the deflater until the stream ended.
+                "org.apache.felix.jetty.gzip.syncFlush", true,
                 // Blocking queries park without a thread, so a small pool serves thousands of waiters; Jetty's
                 // default (200) only lets a burst of connections leave ~200 idle threads behind (bench/RESULTS.md).
                 "org.apache.felix.http.jetty.threadpool.max", HTTP_THREADS_MAX));

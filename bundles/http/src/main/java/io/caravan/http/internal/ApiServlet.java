@@ -549,7 +549,10 @@ public final class ApiServlet extends HttpServlet {
         }
     }
 
-    /** Nomad redirects {@code /} to its UI; until Caravan's UI exists, {@code /ui/} leads to the web console. */
+    /**
+     * Nomad redirects {@code /} to its UI. The UI bundle ({@code io.caravan.ui}) answers {@code /ui/*} itself; only
+     * when it is stopped or absent does {@code /ui/} reach this servlet, and then it leads to the web console.
+     */
     private static void root(String path, Settings current, HttpServletResponse response) {
         if (path.equals("/")) {
             redirect(response, "/ui/");

@@ -1,0 +1,75 @@
+package io.caravan.distribution;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.UUID;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.WebElement;
+
+/**
+ * Signing in to the web UI of an agent with {@code acl { enabled = true }}: a refused call leads to the sign-in page,
+ * a token the cluster does not know is refused there, and the management token signs in and is kept; a one-time
+ * token ({@code ?ott=}) that does not exchange is taken out of the address and the sign-in page says why.
+ */
+class UiAclBrowserE2EIT {
+    private static final String MANAGEMENT = UUID.randomUUID().toString();
+    private static DevAgent dev;
+
+    @BeforeAll
+    static void start() throws Exception {
+        dev = DevAgent.startWithAcls("caravan-ui-acl-", MANAGEMENT);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (dev != null) {
+            dev.close();
+        }
+    }
+
+    @Test
+    void signInRefusesABadTokenAndAcceptsTheManagementToken() throws Exception {
+        try (Browser browser = Browser.start(dev.agent().address() + "/ui", 1280, 800)) {
+            browser.open("/jobs");
+            browser.await("the sign-in page", d -> d.getCurrentUrl().endsWith("/ui/settings/tokens"));
+            WebElement secret = browser.find("input#secret");
+            browser.screenshot("acl-sign-in");
+
+            secret.sendKeys(UUID.randomUUID().toString());
+            browser.driver.findElement(By.xpath("//button[normalize-space()='Sign in']")).click();
+            WebElement refused = browser.find("[role='alert']");
+            assertTrue(refused.getText().contains("Token not accepted"), refused.getText());
+            assertTrue(browser.driver.getCurrentUrl().endsWith("/ui/settings/tokens"));
+            assertEquals(null, browser.driver.executeScript("return localStorage.getItem('nomad.token')"),
+                    "a refused token is not kept");
+            browser.screenshot("acl-refused");
+
+            secret.sendKeys(Keys.chord(Keys.CONTROL, "a"), MANAGEMENT);
+            browser.driver.findElement(By.xpath("//button[normalize-space()='Sign in']")).click();
+            browser.await("back on the jobs page", d -> d.getCurrentUrl().endsWith("/ui/jobs"));
+            browser.find(".empty, table[aria-label='Jobs']");
+            assertTrue(browser.driver.findElements(By.cssSelector("[role='alert']")).isEmpty(),
+                    "no error once signed in");
+            assertEquals("ACL Token", browser.driver.findElement(By.cssSelector(".signin-link")).getText());
+            browser.screenshot("acl-signed-in");
+        }
+    }
+
+    @Test
+    void aOneTimeTokenThatDoesNotExchangeLeavesTheAddressAndShowsWhy() throws Exception {
+        try (Browser browser = Browser.start(dev.agent().address() + "/ui", 1280, 800)) {
+            browser.open("/jobs?ott=" + UUID.randomUUID());
+            browser.await("the sign-in page", d -> d.getCurrentUrl().endsWith("/ui/settings/tokens"));
+            WebElement why = browser.find("[role='alert']");
+            assertTrue(why.getText().contains("one-time token could not be exchanged"), why.getText());
+            assertTrue(!browser.driver.getCurrentUrl().contains("ott="), "the secret left the address bar");
+            assertEquals(null, browser.driver.executeScript("return localStorage.getItem('nomad.token')"));
+        }
+    }
+}
