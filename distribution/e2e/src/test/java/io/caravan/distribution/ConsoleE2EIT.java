@@ -67,8 +67,13 @@ class ConsoleE2EIT {
 
     /** GET with an {@code Authorization} header (null: none). */
     private static HttpResponse<String> get(AgentProcess agent, String path, String authorization) throws Exception {
+        return send(agent, "GET", path, authorization);
+    }
+
+    private static HttpResponse<String> send(AgentProcess agent, String method, String path, String authorization)
+            throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + agent.http + path))
-                .timeout(Duration.ofSeconds(20));
+                .method(method, HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(20));
         if (authorization != null) {
             request.header("Authorization", authorization);
         }
@@ -83,14 +88,20 @@ class ConsoleE2EIT {
     void metatypeMakesOurConfigurationsForms() throws Exception {
         HttpResponse<String> config = get(open, "/ui/console/configMgr", basic("admin", "admin"));
         assertStatus(200, config);
-        assertFalse(config.body().contains("Metatype Service"), "the missing-metatype banner is gone");
-        for (String ocd : List.of("Caravan HTTP API", "Caravan agent", "Caravan client")) {
+        // The page's own data: the console shows "Metatype service is missing" when this is false.
+        assertTrue(config.body().contains("\"metatype\":true"), "the Metatype service is there: " + config.body());
+        for (String ocd : List.of("\"name\":\"Caravan HTTP API\"", "\"name\":\"Caravan agent\"",
+                "\"name\":\"Caravan client\"", "\"name\":\"Caravan server: client introduction\"")) {
             assertTrue(config.body().contains(ocd), ocd + " is not a form: " + config.body());
         }
-        HttpResponse<String> http = get(open, "/ui/console/configMgr/io.caravan.http", basic("admin", "admin"));
+        // The form's definition, as the console's page asks for it.
+        HttpResponse<String> http = send(open, "POST", "/ui/console/configMgr/io.caravan.http",
+                basic("admin", "admin"));
         assertStatus(200, http);
-        assertTrue(http.body().contains("console_allow_remote") || http.body().contains("console.allow.remote"),
-                http.body());
+        JsonNode form = AgentProcess.JSON.readTree(http.body());
+        assertEquals("Caravan HTTP API", form.path("title").asText(), http.body());
+        assertEquals("Console allow remote", form.path("properties").path("console.allow.remote").path("name")
+                .asText(), http.body());
     }
 
     @Test

@@ -4,11 +4,10 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import io.caravan.agent.AgentConfigService;
 import io.caravan.agent.AgentInfo;
+import io.caravan.api.json.NomadJson;
 import io.caravan.http.ConsoleAccess;
 import io.caravan.rpc.Rpc;
 import jakarta.servlet.Servlet;
@@ -36,9 +35,8 @@ import org.owasp.encoder.Encode;
 public final class CaravanConsolePlugin extends HttpServlet {
     static final String LABEL = "caravan";
     private static final long serialVersionUID = 1L;
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .setPropertyNamingStrategy(PropertyNamingStrategies.UPPER_CAMEL_CASE)
-            .enable(SerializationFeature.INDENT_OUTPUT);
+    /** Nomad's JSON names (PascalCase, {@code ID}), indented for people reading it in a browser. */
+    private static final ObjectWriter JSON = NomadJson.mapper().writerWithDefaultPrettyPrinter();
 
     private final transient BundleContext context;
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
