@@ -181,4 +181,37 @@ class ConsoleE2EIT {
         assertEquals(management, AgentProcess.JSON.readTree(exchanged.body()).path("Token").path("SecretID").asText());
         assertStatus(403, acl.call("POST", "/v1/acl/token/onetime/exchange", null, body));
     }
+
+    /** {@code bin/caravan ui ...} without a display (so it prints the URL), with the agent's address. */
+    private static String ui(AgentProcess agent, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(AgentProcess.DIST.resolve("bin/caravan").toAbsolutePath()
+                .toString(), "ui", "-address=" + agent.address()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().remove("DISPLAY");
+        builder.environment().remove("WAYLAND_DISPLAY");
+        Process p = builder.start();
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the CLI finishes");
+        assertEquals(0, p.exitValue(), out);
+        return out;
+    }
+
+    @Test
+    void caravanUiOpensANodeAndSignsInWithAOneTimeToken() throws Exception {
+        String nodeId = open.json("/v1/nodes").get(0).path("ID").asText();
+        String node = ui(open, nodeId.substring(0, 8));
+        assertTrue(node.contains("URL for web UI: " + open.address() + "/ui/clients/" + nodeId), node);
+
+        String signIn = ui(acl, "-authenticate", "-token", management);
+        java.util.regex.Matcher url = java.util.regex.Pattern.compile("URL for web UI: (\\S+)\\?ott=(\\S+)")
+                .matcher(signIn);
+        assertTrue(url.find(), signIn);
+        assertEquals(acl.address() + "/ui/", url.group(1));
+        HttpResponse<String> exchanged = acl.call("POST", "/v1/acl/token/onetime/exchange", null,
+                "{\"OneTimeSecretID\": \"" + url.group(2) + "\"}");
+        assertStatus(200, exchanged);
+        assertEquals(management, AgentProcess.JSON.readTree(exchanged.body()).path("Token").path("SecretID").asText());
+    }
 }
