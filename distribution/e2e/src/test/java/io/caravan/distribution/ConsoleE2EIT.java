@@ -104,6 +104,58 @@ class ConsoleE2EIT {
                 .asText(), http.body());
     }
 
+    /** The keys a PID holds, from the console's configuration status printout. */
+    private static java.util.Set<String> storedKeys(String pid) throws Exception {
+        String status = get(open, "/ui/console/status-Configurations.txt", basic("admin", "admin")).body();
+        int start = status.indexOf("PID = " + pid + "\n");
+        assertTrue(start >= 0, status);
+        java.util.Set<String> keys = new java.util.TreeSet<>();
+        for (String line : status.substring(start).split("\n", -1)) {
+            if (line.isEmpty()) {
+                break;
+            }
+            if (line.startsWith("  ") && line.contains(" = ")) {
+                keys.add(line.substring(2, line.indexOf(" = ")));
+            }
+        }
+        return keys;
+    }
+
+    @Test
+    void savingAFormKeepsTheKeysItDoesNotShow() throws Exception {
+        // io.caravan.client's form (the client component's definition) does not name "enabled" or "plugin.dir".
+        java.util.Set<String> before = storedKeys("io.caravan.client");
+        assertTrue(before.containsAll(List.of("enabled", "plugin.dir")), before.toString());
+        JsonNode form = AgentProcess.JSON.readTree(send(open, "POST", "/ui/console/configMgr/io.caravan.client",
+                basic("admin", "admin")).body()).path("properties");
+        assertFalse(form.has("enabled"), form.toString());
+        // Save it as the console's page does: every field of the form, as it shows it.
+        List<String> fields = new ArrayList<>();
+        StringBuilder body = new StringBuilder("apply=true&action=ajaxConfigManager");
+        form.fields().forEachRemaining(field -> {
+            fields.add(field.getKey());
+            JsonNode values = field.getValue().has("values") ? field.getValue().path("values")
+                    : AgentProcess.JSON.createArrayNode().add(field.getValue().path("value"));
+            values.forEach(v -> body.append('&').append(encode(field.getKey())).append('=').append(encode(v.asText())));
+        });
+        body.append("&propertylist=").append(encode(String.join(",", fields)));
+        HttpResponse<String> saved = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + open.http
+                        + "/ui/console/configMgr/io.caravan.client"))
+                .header("Authorization", basic("admin", "admin"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString())).timeout(Duration.ofSeconds(20)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertTrue(saved.statusCode() == 200 || saved.statusCode() == 302, saved.statusCode() + " " + saved.body());
+        // Every key stays (the form adds the ones it shows at their defaults; the console clears the location).
+        before.remove("BundleLocation");
+        java.util.Set<String> after = storedKeys("io.caravan.client");
+        assertTrue(after.containsAll(before), before + " -> " + after);
+    }
+
+    private static String encode(String s) {
+        return java.net.URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
     @Test
     void theComponentsPageListsOurComponents() throws Exception {
         HttpResponse<String> components = get(open, "/ui/console/components", basic("admin", "admin"));
