@@ -24,4 +24,9 @@ public interface AgentConfigService {
 
     /** The keys the configuration in force sets that Caravan does not act on yet, in the order they were read. */
     java.util.List<UnsupportedKey> unsupported();
+
+    /** How the last reload since start went, if there was one. @since 1.6 */
+    default java.util.Optional<LastReload> lastReload() {
+        return java.util.Optional.empty();
+    }
 }

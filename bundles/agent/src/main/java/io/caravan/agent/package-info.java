@@ -3,7 +3,7 @@
  * its lifecycle ({@link io.caravan.agent.GracefulLeave}), and how a reload reaches another agent
  * ({@link io.caravan.agent.RemoteReload}).
  */
-@Version("1.5.0")
+@Version("1.6.0")
 package io.caravan.agent;
 
 import org.osgi.annotation.versioning.Version;

@@ -138,6 +138,7 @@ import io.caravan.cli.command.SystemCommand;
 import io.caravan.cli.command.SystemGcCommand;
 import io.caravan.cli.command.SystemReconcileCommand;
 import io.caravan.cli.command.SystemReconcileSummariesCommand;
+import io.caravan.cli.command.UiCommand;
 import io.caravan.cli.command.TlsCaCreateCommand;
 import io.caravan.cli.command.TlsCertCreateCommand;
 import io.caravan.cli.command.TlsCommand;
@@ -363,7 +364,8 @@ public final class Main {
                         .addSubcommand(new CommandLine(new TlsCommand.Cert())
                                 .addSubcommand(new TlsCertCreateCommand(ctx))
                                 .addSubcommand(new TlsInfoCommand.Cert(ctx))))
-                .addSubcommand(new VersionCommand(ctx));
+                .addSubcommand(new VersionCommand(ctx))
+                .addSubcommand(new UiCommand(ctx));
         // Setters after addSubcommand so that they reach every subcommand.
         cli.setOut(ctx.out());
         cli.setErr(ctx.err());

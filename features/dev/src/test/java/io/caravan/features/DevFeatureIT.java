@@ -120,7 +120,8 @@ public class DevFeatureIT {
         for (String expected : List.of("io.caravan.api", "io.caravan.http", "io.caravan.agent", "io.caravan.plugin.api",
                 "io.caravan.template", "io.caravan.ui",
                 "org.apache.felix.scr", "org.apache.felix.configadmin", "org.apache.felix.fileinstall",
-                "org.apache.felix.http.jetty12", "org.apache.felix.webconsole")) {
+                "org.apache.felix.http.jetty12", "org.apache.felix.webconsole", "org.apache.felix.metatype",
+                "org.apache.felix.webconsole.plugins.ds", "io.caravan.console")) {
             assertTrue(expected + " is installed: " + names, names.contains(expected));
         }
     }

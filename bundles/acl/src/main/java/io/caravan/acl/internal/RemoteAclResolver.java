@@ -24,6 +24,7 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.metatype.annotations.Designate;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
 /**
@@ -34,6 +35,7 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
  */
 @Component(service = AclResolver.class, configurationPid = "io.caravan.acl.remote",
         configurationPolicy = ConfigurationPolicy.REQUIRE)
+@Designate(ocd = RemoteAclResolver.Config.class)
 public final class RemoteAclResolver implements AclResolver {
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
     private static final int MAX_CACHED = 10_000;

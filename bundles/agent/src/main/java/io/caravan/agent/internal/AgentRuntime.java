@@ -18,6 +18,7 @@ import java.util.function.IntConsumer;
 
 import io.caravan.agent.AgentConfigService;
 import io.caravan.agent.GracefulLeave;
+import io.caravan.agent.LastReload;
 import io.caravan.agent.ReloadReport;
 import io.caravan.agent.UnsupportedKey;
 import io.caravan.agent.internal.config.ConfigDiff;
@@ -82,6 +83,8 @@ public final class AgentRuntime implements AgentConfigService, io.caravan.agent.
     private volatile ConfigView running;
     /** The keys the configuration in force sets that Caravan does not act on yet. */
     private volatile List<UnsupportedKey> unsupported = List.of();
+    /** The outcome of the last reload, for the web console; null before the first. */
+    private volatile LastReload lastReload;
     private Path devDataDir;
     private DataDir dataDir;
     private int raftPortInUse;     // chosen at start; Raft cannot move while running
@@ -200,6 +203,22 @@ public final class AgentRuntime implements AgentConfigService, io.caravan.agent.
      */
     @Override
     public synchronized ReloadReport reload() {
+        try {
+            ReloadReport report = reloadNow();
+            lastReload = new LastReload(java.time.Instant.now(), report, null);
+            return report;
+        } catch (RuntimeException e) {
+            lastReload = new LastReload(java.time.Instant.now(), null, e.getMessage());
+            throw e;
+        }
+    }
+
+    @Override
+    public java.util.Optional<LastReload> lastReload() {
+        return java.util.Optional.ofNullable(lastReload);
+    }
+
+    private ReloadReport reloadNow() {
         long start = System.nanoTime();
         systemd.reloading();
         try {

@@ -20,9 +20,15 @@ import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import io.caravan.api.acl.AclResolver;
+import io.caravan.http.ConsoleAccess;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Modified;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 import org.osgi.service.servlet.whiteboard.Preprocessor;
 
 /**
@@ -35,6 +41,9 @@ import org.osgi.service.servlet.whiteboard.Preprocessor;
  * nothing changes, {@code \} as {@code /}, path parameters and trailing dots dropped, case folded). A path that
  * cannot be read at all (malformed encoding, {@code ..} above the root, control characters) is refused too: where it
  * leads is not knowable, so it is not let through.
+ *
+ * <p>With ACLs enabled, a request that may reach the console (by the same readings) must also present a management
+ * token ({@link ConsoleAccess}): none is a 401 that asks for Basic credentials, any other token a 403.
  */
 @Component(service = Preprocessor.class, configurationPid = "io.caravan.http")
 public final class ConsoleGuard implements Preprocessor {
@@ -42,6 +51,10 @@ public final class ConsoleGuard implements Preprocessor {
     private static final int MAX_DECODES = 3;
 
     private volatile HttpConfig config;
+    /** Present when ACLs are enabled and this agent can resolve tokens. */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    volatile AclResolver resolver;
 
     @Activate
     public ConsoleGuard(HttpConfig config) {
@@ -60,13 +73,27 @@ public final class ConsoleGuard implements Preprocessor {
         HttpServletRequest http = (HttpServletRequest) request;
         if (!current.console_allow_remote() && !isLoopback(http.getRemoteAddr())
                 && mayReachConsole(http, current.console_root())) {
-            HttpServletResponse out = (HttpServletResponse) response;
-            out.setStatus(403);
-            out.setContentType("text/plain; charset=utf-8");
-            out.getWriter().write("Permission denied");
+            refuse((HttpServletResponse) response, ConsoleAccess.Verdict.DENIED);
             return;
         }
+        if (current.acl_enabled() && mayReachConsole(http, current.console_root())) {
+            ConsoleAccess.Verdict verdict = ConsoleAccess.check(resolver,
+                    ConsoleAccess.token(http.getHeader("X-Nomad-Token"), http.getHeader("Authorization")));
+            if (verdict != ConsoleAccess.Verdict.ALLOWED) {
+                refuse((HttpServletResponse) response, verdict);
+                return;
+            }
+        }
         chain.doFilter(request, response);
+    }
+
+    private static void refuse(HttpServletResponse out, ConsoleAccess.Verdict verdict) throws IOException {
+        out.setStatus(verdict.status());
+        if (verdict == ConsoleAccess.Verdict.NO_TOKEN) {
+            out.setHeader("WWW-Authenticate", "Basic realm=\"" + ConsoleAccess.REALM + "\", charset=\"UTF-8\"");
+        }
+        out.setContentType("text/plain; charset=utf-8");
+        out.getWriter().write(verdict.message());
     }
 
     /** True unless both readings of the request's path are known to lead somewhere other than the console. */

@@ -9,11 +9,18 @@ import java.lang.reflect.Proxy;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import io.caravan.api.CaravanException;
+import io.caravan.api.ErrorCode;
+import io.caravan.api.acl.Acl;
+import io.caravan.api.acl.AclResolver;
+import io.caravan.api.acl.Identity;
+import io.caravan.http.ConsoleAccess;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServlet;
@@ -73,6 +80,10 @@ class ConsoleGuardTest {
      *               than refused, so only the guard stands between them and the console
      */
     private static Server jetty(boolean unsafe) throws Exception {
+        return jetty(unsafe, new ConsoleGuard(HttpConfigs.of(Map.of())));
+    }
+
+    private static Server jetty(boolean unsafe, ConsoleGuard guard) throws Exception {
         Server server = new Server();
         HttpConfiguration http = new HttpConfiguration();
         if (unsafe) {
@@ -91,7 +102,7 @@ class ConsoleGuardTest {
                     }
                 }, response);
         context.addFilter(new FilterHolder(remote), "/*", EnumSet.of(DispatcherType.REQUEST));
-        context.addFilter(new FilterHolder(new ConsoleGuard(HttpConfigs.of(Map.of()))), "/*",
+        context.addFilter(new FilterHolder(guard), "/*",
                 EnumSet.of(DispatcherType.REQUEST));
         context.addServlet(new ServletHolder(new HttpServlet() {
             @Override
@@ -113,11 +124,16 @@ class ConsoleGuardTest {
 
     /** The request line exactly as written: no client library normalises the path first. */
     private static Answer get(Server server, String path, String from) throws IOException {
+        return get(server, path, from, "");
+    }
+
+    /** @param headers more header lines, each ending in CRLF */
+    private static Answer get(Server server, String path, String from, String headers) throws IOException {
         int port = ((ServerConnector) server.getConnectors()[0]).getLocalPort();
         try (Socket socket = new Socket("127.0.0.1", port)) {
             socket.setSoTimeout(10_000);
             socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: test\r\nX-Test-Remote: " + from
-                    + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                    + "\r\n" + headers + "Connection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
             String all = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
             int status = Integer.parseInt(all.substring(9, 12));
             return new Answer(status, all.substring(all.indexOf("\r\n\r\n") + 4));
@@ -148,6 +164,75 @@ class ConsoleGuardTest {
                         mode + ": " + reachable);
             }
         }
+    }
+
+    /** A resolver that knows two secrets: {@code mgmt} (management) and {@code client} (a client token). */
+    private static final AclResolver TOKENS = secret -> switch (secret == null ? "" : secret) {
+        case "mgmt" -> new Identity(Identity.Kind.TOKEN, "a-mgmt", "ops", Acl.MANAGEMENT);
+        case "client" -> new Identity(Identity.Kind.TOKEN, "a-client", "dev", Acl.NONE);
+        default -> throw new CaravanException(ErrorCode.PERMISSION_DENIED, "ACL token not found");
+    };
+
+    private static String basic(String password) {
+        return "Authorization: Basic " + Base64.getEncoder().encodeToString(("anyone:" + password)
+                .getBytes(StandardCharsets.UTF_8)) + "\r\n";
+    }
+
+    @Test
+    void withAclsOnEverySpellingNeedsAManagementToken() throws Exception {
+        ConsoleGuard guard = new ConsoleGuard(HttpConfigs.of(Map.of("acl_enabled", true)));
+        guard.resolver = TOKENS;
+        Server acl = jetty(true, guard);
+        try {
+            List<String> reachable = new ArrayList<>();
+            for (String path : SPELLINGS) {
+                Answer none = get(acl, path, LOCAL);
+                Answer client = get(acl, path, LOCAL, basic("client"));
+                Answer wrong = get(acl, path, LOCAL, "X-Nomad-Token: nonsense\r\n");
+                Answer management = get(acl, path, LOCAL, basic("mgmt"));
+                if (management.status() == 200) {
+                    reachable.add(path);
+                }
+                assertFalse(none.status() == 200 || client.status() == 200 || wrong.status() == 200,
+                        path + " reached the console without a management token");
+                if (management.status() == 200) {
+                    assertEquals(401, none.status(), path);
+                    assertEquals(new Answer(403, "Permission denied"), client, path);
+                    assertEquals(new Answer(403, "Permission denied"), wrong, path);
+                }
+            }
+            assertTrue(reachable.containsAll(List.of("/ui/console", "/ui/./console", "/ui/%63onsole", "/ui/console;x",
+                    "/ui/x/../console", "/ui/%2e/console")), reachable.toString());
+            assertEquals(new Answer(200, "console"), get(acl, "/ui/console", LOCAL, "X-Nomad-Token: mgmt\r\n"));
+            assertEquals(new Answer(200, "console"), get(acl, "/ui/console", LOCAL,
+                    "Authorization: Bearer mgmt\r\n"));
+            // The API is not the console's business: its own ACL checks apply there.
+            assertEquals(new Answer(404, "not the console"), get(acl, "/v1/jobs", LOCAL));
+            // And a remote client is refused before any token is looked at.
+            assertEquals(new Answer(403, "Permission denied"), get(acl, "/ui/console", REMOTE, basic("mgmt")));
+            guard.resolver = null;
+            assertEquals(503, get(acl, "/ui/console", LOCAL, basic("mgmt")).status(), "no resolver yet");
+        } finally {
+            acl.stop();
+        }
+    }
+
+    @Test
+    void withAclsOffTheConsoleKeepsItsOwnLogin() throws IOException {
+        assertEquals(new Answer(200, "console"), get(strict, "/ui/console", LOCAL));
+    }
+
+    @Test
+    void theTokenComesFromBasicBearerOrTheNomadHeader() {
+        assertEquals(Optional.of("s"), ConsoleAccess.token("s", null));
+        assertEquals(Optional.of("s"), ConsoleAccess.token(null, "Bearer s"));
+        assertEquals(Optional.of("p:q"), ConsoleAccess.token(null, basic("p:q").substring(15).trim()));
+        assertEquals(Optional.empty(), ConsoleAccess.token(null, "Basic !!!"));
+        assertEquals(Optional.empty(), ConsoleAccess.token(null, null));
+        assertEquals(ConsoleAccess.Verdict.NO_TOKEN, ConsoleAccess.check(TOKENS, Optional.empty()));
+        assertEquals(ConsoleAccess.Verdict.ALLOWED, ConsoleAccess.check(TOKENS, Optional.of("mgmt")));
+        assertEquals(ConsoleAccess.Verdict.DENIED, ConsoleAccess.check(TOKENS, Optional.of("client")));
+        assertEquals(ConsoleAccess.Verdict.DENIED, ConsoleAccess.check(TOKENS, Optional.of("x")));
     }
 
     @Test

@@ -28,7 +28,6 @@ import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
 import org.osgi.service.metatype.annotations.AttributeDefinition;
-import org.osgi.service.metatype.annotations.Designate;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
 /**
@@ -41,7 +40,8 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
  */
 @Component(configurationPid = "io.caravan.agent", configurationPolicy = ConfigurationPolicy.REQUIRE, immediate = true,
         service = {})
-@Designate(ocd = RpcComponent.Config.class)
+// No @Designate: PID io.caravan.agent is designated by the agent bundle's complete definition (AgentPidConfig); this
+// subset would replace it in the web console's form.
 public final class RpcComponent implements Rpc {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RpcComponent.class);
     /** How long the first {@code server_join} attempt waits for the discovery providers it names to register. */

@@ -58,15 +58,26 @@ final class AclTokenGc {
         return pass.run(this::collect);
     }
 
-    /** One pass: deletes every collectable token, a batch per write; completes with how many were deleted. */
+    /**
+     * One pass: deletes every collectable token, a batch per write, after the one-time tokens that expired unused;
+     * completes with how many ACL tokens were deleted.
+     */
     CompletionStage<Integer> collect() {
+        long now = clock.millis();
+        if (OneTimeTokens.expired(store.snapshot(), java.time.Instant.ofEpochMilli(now)).isEmpty()) {
+            return collectTokens();
+        }
+        return writes.submit(new Command.OneTimeTokenExpire(now)).thenCompose(applied -> collectTokens());
+    }
+
+    private CompletionStage<Integer> collectTokens() {
         List<String> batch = collectable(store.snapshot(), clock.instant(), threshold);
         if (batch.isEmpty()) {
             return CompletableFuture.completedFuture(0);
         }
         return writes.submit(new Command.AclTokenDelete(batch)).thenCompose(applied -> batch.size() < BATCH
                 ? CompletableFuture.completedFuture(batch.size())
-                : collect().thenApply(more -> batch.size() + more));
+                : collectTokens().thenApply(more -> batch.size() + more));
     }
 
     /** The accessor IDs of tokens that expired more than {@code threshold} before {@code now}, oldest first. */

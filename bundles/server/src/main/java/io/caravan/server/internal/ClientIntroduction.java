@@ -20,6 +20,8 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.metatype.annotations.Designate;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.spi.LoggingEventBuilder;
@@ -37,6 +39,7 @@ import org.slf4j.spi.LoggingEventBuilder;
  */
 @Component(service = {ClientIntroduction.class, MetricSource.class},
         configurationPid = "io.caravan.server.introduction", configurationPolicy = ConfigurationPolicy.REQUIRE)
+@Designate(ocd = ClientIntroduction.Config.class)
 public final class ClientIntroduction implements MetricSource {
     private static final Logger LOG = LoggerFactory.getLogger(ClientIntroduction.class);
     static final String VIOLATIONS = "nomad.client.introduction_violation_num";
@@ -70,6 +73,7 @@ public final class ClientIntroduction implements MetricSource {
     }
 
     /** What this component reads from PID {@code io.caravan.server.introduction} (Nomad's defaults). */
+    @ObjectClassDefinition(name = "Caravan server: client introduction")
     @interface Config {
         String region() default "global";
 

@@ -762,6 +762,33 @@ sealed interface Command {
         }
     }
 
+    /** A new one-time token (secret, accessor and expiry chosen by the endpoint). */
+    record OneTimeTokenUpsert(OneTimeTokens.OneTimeToken token) implements Command {
+        @Override
+        public void validate() {
+            Checks.present(token, "OneTimeToken");
+            Checks.text(token.oneTimeSecretId(), "OneTimeToken.OneTimeSecretID");
+            Checks.text(token.accessorId(), "OneTimeToken.AccessorID");
+            Checks.present(token.expiresAt(), "OneTimeToken.ExpiresAt");
+        }
+    }
+
+    /** Uses up a one-time token: deleted if present, accepted only if unexpired at {@code nowMillis}. */
+    record OneTimeTokenExchange(String oneTimeSecretId, long nowMillis) implements Command {
+        @Override
+        public void validate() {
+            Checks.text(oneTimeSecretId, "OneTimeSecretID");
+        }
+    }
+
+    /** The leader's collection: deletes the one-time tokens expired at {@code nowMillis}. */
+    record OneTimeTokenExpire(long nowMillis) implements Command {
+        @Override
+        public void validate() {
+            // nothing: any time is valid
+        }
+    }
+
     /** The checks of {@link #validate}: each throws {@link IllegalArgumentException} naming the field. */
     final class Checks {
         private Checks() {

@@ -131,6 +131,9 @@ final class Fsm {
         on(Command.AutopilotConfigUpdate.class, Autopilot::setConfig);
         on(Command.NodePoolUpsert.class, NodePools::upsert);
         on(Command.NodePoolDelete.class, NodePools::delete);
+        on(Command.OneTimeTokenUpsert.class, OneTimeTokens::upsert);
+        on(Command.OneTimeTokenExchange.class, OneTimeTokens::exchange);
+        on(Command.OneTimeTokenExpire.class, OneTimeTokens::expire);
         for (Class<?> type : Command.class.getPermittedSubclasses()) {
             if (!appliers.containsKey(type)) {
                 throw new IllegalStateException("no applier for command " + type.getSimpleName());

@@ -79,7 +79,7 @@ final class NomadTables {
             SCHEDULER_CONFIG, AppliedRequests.TABLE, ACL_POLICIES, ACL_TOKENS, ACL_ROLES, ACL_BOOTSTRAP,
             ACL_AUTH_METHODS, ACL_BINDING_RULES, DEPLOYMENTS, PeriodicJobs.LAUNCHES, VARIABLES, NAMESPACES, SCALING_EVENTS,
             Keyring.ROOT_KEYS, Keyring.KEYSTORES, SERVICE_REGISTRATIONS,
-            SnapshotRestore.CHUNKS, Autopilot.CONFIG, NodePools.TABLE);
+            SnapshotRestore.CHUNKS, Autopilot.CONFIG, NodePools.TABLE, OneTimeTokens.TABLE);
 
     /**
      * A codec for one snapshot or one restore (it is stateful): each row as Nomad's JSON, readable and the shape the
@@ -94,7 +94,7 @@ final class NomadTables {
                 json(DEPLOYMENTS), json(PeriodicJobs.LAUNCHES), json(VARIABLES), json(NAMESPACES),
                 json(SCALING_EVENTS), json(Keyring.ROOT_KEYS), json(Keyring.KEYSTORES),
                 json(SERVICE_REGISTRATIONS), json(SnapshotRestore.CHUNKS),
-                json(Autopilot.CONFIG), json(NodePools.TABLE));
+                json(Autopilot.CONFIG), json(NodePools.TABLE), json(OneTimeTokens.TABLE));
     }
 
     /** An allocation row: {@code {"Ref": n, "Alloc": {...}}}, the alloc's {@code Job} present only at first use. */

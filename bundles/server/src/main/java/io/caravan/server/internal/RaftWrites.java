@@ -279,6 +279,7 @@ public final class RaftWrites implements EndpointProvider, WriteBarrier {
         Command.Result result = CommandCodec.decodeResult(applied.result());
         if (result.errorCode() != 0) {
             ErrorCode code = switch (result.errorCode()) {
+                case 403 -> ErrorCode.PERMISSION_DENIED;
                 case 404 -> ErrorCode.NOT_FOUND;
                 case 409 -> ErrorCode.CONFLICT;
                 default -> ErrorCode.BAD_REQUEST;
