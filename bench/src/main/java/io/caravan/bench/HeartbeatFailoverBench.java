@@ -37,7 +37,7 @@ import io.caravan.bench.Cluster.Server;
  * {@code --rate} and {@code --failover-ttl} set them; {@code heartbeat_grace} stays Nomad's 10 s.
  *
  * <pre>java -cp bench/target/classes io.caravan.bench.HeartbeatFailoverBench [--nodes 10000] [--rate 500]
- *     [--failover-ttl 30s] [--home dir] [--label text] [--no-results]</pre>
+ *     [--failover-ttl 30s] [--opts "JVM options"] [--home dir] [--label text] [--no-results]</pre>
  */
 public final class HeartbeatFailoverBench {
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -47,6 +47,8 @@ public final class HeartbeatFailoverBench {
     private static final Pattern UPDATE_STATUS = Pattern.compile(
             "\"Name\":\"nomad\\.nomad\\.rpc\\.request\",\"Count\":(\\d+)[^}]*\"method\":\"Node\\.UpdateStatus\"");
     private static final double GRACE_SECONDS = 10;
+    /** Registrations per second of the simulated nodes: a real fleet does not register in one instant. */
+    private static final int REGISTER_RATE = 100;
 
     public static void main(String[] args) throws Exception {
         int nodes = 10_000;
@@ -54,6 +56,7 @@ public final class HeartbeatFailoverBench {
         String failoverTtl = "30s";
         boolean record = true;
         String label = "";
+        String opts = "";
         Path root = Paths.get("").toAbsolutePath();
         Path home = root.resolve("distribution/assembly/target/caravan");
         for (int i = 0; i < args.length; i++) {
@@ -63,6 +66,7 @@ public final class HeartbeatFailoverBench {
                 case "--failover-ttl" -> failoverTtl = args[++i];
                 case "--home" -> home = Path.of(args[++i]).toAbsolutePath();
                 case "--label" -> label = args[++i];
+                case "--opts" -> opts = args[++i];
                 case "--no-results" -> record = false;
                 default -> {
                     System.err.println("unknown argument " + args[i]);
@@ -83,13 +87,17 @@ public final class HeartbeatFailoverBench {
                 + "\"failover_heartbeat_ttl\": \"%s\"", rate, failoverTtl);
         StringBuilder out = new StringBuilder();
         long started = System.nanoTime();
-        try (Cluster cluster = Cluster.start(home, 3, false, i -> "", serverKeys);
-             SimClient client = SimClient.start(home, cluster, simJar, nodes)) {
+        String jvmOpts = opts;
+        try (Cluster cluster = Cluster.start(home, 3, false, i -> jvmOpts, serverKeys);
+             SimClient client = SimClient.start(home, cluster, simJar, nodes, jvmOpts)) {
+            System.out.printf("cluster up, leader server%d; %d simulated nodes registering%n",
+                    cluster.leader().index(), nodes);
+            long readyAt = awaitReady(cluster.follower(), nodes, Duration.ofMinutes(15));
+            System.out.printf("%d nodes ready after %d s%n", nodes, (readyAt - started) / 1_000_000_000L);
+            // Leadership may have moved while the nodes registered: the leader of the steady phase is the one now.
             Server leader = cluster.leader();
             Server observer = cluster.servers.stream().filter(s -> s != leader).findFirst().orElseThrow();
-            System.out.printf("cluster up, leader server%d; %d simulated nodes registering%n", leader.index(), nodes);
-            long readyAt = awaitReady(observer, nodes, Duration.ofMinutes(15));
-            System.out.printf("%d nodes ready after %d s%n", nodes, (readyAt - started) / 1_000_000_000L);
+            int electionsBefore = elections(cluster);
             // Every node must have beaten once with the full cluster's TTL before the kill: the first ones were told
             // the minimum TTL while the others registered.
             long steadyMs = (long) ((longestTtl + 5) * 1000);
@@ -104,6 +112,10 @@ public final class HeartbeatFailoverBench {
             System.out.printf("steady %.0f s: %.0f heartbeat RPCs/s at the leader, leader CPU %.0f %%, %d not ready%n",
                     steadySeconds, beatsPerSecond, leaderCpu * 100, downBefore);
 
+            if (cluster.leader() != leader) {
+                throw new IllegalStateException("leadership moved during the steady phase (an overloaded machine): "
+                        + "the figures would not be the failover's; run again");
+            }
             List<Server> rest = cluster.servers.stream().filter(s -> s != leader).toList();
             long killed = System.nanoTime();
             cluster.kill(leader);
@@ -127,6 +139,7 @@ public final class HeartbeatFailoverBench {
                         (System.nanoTime() - killed) / 1_000_000_000L, now.size(), markedDown.size());
             }
             double observeSeconds = (System.nanoTime() - t1) / 1e9;
+            int electionsAfter = elections(cluster) - electionsBefore - 1; // the kill's own election is expected
             double newLeaderCpu = (StartupBench.cpuMs(cluster.pid(newLeader)) - cpu1) / 1000.0 / observeSeconds;
             double beatsAfter = (updateStatusCalls(newLeader) - beats1) / observeSeconds;
             List<String> missedLines = new ArrayList<>();
@@ -153,7 +166,10 @@ public final class HeartbeatFailoverBench {
                     + " `failover_heartbeat_ttl = \"%s\"` (heartbeat_grace 10 s, min_heartbeat_ttl 10 s: defaults);"
                     + " one client-only agent running the node simulator: %,d nodes registering and heartbeating over"
                     + " its RPC connection, each beating at the TTL the leader gave it (Nomad's client). TTLs: %.0f–%.0f"
-                    + " s.%n", rate, failoverTtl, nodes, baseSeconds, longestTtl));
+                    + " s; the nodes register at %d/s.%n", rate, failoverTtl, nodes, baseSeconds, longestTtl,
+                    REGISTER_RATE));
+            out.append("- Extra JVM options of every server and the client agent: ")
+                    .append(jvmOpts.isEmpty() ? "none" : "`" + jvmOpts + "`").append('\n');
             out.append("\n| metric | value |\n|---|---:|\n");
             out.append(String.format(Locale.ROOT, "| nodes ready before the kill | %,d (%d not ready) |%n", nodes,
                     downBefore));
@@ -171,6 +187,8 @@ public final class HeartbeatFailoverBench {
                     + " (target 0) |%n", markedDown.size()));
             out.append(String.format(Locale.ROOT, "| \"node missed its heartbeat\" lines in the survivors' logs | %,d |%n",
                     missedLines.size()));
+            out.append(String.format(Locale.ROOT, "| other leader changes from the steady phase to the end (load) | %d |%n",
+                    Math.max(0, electionsAfter)));
             if (!missedLines.isEmpty()) {
                 out.append("\nFirst of them:\n\n```\n");
                 missedLines.stream().limit(5).forEach(l -> out.append(l).append('\n'));
@@ -184,6 +202,19 @@ public final class HeartbeatFailoverBench {
             Report.append(root.resolve("bench/RESULTS.md"), out.toString());
             System.out.println("Appended to bench/RESULTS.md");
         }
+    }
+
+    /** How many times a server of the cluster took up leader duties so far (from their logs). */
+    private static int elections(Cluster cluster) throws IOException {
+        int n = 0;
+        for (Server s : cluster.servers) {
+            for (String line : Files.readAllLines(s.log())) {
+                if (line.contains("Leader duties started")) {
+                    n++;
+                }
+            }
+        }
+        return n;
     }
 
     private static boolean alive(Cluster cluster, Server s) {
@@ -248,12 +279,12 @@ public final class HeartbeatFailoverBench {
 
     /** The client-only agent hosting the simulator, in the cluster's temp dir; SIGTERM (then SIGKILL) on close. */
     private record SimClient(Process process) implements AutoCloseable {
-        static SimClient start(Path home, Cluster cluster, Path simJar, int nodes) throws IOException {
+        static SimClient start(Path home, Cluster cluster, Path simJar, int nodes, String opts) throws IOException {
             Path dir = Files.createDirectories(cluster.dir.resolve("simclient"));
             Path plugins = Files.createDirectories(dir.resolve("plugins"));
             Files.copy(simJar, plugins.resolve(simJar.getFileName()));
             Files.writeString(plugins.resolve("io.caravan.bench.nodesim.cfg"),
-                    "nodes = " + nodes + "\nheartbeat_fraction = 1.0\n");
+                    "nodes = " + nodes + "\nheartbeat_fraction = 1.0\nregister_per_second = " + REGISTER_RATE + "\n");
             int[] p = StartupBench.freePorts(3);
             String servers = String.join(",", cluster.servers.stream().map(s -> "\"" + s.rpcAddress() + "\"")
                     .toList());
@@ -267,7 +298,7 @@ public final class HeartbeatFailoverBench {
             ProcessBuilder pb = new ProcessBuilder(home.resolve("bin/caravan").toString(), "agent", "-config",
                     config.toString()).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("client.log").toFile()));
-            pb.environment().put("CARAVAN_JAVA_OPTS", "-Djava.io.tmpdir=" + dir);
+            pb.environment().put("CARAVAN_JAVA_OPTS", ("-Djava.io.tmpdir=" + dir + " " + opts).trim());
             return new SimClient(pb.start());
         }
 

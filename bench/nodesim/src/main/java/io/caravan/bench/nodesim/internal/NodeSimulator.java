@@ -62,6 +62,10 @@ public final class NodeSimulator {
         @AttributeDefinition(description = "When a node heartbeats, as a fraction of the TTL the server gave it: "
                 + "Nomad's client beats at the TTL (1.0); the default 0.5 leaves room for a loaded benchmark machine")
         double heartbeat_fraction() default 0.5;
+
+        @AttributeDefinition(description = "Nodes registered per second (0: all at once); 10,000 nodes registering "
+                + "together time out and retry faster than a small cluster can write them")
+        double register_per_second() default 0;
     }
 
     private final NodeEndpoint endpoint;
@@ -90,7 +94,14 @@ public final class NodeSimulator {
         for (int i = 0; i < config.nodes(); i++) {
             nodes.add(new SimNode(node(config, i)));
         }
-        timers.execute(() -> nodes.forEach(SimNode::register));
+        double perSecond = config.register_per_second();
+        if (perSecond <= 0) {
+            timers.execute(() -> nodes.forEach(SimNode::register));
+        } else {
+            for (int i = 0; i < nodes.size(); i++) {
+                timers.schedule(nodes.get(i)::register, (long) (i * 1000 / perSecond), TimeUnit.MILLISECONDS);
+            }
+        }
         LOG.info("simulating {} nodes", config.nodes());
     }
 
