@@ -78,6 +78,12 @@ final class Cluster implements AutoCloseable {
      */
     static Cluster start(Path home, int size, boolean tls, IntFunction<String> javaOpts)
             throws IOException, InterruptedException {
+        return start(home, size, tls, javaOpts, "");
+    }
+
+    /** @param serverKeys more keys of every server's {@code server} block (JSON members, e.g. heartbeat limits) */
+    static Cluster start(Path home, int size, boolean tls, IntFunction<String> javaOpts, String serverKeys)
+            throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory("caravan-bench-cluster-");
         List<Server> servers = new ArrayList<>();
         for (int i = 0; i < size; i++) {
@@ -103,9 +109,9 @@ final class Cluster implements AutoCloseable {
                          "advertise": {"http": "127.0.0.1", "rpc": "127.0.0.1", "serf": "127.0.0.1"},
                          "ports": {"http": %d, "rpc": %d, "serf": %d, "raft": %d},
                          "server": {"enabled": true, "bootstrap_expect": %d,
-                                    "server_join": {"retry_join": [%s], "retry_interval": "1s"}}%s}
+                                    "server_join": {"retry_join": [%s], "retry_interval": "1s"}%s}%s}
                         """.formatted(s.index(), dir.resolve("data" + s.index()), s.http(), s.rpc(), s.serf(),
-                        s.raft(), size, join, tlsBlock));
+                        s.raft(), size, join, serverKeys.isEmpty() ? "" : ", " + serverKeys, tlsBlock));
             }
             for (Server s : servers) {
                 cluster.start(s);

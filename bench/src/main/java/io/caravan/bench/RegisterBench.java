@@ -53,7 +53,7 @@ import java.util.stream.Collectors;
  * alternates between them n times (issue 14: at most 15 % throughput loss with mTLS).
  *
  * <pre>java -cp bench/target/classes io.caravan.bench.RegisterBench [--sequential 2000] [--clients 64]
- *     [--seconds 10] [--acl] [--no-results] [--follower [--tls | --pairs n] [--jfr dir]] [--home dir]</pre>
+ *     [--seconds 10] [--acl] [--no-results] [--jfr dir] [--follower [--tls | --pairs n]] [--home dir]</pre>
  */
 public final class RegisterBench {
     static final double TARGET_RATE = 2000;
@@ -145,7 +145,7 @@ public final class RegisterBench {
             } else if (follower) {
                 section = follower(home, http, tls, sequential, clients, seconds, jfr);
             } else {
-                section = devAgent(home, http, acl, extraConfig, sequential, clients, seconds);
+                section = devAgent(home, http, acl, extraConfig, sequential, clients, seconds, jfr);
             }
         } finally {
             pool.shutdownNow();
@@ -161,7 +161,7 @@ public final class RegisterBench {
     private static void usage(String problem) {
         System.err.println(problem);
         System.err.println("usage: RegisterBench [--sequential n] [--clients n] [--seconds s] [--acl] [--no-results]"
-                + " [--follower [--tls | --pairs n [--warmup-seconds s]] [--jfr dir]] [--home dir]");
+                + " [--jfr dir] [--follower [--tls | --pairs n [--warmup-seconds s]]] [--home dir]");
         System.exit(2);
     }
 
@@ -183,13 +183,13 @@ public final class RegisterBench {
     }
 
     private static String devAgent(Path home, HttpClient http, boolean acl, String extraConfig, int sequential,
-            int clients, int seconds) throws IOException, InterruptedException {
+            int clients, int seconds, Path jfr) throws IOException, InterruptedException {
         String loadBefore = Report.loadAverage();
         if (acl) {
             extraConfig = (extraConfig.isEmpty() ? "" : extraConfig + ", ") + "\"acl\": {\"enabled\": true}";
         }
         List<String> warmErrors = new ArrayList<>();
-        try (DevAgent agent = DevAgent.start(home, extraConfig)) {
+        try (DevAgent agent = DevAgent.start(home, extraConfig, jfrOpts(jfr, "dev").apply(0))) {
             RegisterBench bench = new RegisterBench(http, agent.base, acl ? bootstrap(http, agent.base) : null,
                     () -> StartupBench.cpuMs(agent.pid()));
             System.out.println("agent pid " + agent.pid() + " on " + agent.base + (acl ? ", ACLs on" : ", ACLs off"));

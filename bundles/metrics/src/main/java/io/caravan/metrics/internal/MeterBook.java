@@ -34,11 +34,23 @@ final class MeterBook {
         }
     }
 
-    private record Held(Meter meter, Cell cell) {}
+    /** A series' meter and cell, and the last pass that reported it (the sweep removes the others). */
+    private static final class Held {
+        final Meter meter;
+        final Cell cell;
+        long seen;
+
+        Held(Meter meter, Cell cell, long seen) {
+            this.meter = meter;
+            this.cell = cell;
+            this.seen = seen;
+        }
+    }
 
     private final MeterRegistry registry = new SimpleMeterRegistry();
     private final Map<Series, Held> held = new HashMap<>();               // the sampler's own
     private final Map<Meter.Id, Cell> cells = new ConcurrentHashMap<>();  // timers' extremes for the JSON summary
+    private long passes;
 
     /** @param host the {@code host} label's value, null for none ({@code disable_hostname}) */
     MeterBook(PrefixFilter filter, String host) {
@@ -48,25 +60,33 @@ final class MeterBook {
         registry.config().meterFilter(MeterFilter.denyUnless(id -> filter.allows(id.getName())));
     }
 
-    /** Takes one pass's readings: new series get a meter, known ones a new value, missing ones are removed. */
+    /**
+     * Takes one pass's readings: new series get a meter, known ones a new value, missing ones are removed. One lookup
+     * per series: each is marked with the pass, and the sweep drops the unmarked (a pass may hold 100,000 series).
+     */
     synchronized void apply(Pass pass) {
+        long current = ++passes;
         pass.readings.forEach((series, reading) -> {
             Held h = held.get(series);
             if (h == null) {
                 Cell cell = new Cell(reading);
                 Meter meter = register(series, cell);
-                held.put(series, new Held(meter, cell));
+                held.put(series, new Held(meter, cell, current));
                 cells.put(meter.getId(), cell);
             } else {
-                h.cell().reading = reading;
+                h.cell.reading = reading;
+                h.seen = current;
             }
         });
-        held.entrySet().removeIf(e -> {
-            if (pass.readings.containsKey(e.getKey())) {
+        if (held.size() == pass.readings.size()) {
+            return; // every held series was reported: nothing to sweep
+        }
+        held.values().removeIf(h -> {
+            if (h.seen == current) {
                 return false;
             }
-            registry.remove(e.getValue().meter());
-            cells.remove(e.getValue().meter().getId());
+            registry.remove(h.meter);
+            cells.remove(h.meter.getId());
             return true;
         });
     }

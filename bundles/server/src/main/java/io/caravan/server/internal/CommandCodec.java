@@ -3,6 +3,7 @@ package io.caravan.server.internal;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -25,6 +26,29 @@ final class CommandCodec {
 
     /** A decoded log entry: the command and the write it belongs to (null: an entry without one). */
     record Entry(UUID requestId, Command command) {}
+
+    /** An entry this server encoded, kept until it applies; {@code bytes} is what {@link #encode} returned. */
+    private record Encoded(byte[] bytes, Entry entry) {}
+
+    /**
+     * The leader encodes a write, then Raft hands the same bytes back twice: to the gate ({@link #decode}) and to the
+     * apply ({@link #decodeEntry}). Decoding them again cost more CPU than the rest of a register; so the commands
+     * this server encoded are kept by request ID and handed back for entries whose bytes are exactly those it wrote
+     * (the command is immutable, and decoding its encoding gives an equal one). Bounded: an entry that never
+     * applies (a refused or abandoned write) is dropped with the oldest.
+     */
+    private static final int ENCODED_KEPT = 1024;
+    private static final Map<String, Encoded> ENCODED = java.util.Collections.synchronizedMap(
+            new java.util.LinkedHashMap<>(256, 0.75f, false) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, Encoded> eldest) {
+                    return size() > ENCODED_KEPT;
+                }
+            });
+    /** Tests set it: every kept command is also decoded and must equal what its bytes decode to. */
+    private static final boolean VERIFY = Boolean.getBoolean("caravan.codec.verify");
+    /** What ends every entry with a request ID: {@code "RequestID":"<36 characters>"}}. */
+    private static final byte[] ID_TAIL = ("\"" + REQUEST_ID + "\":\"").getBytes(StandardCharsets.US_ASCII);
 
     static {
         for (Class<?> type : Command.class.getPermittedSubclasses()) {
@@ -65,12 +89,44 @@ final class CommandCodec {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return out.toByteArray();
+        byte[] bytes = out.toByteArray();
+        if (requestId != null) {
+            ENCODED.put(requestId.toString(), new Encoded(bytes, new Entry(requestId, command)));
+        }
+        return bytes;
+    }
+
+    /** The entry this server encoded as exactly these bytes, or null; {@code take} forgets it. */
+    private static Entry encodedHere(byte[] entry, boolean take) {
+        int idAt = entry.length - 2 - UUID_CHARS;
+        if (idAt - ID_TAIL.length < 0 || entry[entry.length - 1] != '}' || entry[entry.length - 2] != '"'
+                || !java.util.Arrays.equals(entry, idAt - ID_TAIL.length, idAt, ID_TAIL, 0, ID_TAIL.length)) {
+            return null;
+        }
+        String id = new String(entry, idAt, UUID_CHARS, StandardCharsets.US_ASCII);
+        Encoded kept = take ? ENCODED.remove(id) : ENCODED.get(id);
+        if (kept == null || !java.util.Arrays.equals(kept.bytes(), entry)) {
+            return null;
+        }
+        if (VERIFY && !same(kept.entry(), read(entry))) {
+            throw new IllegalStateException("a kept " + kept.entry().command().getClass().getSimpleName()
+                    + " differs from what its entry decodes to");
+        }
+        return kept.entry();
+    }
+
+    /** Equal entries; a record compares an array by identity, so a restore chunk's bytes are compared here. */
+    private static boolean same(Entry a, Entry b) {
+        return a.equals(b) || java.util.Objects.equals(a.requestId(), b.requestId())
+                && a.command() instanceof Command.SnapshotRestoreChunk x
+                && b.command() instanceof Command.SnapshotRestoreChunk y && x.restoreId().equals(y.restoreId())
+                && x.part() == y.part() && java.util.Arrays.equals(x.data(), y.data());
     }
 
     /** The command of an entry {@link #encode} wrote; see {@link #decodeEntry}. */
     static Command decode(byte[] entry) {
-        return decodeEntry(entry).command();
+        Entry here = encodedHere(entry, false);
+        return (here != null ? here : read(entry)).command();
     }
 
     /**
@@ -81,6 +137,11 @@ final class CommandCodec {
      *     constructor threw while reading them), or whose request ID is not a UUID
      */
     static Entry decodeEntry(byte[] entry) {
+        Entry here = encodedHere(entry, true);
+        return here != null ? here : read(entry);
+    }
+
+    private static Entry read(byte[] entry) {
         try (JsonParser p = NomadJson.internalMapper().getFactory().createParser(entry)) {
             expect(p.nextToken() == JsonToken.START_OBJECT, "an object");
             expect("Type".equals(p.nextFieldName()), "\"Type\" first");

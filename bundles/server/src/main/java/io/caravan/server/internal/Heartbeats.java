@@ -62,6 +62,21 @@ final class Heartbeats {
         }
     }
 
+    /**
+     * A new leader's timers: each node gets the failover TTL, but never less than the longest TTL the old leader may
+     * have told it plus the grace. A node told the longest TTL just before the old leader died beats only then; with
+     * Nomad's defaults and 10,000 nodes that is up to 400 s, and Nomad's failover TTL alone (5 m) would mark such a
+     * node down although it is beating as told.
+     *
+     * @return the window every node was given
+     */
+    Duration leadershipGained(java.util.Collection<String> nodeIds, Duration failoverTtl) {
+        Duration told = longestTtl(nodeIds.size()).plus(grace);
+        Duration window = told.compareTo(failoverTtl) > 0 ? told : failoverTtl;
+        nodeIds.forEach(id -> reset(id, window));
+        return window;
+    }
+
     void remove(String nodeId) {
         ScheduledFuture<?> before = timers.remove(nodeId);
         if (before != null) {
@@ -75,9 +90,18 @@ final class Heartbeats {
 
     /** Scaled to the node count so all of them together stay under the rate, plus up to the same again at random. */
     Duration ttl(int nodes) {
-        long scaledMillis = (long) (nodes / maxPerSecond * 1000);
-        long base = Math.max(minTtl.toMillis(), scaledMillis);
+        long base = baseMillis(nodes);
         return Duration.ofMillis(base + ThreadLocalRandom.current().nextLong(base + 1));
+    }
+
+    /** The longest TTL {@link #ttl} gives with this many nodes (with one more node, as a beat counts itself). */
+    Duration longestTtl(int nodes) {
+        return Duration.ofMillis(2 * baseMillis(nodes + 1));
+    }
+
+    private long baseMillis(int nodes) {
+        long scaledMillis = (long) (nodes / maxPerSecond * 1000);
+        return Math.max(minTtl.toMillis(), scaledMillis);
     }
 
     void clear() {

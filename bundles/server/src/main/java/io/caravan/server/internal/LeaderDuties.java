@@ -166,12 +166,14 @@ public final class LeaderDuties implements ServerState.AppliedListener, MetricSo
         heartbeats.remove(nodeId);
     }
 
-    /** Pending evaluations to the broker, blocked ones to the tracker; every node gets the failover TTL. */
+    /** Pending evaluations to the broker, blocked ones to the tracker; every node gets the failover window. */
     private void restore(Duration failoverTtl) {
         StateSnapshot snapshot = store.snapshot();
         snapshot.all(NomadTables.EVALS).forEach(this::track);
-        snapshot.all(NomadTables.NODES).filter(n -> !Node.STATUS_DOWN.equals(n.status()))
-                .forEach(n -> heartbeats.reset(n.id(), failoverTtl));
+        Duration window = heartbeats.leadershipGained(snapshot.all(NomadTables.NODES)
+                .filter(n -> !Node.STATUS_DOWN.equals(n.status())).map(Node::id).toList(), failoverTtl);
+        LOG.atInfo().addKeyValue("nodes", heartbeats.size()).addKeyValue("window", window)
+                .log("heartbeat timers reset for the new leader");
     }
 
     private void track(Evaluation e) {

@@ -3,6 +3,8 @@ package io.caravan.server.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.charset.StandardCharsets;
@@ -22,7 +24,8 @@ class CommandCodecTest {
                 new Command.JobDeregister("default", "web", true, eval)}) {
             UUID requestId = UUID.randomUUID();
             byte[] entry = CommandCodec.encode(requestId, command);
-            assertEquals(new CommandCodec.Entry(requestId, command), CommandCodec.decodeEntry(entry));
+            assertEquals(new CommandCodec.Entry(requestId, command), CommandCodec.decodeEntry(entry)); // kept
+            assertEquals(new CommandCodec.Entry(requestId, command), CommandCodec.decodeEntry(entry)); // read
             String text = new String(entry, StandardCharsets.UTF_8);
             assertEquals(true, text.startsWith("{\"Type\":\"" + command.getClass().getSimpleName() + "\",\"Command\":{"));
             assertEquals(true, text.endsWith("},\"RequestID\":\"" + requestId + "\"}"), text);
@@ -43,6 +46,44 @@ class CommandCodecTest {
         byte[] old = CommandCodec.encode(null, command);
         assertEquals(false, new String(old, StandardCharsets.UTF_8).contains("RequestID"));
         assertEquals(new CommandCodec.Entry(null, command), CommandCodec.decodeEntry(old));
+    }
+
+    /**
+     * The leader hands back the commands it encoded instead of decoding its own entries, so decoding an encoding must
+     * give an equal command, or the leader's state would differ from its followers': a job as a register
+     * canonicalises it (every default filled in), and a node with its secret.
+     */
+    @Test
+    void theCommandKeptForAnEntryEqualsTheOneItsBytesDecodeTo() throws Exception {
+        Job job = Jobs.canonical(io.caravan.api.json.NomadJson.mapper().readTree("""
+                {"Job": {"ID": "web", "TaskGroups": [{"Name": "g", "Count": 2, "Tasks": [{"Name": "t",
+                  "Driver": "raw_exec", "Config": {"command": "/bin/sleep", "args": ["1"]}}]}]}}"""), "global")
+                .withSubmitTime(123_456_789L);
+        Evaluation eval = Evaluation.forJob(UUID.randomUUID().toString(), job, Evaluation.TRIGGER_JOB_REGISTER, 7);
+        for (Command command : new Command[] {new Command.JobRegister(job, eval, false, 0),
+                new Command.NodeRegister(NodeLifecycleTest.node("n1", "ready"), java.util.List.of(eval))}) {
+            byte[] entry = CommandCodec.encode(command);
+            Command gate = CommandCodec.decode(entry);
+            CommandCodec.Entry kept = CommandCodec.decodeEntry(entry);
+            CommandCodec.Entry read = CommandCodec.decodeEntry(entry.clone());
+
+            assertSame(command, gate);
+            assertSame(command, kept.command());
+            assertNotSame(command, read.command());
+            assertEquals(kept, read);
+        }
+    }
+
+    /** Bytes that differ from what this server wrote are decoded, even when they name a kept request ID. */
+    @Test
+    void anEntryOnlyMatchingAKeptRequestIdIsDecoded() {
+        Command command = new Command.JobDeregister("default", "web", false, null);
+        byte[] entry = CommandCodec.encode(command);
+        String other = new String(entry, StandardCharsets.UTF_8).replace("\"web\"", "\"api\"");
+
+        Command.JobDeregister read = (Command.JobDeregister) CommandCodec.decode(other.getBytes(StandardCharsets.UTF_8));
+        assertEquals("api", read.jobId());
+        assertSame(command, CommandCodec.decode(entry));
     }
 
     @Test

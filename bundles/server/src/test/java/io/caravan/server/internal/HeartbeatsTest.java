@@ -62,4 +62,36 @@ class HeartbeatsTest {
         }
         h.clear();
     }
+
+    /** 10,000 nodes at Nomad's defaults are told 200–400 s: a new leader's 5 m alone would mark some of them down. */
+    @Test
+    void aNewLeaderWaitsAtLeastTheLongestTtlANodeMayHaveBeenToldPlusTheGrace() {
+        Heartbeats h = new Heartbeats(timer, Duration.ofSeconds(10), 50, Duration.ofSeconds(10), expired::add);
+        List<String> many = java.util.stream.IntStream.range(0, 10_000).mapToObj(i -> "n" + i).toList();
+        for (int i = 0; i < 200; i++) {
+            assertTrue(h.ttl(10_000).compareTo(h.longestTtl(10_000)) <= 0);
+        }
+
+        Duration window = h.leadershipGained(many, Duration.ofMinutes(5));
+        assertTrue(window.compareTo(Duration.ofSeconds(410)) >= 0, window.toString());
+        assertEquals(10_000, h.size());
+        h.clear();
+
+        assertEquals(Duration.ofMinutes(5), h.leadershipGained(List.of("a", "b"), Duration.ofMinutes(5)),
+                "a small cluster keeps the failover TTL");
+        h.clear();
+    }
+
+    @Test
+    void aNodeBeatingAtTheLongestTtlAfterAFailoverIsNotMarkedDown() throws Exception {
+        // Base TTL 500 ms (the minimum), so a node may have been told up to 1 s; failover TTL 100 ms; window 1.5 s.
+        Heartbeats h = new Heartbeats(timer, Duration.ofMillis(500), 1_000_000, Duration.ofMillis(500), expired::add);
+        h.leadershipGained(List.of("told-the-longest", "gone"), Duration.ofMillis(100));
+        Thread.sleep(1000);
+        h.beat("told-the-longest"); // on time, as told before the failover
+        assertEquals(List.of(), expired, "nobody expires within the longest TTL plus the grace");
+        h.remove("told-the-longest");
+        Thread.sleep(1600);
+        assertEquals(List.of("gone"), expired, "a node that stopped beating still expires");
+    }
 }

@@ -58,12 +58,21 @@ public final class NodeSimulator {
         @AttributeDefinition(description = "Report an allocation of a deployment healthy as soon as it runs, as a "
                 + "client's task-state health check would once min_healthy_time passed")
         boolean report_health() default true;
+
+        @AttributeDefinition(description = "When a node heartbeats, as a fraction of the TTL the server gave it: "
+                + "Nomad's client beats at the TTL (1.0); the default 0.5 leaves room for a loaded benchmark machine")
+        double heartbeat_fraction() default 0.5;
+
+        @AttributeDefinition(description = "Nodes registered per second (0: all at once); 10,000 nodes registering "
+                + "together time out and retry faster than a small cluster can write them")
+        double register_per_second() default 0;
     }
 
     private final NodeEndpoint endpoint;
     private final ScheduledExecutorService timers;
     private final List<SimNode> nodes = new ArrayList<>();
     private final boolean reportHealth;
+    private final double heartbeatFraction;
     private final AtomicLong running = new AtomicLong();
     private volatile boolean closed;
 
@@ -71,6 +80,10 @@ public final class NodeSimulator {
     public NodeSimulator(@Reference NodeEndpoint endpoint, Config config) {
         this.endpoint = endpoint;
         this.reportHealth = config.report_health();
+        if (!(config.heartbeat_fraction() > 0 && config.heartbeat_fraction() <= 1)) {
+            throw new IllegalArgumentException("heartbeat_fraction must be in (0, 1]: " + config.heartbeat_fraction());
+        }
+        this.heartbeatFraction = config.heartbeat_fraction();
         ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(2, r -> {
             Thread t = new Thread(r, "caravan-nodesim");
             t.setDaemon(true);
@@ -81,7 +94,14 @@ public final class NodeSimulator {
         for (int i = 0; i < config.nodes(); i++) {
             nodes.add(new SimNode(node(config, i)));
         }
-        timers.execute(() -> nodes.forEach(SimNode::register));
+        double perSecond = config.register_per_second();
+        if (perSecond <= 0) {
+            timers.execute(() -> nodes.forEach(SimNode::register));
+        } else {
+            for (int i = 0; i < nodes.size(); i++) {
+                timers.schedule(nodes.get(i)::register, (long) (i * 1000 / perSecond), TimeUnit.MILLISECONDS);
+            }
+        }
         LOG.info("simulating {} nodes", config.nodes());
     }
 
@@ -136,7 +156,7 @@ public final class NodeSimulator {
             }
             timers.schedule(() -> endpoint.updateStatus(node.id(), node.secretId(), Node.STATUS_READY)
                     .whenComplete((r, e) -> scheduleHeartbeat(e == null ? r.heartbeatTtl() : Duration.ofSeconds(1))),
-                    ttl.toMillis() / 2, TimeUnit.MILLISECONDS);
+                    (long) (ttl.toMillis() * heartbeatFraction), TimeUnit.MILLISECONDS);
         }
 
         private void watch(long index) {
