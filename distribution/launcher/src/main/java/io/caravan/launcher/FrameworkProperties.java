@@ -25,6 +25,9 @@ final class FrameworkProperties {
         p.put("org.osgi.framework.storage.clean", "onFirstInit");
         p.put("org.osgi.framework.system.packages.extra", SYSTEM_PACKAGES_EXTRA);
         p.put("felix.log.level", "1");
+        // The resolver runs in the thread that asks: its default pool (one thread per core) resolves the bundles once
+        // at start and then idles for the agent's life.
+        p.put("felix.resolver.parallelism", "1");
         // deploy/ takes drop-in bundles, etc/ maps *.cfg files into Config Admin. etc/ is input only: FileInstall
         // must never write configurations back (STACK.md gotcha 8).
         p.put("felix.fileinstall.dir", home.resolve("deploy") + "," + home.resolve("etc"));
