@@ -35,12 +35,15 @@ final class FrameworkProperties {
         p.put("felix.fileinstall.noInitialDelay", "true");
         p.put("felix.fileinstall.enableConfigSave", "false");
         p.put("felix.fileinstall.log.level", "2");
+        // Poll (every 500 ms, as configured) rather than a WatchService, which costs a JDK thread per directory.
+        p.put("felix.fileinstall.disableNio2", "true");
         // Until the agent has read its flags and configured PID org.apache.felix.http, Jetty listens on a random
         // loopback port: never a port another agent may want, and no "Jetty not started" warning.
         p.put("org.apache.felix.http.host", "127.0.0.1");
         p.put("org.osgi.service.http.port", "0");
         p.put("org.apache.felix.https.enable", "false");
         p.put("org.apache.felix.jetty.gziphandler.enable", "true");
+        p.put("org.apache.felix.http.jetty.acceptors", "0");   // the selector accepts: no acceptor thread
         p.put(Launcher.HOME, home.toString());
         p.put(Launcher.AGENT_ARGS, String.join("\0", agentArgs));
         return p;
