@@ -43,7 +43,6 @@ final class FrameworkProperties {
         p.put("org.osgi.service.http.port", "0");
         p.put("org.apache.felix.https.enable", "false");
         p.put("org.apache.felix.jetty.gziphandler.enable", "true");
-        p.put("org.apache.felix.http.jetty.acceptors", "0");   // the selector accepts: no acceptor thread
         p.put(Launcher.HOME, home.toString());
         p.put(Launcher.AGENT_ARGS, String.join("\0", agentArgs));
         return p;

@@ -32,7 +32,7 @@ final class PidTranslator {
     static final String WEBCONSOLE_PID = "org.apache.felix.webconsole.internal.servlet.OsgiManager";
     static final String FILEINSTALL_FACTORY = "org.apache.felix.fileinstall";
     static final String CONSOLE_ROOT = "/ui/console";
-    static final int HTTP_THREADS_MAX = 8;
+    static final int HTTP_THREADS_MAX = 12;
 
     /** Top-level blocks that configure a component of the same name ({@code acl} → {@code io.caravan.acl}). */
     private static final List<String> OWN_BLOCKS = List.of("acl", "telemetry", "limits", "rpc", "audit");
@@ -157,11 +157,10 @@ final class PidTranslator {
                 "org.apache.felix.jetty.gziphandler.enable", true,
                 // Blocking queries park without a thread, so a small pool serves thousands of waiters; Jetty's
                 // default (200) only lets a burst of connections leave ~200 idle threads behind (bench/RESULTS.md).
-                // 8, which is also Jetty's minimum, so the pool neither grows nor shrinks: two selectors (Felix's
-                // connector and the API's) and six workers, three times the cores of a small server; a request either
-                // computes (more threads than cores only queue) or parks (blocking queries, Raft writes).
-                "org.apache.felix.http.jetty.threadpool.max", HTTP_THREADS_MAX,
-                "org.apache.felix.http.jetty.acceptors", 0));   // the selectors accept: no acceptor thread
+                // 12 (Jetty keeps 8 of them idle): two selectors (Felix's connector and the API's) and up to ten
+                // workers; a request either computes (more threads than cores only queue) or parks (blocking queries,
+                // Raft writes). 8 in all was tried: fewer threads, but too little headroom for any handler that blocks.
+                "org.apache.felix.http.jetty.threadpool.max", HTTP_THREADS_MAX));
 
         pids.put(WEBCONSOLE_PID, Map.of(
                 "manager.root", CONSOLE_ROOT,

@@ -61,9 +61,8 @@ final class ApiConnector {
         // modes. ConsoleGuard reads every request both decoded and raw, so the console stays guarded.
         server.getContainedBeans(ServletHandler.class).forEach(h -> h.setDecodeAmbiguousURIs(true));
         HttpConnectionFactory plain = new HttpConnectionFactory(http);
-        // No acceptor thread: the selector accepts (10,000 parked blocking queries need no thread of their own).
-        ServerConnector connector = tls == null ? new ServerConnector(server, 0, -1, plain)
-                : new ServerConnector(server, 0, -1, TlsConnectors.factories(tls, plain,
+        ServerConnector connector = tls == null ? new ServerConnector(server, plain)
+                : new ServerConnector(server, TlsConnectors.factories(tls, plain,
                         tls.settings().verifyHttpsClient(), false));
         connector.setHost(host);
         connector.setPort(port);
