@@ -58,17 +58,20 @@ public final class BlockingQueriesBench {
         int count = 10_000;
         boolean record = true;
         boolean raw = false;
-        for (String a : args) {
+        Path root = Paths.get("").toAbsolutePath();
+        Path home = root.resolve("distribution/assembly/target/caravan");
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
             if (a.equals("--no-results")) {
                 record = false;
             } else if (a.equals("--raw")) {
                 raw = true;
+            } else if (a.equals("--home") && i + 1 < args.length) {
+                home = Paths.get(args[++i]).toAbsolutePath();   // another Caravan home, e.g. main's, to compare
             } else {
                 count = Integer.parseInt(a);
             }
         }
-        Path root = Paths.get("").toAbsolutePath();
-        Path home = root.resolve("distribution/assembly/target/caravan");
         long nofile = nofileLimit();
         System.out.println("queries " + count + ", harness open-files limit " + nofile);
         if (nofile > 0 && nofile < count + 200) {
@@ -89,7 +92,10 @@ public final class BlockingQueriesBench {
                     + agentNofile(pid));
             HttpRequest register = HttpRequest.newBuilder(URI.create(agent.base + "/v1/jobs"))
                     .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
-                    .PUT(HttpRequest.BodyPublishers.ofString(RegisterBench.body("bench-0"))).build();
+                    // Stopped: a running job's allocations (a service task that exits and restarts) would move the
+                    // jobs index while the queries wait, and they would return without the new job.
+                    .PUT(HttpRequest.BodyPublishers.ofString(RegisterBench.body("bench-0")
+                            .replace("{\"Job\":{", "{\"Job\":{\"Stop\":true,"))).build();
             // /v1/agent/health answering 200 should mean Raft has a leader; a first write has been seen to fail
             // with 500 "No cluster leader" anyway, so retry (bounded) and report it.
             long firstWrite0 = System.nanoTime();
@@ -112,7 +118,22 @@ public final class BlockingQueriesBench {
             HttpResponse<String> list = http.send(HttpRequest.newBuilder(URI.create(agent.base + "/v1/jobs"))
                     .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
             check(list);
-            long n = list.headers().firstValueAsLong("X-Nomad-Index").orElseThrow();
+            long settled = list.headers().firstValueAsLong("X-Nomad-Index").orElseThrow();
+            // The job's evaluation then moves the jobs index again (its status): N is the index once it has stayed
+            // put for a 2 s blocking query, else every query would return before the write, without the new job.
+            long settleUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (System.nanoTime() < settleUntil) {
+                HttpResponse<String> again = http.send(HttpRequest.newBuilder(
+                        URI.create(agent.base + "/v1/jobs?index=" + settled + "&wait=2s")).timeout(Duration.ofSeconds(30))
+                        .build(), HttpResponse.BodyHandlers.ofString());
+                check(again);
+                long moved = again.headers().firstValueAsLong("X-Nomad-Index").orElseThrow();
+                if (moved == settled) {
+                    break;
+                }
+                settled = moved;
+            }
+            long n = settled;
             Sample idle = sample(agent, true);
             System.out.println("index N=" + n + "; idle agent: " + idle.threads() + " threads, RSS "
                     + mib(idle.rssKb()) + " MiB, heap used " + mib(idle.heapUsedKb()) + " MiB");

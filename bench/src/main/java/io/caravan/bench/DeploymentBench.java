@@ -51,7 +51,7 @@ public final class DeploymentBench {
         Path home = root.resolve("distribution/assembly/target/caravan");
         Path simJar = root.resolve("bench/nodesim/target/io.caravan.bench.nodesim-0.1.0-SNAPSHOT.jar");
         if (!Files.exists(simJar)) {
-            throw new IllegalStateException("build the simulator first: mvn -o -q -pl bench/nodesim -am package");
+            throw new IllegalStateException("build the simulator first (bench/run does): mvn -q -pl bench/nodesim -am package");
         }
         Path plugins = Files.createTempDirectory("caravan-bench-plugins-");
         Files.copy(simJar, plugins.resolve(simJar.getFileName()));

@@ -25,6 +25,9 @@ final class FrameworkProperties {
         p.put("org.osgi.framework.storage.clean", "onFirstInit");
         p.put("org.osgi.framework.system.packages.extra", SYSTEM_PACKAGES_EXTRA);
         p.put("felix.log.level", "1");
+        // The resolver runs in the thread that asks: its default pool (one thread per core) resolves the bundles once
+        // at start and then idles for the agent's life.
+        p.put("felix.resolver.parallelism", "1");
         // deploy/ takes drop-in bundles, etc/ maps *.cfg files into Config Admin. etc/ is input only: FileInstall
         // must never write configurations back (STACK.md gotcha 8).
         p.put("felix.fileinstall.dir", home.resolve("deploy") + "," + home.resolve("etc"));
@@ -32,6 +35,8 @@ final class FrameworkProperties {
         p.put("felix.fileinstall.noInitialDelay", "true");
         p.put("felix.fileinstall.enableConfigSave", "false");
         p.put("felix.fileinstall.log.level", "2");
+        // Poll (every 500 ms, as configured) rather than a WatchService, which costs a JDK thread per directory.
+        p.put("felix.fileinstall.disableNio2", "true");
         // Until the agent has read its flags and configured PID org.apache.felix.http, Jetty listens on a random
         // loopback port: never a port another agent may want, and no "Jetty not started" warning.
         p.put("org.apache.felix.http.host", "127.0.0.1");

@@ -32,7 +32,7 @@ final class PidTranslator {
     static final String WEBCONSOLE_PID = "org.apache.felix.webconsole.internal.servlet.OsgiManager";
     static final String FILEINSTALL_FACTORY = "org.apache.felix.fileinstall";
     static final String CONSOLE_ROOT = "/ui/console";
-    static final int HTTP_THREADS_MAX = 32;
+    static final int HTTP_THREADS_MAX = 12;
 
     /** Top-level blocks that configure a component of the same name ({@code acl} → {@code io.caravan.acl}). */
     private static final List<String> OWN_BLOCKS = List.of("acl", "telemetry", "limits", "rpc", "audit");
@@ -160,6 +160,9 @@ final class PidTranslator {
                 "org.apache.felix.jetty.gzip.syncFlush", true,
                 // Blocking queries park without a thread, so a small pool serves thousands of waiters; Jetty's
                 // default (200) only lets a burst of connections leave ~200 idle threads behind (bench/RESULTS.md).
+                // 12 (Jetty keeps 8 of them idle): two selectors (Felix's connector and the API's) and up to ten
+                // workers; a request either computes (more threads than cores only queue) or parks (blocking queries,
+                // Raft writes). 8 in all was tried: fewer threads, but too little headroom for any handler that blocks.
                 "org.apache.felix.http.jetty.threadpool.max", HTTP_THREADS_MAX));
 
         pids.put(WEBCONSOLE_PID, Map.of(
@@ -172,7 +175,8 @@ final class PidTranslator {
                 "felix.fileinstall.dir", s.pluginDir().toString(),
                 "felix.fileinstall.poll", 500,
                 "felix.fileinstall.noInitialDelay", true,
-                "felix.fileinstall.enableConfigSave", false));
+                "felix.fileinstall.enableConfigSave", false,
+                "felix.fileinstall.disableNio2", true));   // polling: no WatchService thread
 
         // Every other block goes to its component as written: the server and client blocks only in those modes.
         Schema.Block root = Schema.nomadAgent().root();

@@ -2,6 +2,7 @@ package io.caravan.consensus.internal;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -182,6 +183,13 @@ final class RaftNode implements Replicator, AutoCloseable {
         // scheduling delay made leaders step down mid-write; 0.5-1 s made failover take 2 s (bench/RESULTS.md).
         RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(300, TimeUnit.MILLISECONDS));
         RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(600, TimeUnit.MILLISECONDS));
+        if (settings.peers().size() == 1 && !Files.isDirectory(settings.dir().resolve(GROUP_ID.getUuid().toString()))) {
+            // A new group of one (a dev agent, bootstrap_expect = 1): no other server can lead or vote, so waiting out
+            // a first election timeout only delays the agent's start-up. Not with state on disk: a restarted member
+            // of a cluster starts with itself alone in its settings, and its log names the others.
+            RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMin(p, TimeDuration.valueOf(5, TimeUnit.MILLISECONDS));
+            RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMax(p, TimeDuration.valueOf(10, TimeUnit.MILLISECONDS));
+        }
         // Ratis' gRPC appender sleeps between attempts to a failing follower: 1 s after 10 errors, 5 s after 30 (its
         // default). A server back from a restart then waited seconds to be caught up; a refused connection is cheap,
         // so retry every 0.1-0.3 s (randomized) for as long as it takes.

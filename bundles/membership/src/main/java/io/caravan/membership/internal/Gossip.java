@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
@@ -84,7 +85,9 @@ public final class Gossip implements Membership, AutoCloseable {
     private ScheduledFuture<?> task;
     private ExecutorService notifier;
     private ExecutorService httpExecutor;
-    private HttpClient http;
+    private Supplier<HttpClient> http;
+    private final Object clientLock = new Object();
+    private HttpClient client;
 
     public Gossip(GossipSettings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -101,11 +104,11 @@ public final class Gossip implements Membership, AutoCloseable {
             throw new IllegalStateException("already started");
         }
         HostPort bind = settings.bindAddress();
-        QueuedThreadPool pool = new QueuedThreadPool(16, 2);
+        QueuedThreadPool pool = new QueuedThreadPool(16, 1);   // min 1: the selector; workers come when needed
         pool.setName("caravan-serf-http");
         pool.setDaemon(true);
         Server jetty = new Server(pool);
-        ServerConnector connector = new ServerConnector(jetty, 1, 1);
+        ServerConnector connector = new ServerConnector(jetty, 0, 1);   // the selector accepts: no acceptor thread
         connector.setHost(bind.host());
         connector.setPort(bind.port());
         connector.setIdleTimeout(30_000);
@@ -136,7 +139,8 @@ public final class Gossip implements Membership, AutoCloseable {
             members.put(self.name(), e);
         }
         httpExecutor = Executors.newCachedThreadPool(daemon("caravan-serf-client"));
-        http = HttpClient.newBuilder()
+        // Built at the first exchange: a JDK client holds a selector thread, and a server alone never sends one.
+        http = () -> HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(settings.httpTimeout())
                 .followRedirects(HttpClient.Redirect.NEVER)
@@ -542,6 +546,15 @@ public final class Gossip implements Membership, AutoCloseable {
 
     // ---------------------------------------------------------------- client side
 
+    private HttpClient client() {
+        synchronized (clientLock) {   // not this: start and stop hold it while they wait for other locks
+            if (client == null) {
+                client = http.get();
+            }
+            return client;
+        }
+    }
+
     private CompletableFuture<Void> exchangeAsync(HostPort target) {
         byte[] plain;
         synchronized (lock) {
@@ -559,7 +572,7 @@ public final class Gossip implements Membership, AutoCloseable {
                 .header("Content-Type", key == null ? Wire.PLAIN_TYPE : Wire.SEALED_TYPE)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                 .build();
-        return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).thenApply(response -> {
+        return client().sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).thenApply(response -> {
             if (response.statusCode() == 403) {
                 throw new ExchangeException("wrong gossip key (" + target
                         + " rejected our message: wrong or missing encrypt key)");

@@ -41,7 +41,9 @@ final class RpcEngine implements Rpc, AutoCloseable {
     private final Duration callTimeout;
     private final ScheduledExecutorService timer;
     private final ExecutorService io;
-    private final HttpClient http;
+    private final HttpClient.Builder clientBuilder;
+    /** Built at the first dial: a JDK client holds a selector thread, and an agent alone (-dev) never dials. */
+    private HttpClient http;
     private final Dispatcher dispatcher;
     private final Map<String, CompletableFuture<JdkChannel>> dialled = new ConcurrentHashMap<>();
     private final Map<String, JettyChannel> nodes = new ConcurrentHashMap<>();
@@ -69,11 +71,18 @@ final class RpcEngine implements Rpc, AutoCloseable {
             // The reloadable context: a dial after a reload presents the new certificate.
             client.sslContext(tls.context()).sslParameters(tls.parameters());
         }
-        this.http = client.build();
+        this.clientBuilder = client;
         this.dispatcher = new Dispatcher(timer, leaderWait);
         dispatcher.setForwarder((address, method, hops, body) -> send(address, method, hops, body));
         timer.scheduleWithFixedDelay(this::keepAlive, PING_INTERVAL.toMillis(), PING_INTERVAL.toMillis(),
                 TimeUnit.MILLISECONDS);
+    }
+
+    private synchronized HttpClient http() {
+        if (http == null) {
+            http = clientBuilder.build();
+        }
+        return http;
     }
 
     /** Pings every connection this agent dialled; one silent past {@link #PEER_SILENCE} is dropped. */
@@ -251,7 +260,7 @@ final class RpcEngine implements Rpc, AutoCloseable {
             if (existing != null && (!existing.isDone() || usable(existing))) {
                 return existing;
             }
-            return JdkChannel.open(http, dispatcher, a, nodeId, proof.value(), CONNECT_TIMEOUT, tls != null);
+            return JdkChannel.open(http(), dispatcher, a, nodeId, proof.value(), CONNECT_TIMEOUT, tls != null);
         });
         f.whenComplete((c, error) -> {
             if (error != null) {

@@ -35,12 +35,13 @@ final class RpcListener implements AutoCloseable {
     /** @param tls the agent's TLS, or null for plain text */
     RpcListener(String host, int port, Dispatcher dispatcher, Duration idleTimeout, ServerProof proof,
                 ReloadableTls tls, Consumer<JettyChannel> opened) {
-        QueuedThreadPool pool = new QueuedThreadPool(MAX_THREADS, 2);
+        QueuedThreadPool pool = new QueuedThreadPool(MAX_THREADS, 1);   // min 1: the selector; workers come when needed
         pool.setName("caravan-rpc");
         pool.setDaemon(true);
         server = new Server(pool);
-        connector = tls == null ? new ServerConnector(server) : new ServerConnector(server,
-                TlsConnectors.factories(tls, new HttpConnectionFactory(), true, tls.settings().rpcUpgradeMode()));
+        // No acceptor thread: the selector accepts.
+        connector = tls == null ? new ServerConnector(server, 0, -1, new HttpConnectionFactory())
+                : new ServerConnector(server, 0, -1, TlsConnectors.factories(tls, new HttpConnectionFactory(), true, tls.settings().rpcUpgradeMode()));
         connector.setHost(host);
         connector.setPort(port);
         connector.setReuseAddress(true);
