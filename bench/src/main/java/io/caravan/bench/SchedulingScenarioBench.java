@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * and reported running, placements per second, and the agent's heap and RSS. Raft is on (the dev agent's one-server
  * group, fsync'd log).
  *
- * <pre>java -cp bench/target/classes io.caravan.bench.SchedulingScenarioBench [jobs] [count] [nodes] [--no-results]</pre>
+ * <pre>bench/run-c1m.sh [jobs] [count] [nodes] [--no-results] [--opts "more agent JVM options"]</pre>
  */
 public final class SchedulingScenarioBench {
     private static final Pattern RUNNING = Pattern.compile("\"Running\":(\\d+)");
@@ -39,7 +39,7 @@ public final class SchedulingScenarioBench {
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--no-results" -> record = false;
-                case "--opts" -> javaOpts = args[++i];
+                case "--opts" -> javaOpts += " " + args[++i]; // after the defaults, so they win
                 default -> positional.add(args[i]);
             }
         }
@@ -50,7 +50,8 @@ public final class SchedulingScenarioBench {
         Path home = root.resolve("distribution/assembly/target/caravan");
         Path simJar = root.resolve("bench/nodesim/target/io.caravan.bench.nodesim-0.1.0-SNAPSHOT.jar");
         if (!Files.exists(simJar)) {
-            throw new IllegalStateException("build the simulator first: mvn -q -f bench/nodesim/pom.xml package");
+            throw new IllegalStateException("build the simulator first (bench/run-c1m.sh does): mvn -B -q "
+                    + "-Dmaven.test.skip=true package -pl distribution/assembly,bench,bench/nodesim -am");
         }
         Path plugins = Files.createTempDirectory("caravan-bench-plugins-");
         Files.copy(simJar, plugins.resolve(simJar.getFileName()));
