@@ -121,9 +121,12 @@ final class PlanApplier implements AutoCloseable {
                 clock.millis() * 1_000_000L);
         long verified = System.nanoTime();
         evaluate.recordNanos(verified - started);
+        // Encoded while the previous plan still commits, too: a thousand placements are a few milliseconds of JSON.
+        byte[] entry = v.command() == null ? null : CommandCodec.encode(v.command());
         if (previous != null && previous.committed().join() == 0) {
             // Verified on top of a plan that was not committed: verify again against what the state really holds.
             v = verify(store.snapshot(), Verified.NOTHING, plan, clock.millis() * 1_000_000L);
+            entry = v.command() == null ? null : CommandCodec.encode(v.command());
         }
         inFlight = null;
         long index = store.latestIndex(); // includes the previous plan's commit: a refresh must see it
@@ -136,7 +139,7 @@ final class PlanApplier implements AutoCloseable {
         CompletableFuture<Long> committed = new CompletableFuture<>();
         inFlight = new InFlight(accepted, committed);
         int placed = v.command().placed().size();
-        commit(v.command()).whenComplete((at, error) -> {
+        commit(v.command(), entry).whenComplete((at, error) -> {
             applied.recordNanos(System.nanoTime() - started);
             committed.complete(error == null ? at : 0L);
             if (error != null) {
@@ -223,8 +226,7 @@ final class PlanApplier implements AutoCloseable {
      *
      * @return the index of the last entry, once applied
      */
-    private CompletableFuture<Long> commit(Command.PlanApply plan) {
-        byte[] entry = CommandCodec.encode(plan);
+    private CompletableFuture<Long> commit(Command.PlanApply plan, byte[] entry) {
         if (entry.length <= PART_BYTES) {
             return writes.submitEncoded(entry).toCompletableFuture().thenApply(Command.Result::index);
         }
