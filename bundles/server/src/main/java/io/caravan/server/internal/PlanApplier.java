@@ -139,7 +139,14 @@ final class PlanApplier implements AutoCloseable {
         CompletableFuture<Long> committed = new CompletableFuture<>();
         inFlight = new InFlight(accepted, committed);
         int placed = v.command().placed().size();
-        commit(v.command(), entry).whenComplete((at, error) -> {
+        CompletableFuture<Long> commit;
+        try {
+            commit = commit(v.command(), entry);
+        } catch (RuntimeException e) {
+            committed.complete(0L); // never started: the next plan must not wait for it, nor assume it
+            throw e;
+        }
+        commit.whenComplete((at, error) -> {
             applied.recordNanos(System.nanoTime() - started);
             committed.complete(error == null ? at : 0L);
             if (error != null) {
