@@ -20,7 +20,8 @@ import java.util.stream.Stream;
  * SIGTERM, kills it after 20 s, and deletes the dir; it only ever touches the process it started.
  */
 final class DevAgent implements AutoCloseable {
-    static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+    /** Generous: with 5,000 simulated nodes registering at once on a shared 2-core machine (load 30+) 60 s ran out. */
+    static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
 
     final Path dir;
     final Path log;

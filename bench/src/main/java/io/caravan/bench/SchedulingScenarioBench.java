@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * and reported running, placements per second, and the agent's heap and RSS. Raft is on (the dev agent's one-server
  * group, fsync'd log).
  *
- * <pre>java -cp bench/target/classes io.caravan.bench.SchedulingScenarioBench [jobs] [count] [nodes] [--no-results]</pre>
+ * <pre>bench/run SchedulingScenarioBench [jobs] [count] [nodes] [--no-results] [--opts "more agent JVM options"]</pre>
  */
 public final class SchedulingScenarioBench {
     private static final Pattern RUNNING = Pattern.compile("\"Running\":(\\d+)");
@@ -39,7 +39,7 @@ public final class SchedulingScenarioBench {
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--no-results" -> record = false;
-                case "--opts" -> javaOpts = args[++i];
+                case "--opts" -> javaOpts += " " + args[++i]; // after the defaults, so they win
                 default -> positional.add(args[i]);
             }
         }
@@ -67,6 +67,8 @@ public final class SchedulingScenarioBench {
             double registerSeconds = Duration.between(t0, Instant.now()).toMillis() / 1000.0;
             System.out.printf("%d nodes ready after %.1f s%n", nodes, registerSeconds);
 
+            long cpu0 = StartupBench.cpuMs(agent.pid());
+            java.util.Map<String, Long> threads0 = DeploymentBench.threadCpuMs(agent.pid());
             ExecutorService submitters = Executors.newFixedThreadPool(8);
             AtomicInteger failures = new AtomicInteger();
             long start = System.nanoTime();
@@ -93,6 +95,16 @@ public final class SchedulingScenarioBench {
             long target = (long) jobs * count;
             long[] progress = awaitRunning(http, agent.base, target, Duration.ofMinutes(30));
             double totalSeconds = (System.nanoTime() - start) / 1e9;
+            long cpuMs = StartupBench.cpuMs(agent.pid()) - cpu0;
+            java.util.Map<String, Long> threads1 = DeploymentBench.threadCpuMs(agent.pid());
+            List<java.util.Map.Entry<String, Long>> byThread = new ArrayList<>();
+            threads1.forEach((name, ms) -> {
+                long d = ms - threads0.getOrDefault(name, 0L);
+                if (d > 0) {
+                    byThread.add(java.util.Map.entry(name, d));
+                }
+            });
+            byThread.sort(java.util.Map.Entry.<String, Long>comparingByValue().reversed());
             long rssKb = StartupBench.statusKb(agent.pid(), "VmRSS");
             String heap = agent.heapInfo();
             out.append("## ").append(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC)
@@ -111,6 +123,11 @@ public final class SchedulingScenarioBench {
                                     : "NOT reached: " + progress[0] + " running, " + progress[1] + " queued"))
                     .append(String.format("| placements/s (running ÷ total time) | %,.0f |%n",
                             progress[0] / totalSeconds))
+                    .append(String.format("| agent CPU, register → all running | %,d ms (%.1f ms per 1,000 "
+                            + "placements: the figure load hardly changes) |%n", cpuMs, cpuMs * 1000.0 / target))
+                    .append(String.format("| agent CPU by thread (top 10) | %s |%n", String.join(", ",
+                            byThread.stream().limit(10).map(e -> "`" + e.getKey() + "` " + e.getValue() + " ms")
+                                    .toList())))
                     .append(String.format("| agent RSS at the end | %,d MiB |%n", rssKb >> 10))
                     .append(String.format("| agent heap at the end | %,d MiB used |%n",
                             DevAgent.heapUsedKb(heap) >> 10))

@@ -36,6 +36,11 @@ import io.caravan.state.StateStore;
  * <pre>java -Xmx12g -cp "bench/target/classes:$(cat bench/target/cp.txt)" io.caravan.server.internal.StateStoreBench 1000 1000 5000</pre>
  */
 public final class StateStoreBench {
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
     public static void main(String[] args) throws Exception {
         int jobs = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
         int per = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
@@ -53,6 +58,7 @@ public final class StateStoreBench {
         }
         long heapBefore = usedHeapAfterGc();
         long start = System.nanoTime();
+        long cpu0 = processCpuNanos();
         List<String> allocIds = new ArrayList<>(jobs * per);
         for (int j = 0; j < jobs; j++) {
             Job job = job("job-" + j, per);
@@ -68,6 +74,7 @@ public final class StateStoreBench {
             check(fsm.apply(index++, new Command.PlanApply("eval-" + j, stored, List.of(), placed, 1)));
         }
         double placeSeconds = (System.nanoTime() - start) / 1e9;
+        long cpu1 = processCpuNanos();
         start = System.nanoTime();
         TaskState running = NomadJson.mapper().readValue(
                 "{\"State\":\"running\",\"Failed\":false,\"Restarts\":0,\"Events\":[]}", TaskState.class);
@@ -87,6 +94,7 @@ public final class StateStoreBench {
                     List.of())));
         }
         double updateSeconds = (System.nanoTime() - start) / 1e9;
+        long cpu2 = processCpuNanos();
         long heapLoaded = usedHeapAfterGc();
 
         Path file = Files.createTempFile("caravan-state-", ".snap");
@@ -118,6 +126,11 @@ public final class StateStoreBench {
                 jobs * per / placeSeconds);
         System.out.printf("client updates (per node):       %6.2f s  %,10.0f allocs/s%n", updateSeconds,
                 jobs * per / updateSeconds);
+        // CPU time (the JVM's, so garbage collection counts): what a loaded machine hardly changes, unlike the wall time.
+        System.out.printf("place, JVM CPU:                  %6.2f s  %,10.1f us/alloc%n", (cpu1 - cpu0) / 1e9,
+                (cpu1 - cpu0) / 1e3 / allocs);
+        System.out.printf("client updates, JVM CPU:         %6.2f s  %,10.1f us/alloc%n", (cpu2 - cpu1) / 1e9,
+                (cpu2 - cpu1) / 1e3 / allocs);
         System.out.printf("heap with state (after GC):      %,8d MiB (%,d bytes/alloc)%n",
                 (heapLoaded - heapBefore) >> 20, (heapLoaded - heapBefore) / Math.max(1, allocs));
         System.out.printf("snapshot:                        %6.2f s  %,10d MiB%n", snapshotSeconds, snapshotBytes >> 20);

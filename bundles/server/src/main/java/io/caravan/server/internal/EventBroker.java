@@ -12,10 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectWriter;
 import io.caravan.api.acl.AclToken;
-import io.caravan.api.json.NomadJson;
 import io.caravan.state.ChangeListener;
 import io.caravan.state.RowChange;
 import org.osgi.service.component.annotations.Activate;
@@ -42,7 +39,6 @@ import org.slf4j.LoggerFactory;
         configurationPolicy = ConfigurationPolicy.REQUIRE)
 public final class EventBroker implements ChangeListener, ServerState.AppliedListener {
     static final Duration HEARTBEAT = Duration.ofSeconds(10);
-    private static final ObjectWriter JSON = NomadJson.writer(false);
     private static final Logger LOG = LoggerFactory.getLogger(EventBroker.class);
 
     /** The server block's keys (Nomad's names and defaults). */
@@ -172,13 +168,7 @@ public final class EventBroker implements ChangeListener, ServerState.AppliedLis
     void publish(long index, List<Events.Event> events) {
         List<EventBuffer.Encoded> encoded = new ArrayList<>(events.size());
         for (Events.Event e : events) {
-            try {
-                encoded.add(new EventBuffer.Encoded(e, JSON.writeValueAsBytes(e)));
-            } catch (JsonProcessingException ex) {
-                // A model that cannot be written is a bug; the stream goes on without that event.
-                LOG.atError().addKeyValue("index", index).addKeyValue("topic", e.topic()).setCause(ex)
-                        .log("event not encodable; left out of the stream");
-            }
+            encoded.add(new EventBuffer.Encoded(e));
         }
         try {
             buffer.append(index, encoded);

@@ -13,8 +13,34 @@ final class EventBuffer {
     /** One Raft index's events, each already encoded as JSON once for every subscriber. */
     record Batch(long seq, long index, List<Encoded> events) {}
 
-    /** An event with its JSON. */
-    record Encoded(Events.Event event, byte[] json) {}
+    /**
+     * An event and its JSON, written when a subscriber first sends it rather than on the apply thread: most events of a
+     * busy cluster are never streamed to anyone.
+     */
+    static final class Encoded {
+        private static final com.fasterxml.jackson.databind.ObjectWriter JSON = io.caravan.api.json.NomadJson
+                .writer(false);
+        private final Events.Event event;
+        private volatile byte[] json;
+
+        Encoded(Events.Event event) {
+            this.event = event;
+        }
+
+        Events.Event event() {
+            return event;
+        }
+
+        /** The event's JSON (the same bytes every time). */
+        byte[] json() throws com.fasterxml.jackson.core.JsonProcessingException {
+            byte[] j = json;
+            if (j == null) {
+                j = JSON.writeValueAsBytes(event);
+                json = j;
+            }
+            return j;
+        }
+    }
 
     /** What a read found: the batches from the cursor on, or that the cursor fell out of the ring. */
     record Read(List<Batch> batches, boolean dropped) {

@@ -152,6 +152,15 @@ final class EventSubscription implements StreamingBody {
                 if (!filter.matches(e.event())) {
                     continue;
                 }
+                byte[] json;
+                try {
+                    json = e.json();
+                } catch (com.fasterxml.jackson.core.JsonProcessingException ex) {
+                    // A model that cannot be written is a bug; the stream goes on without that event.
+                    LOG.atError().addKeyValue("index", batch.index()).addKeyValue("topic", e.event().topic())
+                            .setCause(ex).log("event not encodable; left out of the stream");
+                    continue;
+                }
                 if (bytes == null) {
                     bytes = new ByteArrayOutputStream(1024);
                 }
@@ -161,7 +170,7 @@ final class EventSubscription implements StreamingBody {
                 } else {
                     bytes.write(',');
                 }
-                bytes.write(e.json());
+                bytes.write(json);
             }
             if (!first) {
                 bytes.write("]}\n".getBytes(StandardCharsets.US_ASCII));

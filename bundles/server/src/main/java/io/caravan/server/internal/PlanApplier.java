@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * The leader's plan applier: plans from all workers, one at a time, each re-checked node by node against the latest
  * state (the node still exists and takes placements, the allocations fit) and the accepted part committed through
  * Raft in one entry. When a node is rejected the result carries a refresh index, and the worker retries the rest on
- * fresher state — Nomad's optimistic concurrency between schedulers.
+ * fresher state — Nomad's optimistic concurrency between schedulers. As Nomad's applier, it verifies the next plan while
+ * the previous one commits ({@link #apply}): one plan in flight at a time, commits in the order plans were verified.
  */
 final class PlanApplier implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PlanApplier.class);
@@ -78,7 +79,7 @@ final class PlanApplier implements AutoCloseable {
                 continue;
             }
             try {
-                next.result().complete(apply(next.plan()));
+                apply(next);
             } catch (RuntimeException e) {
                 LOG.atWarn().addKeyValue("eval_id", next.plan().evalId()).setCause(e).log("plan not applied");
                 next.result().completeExceptionally(e);
@@ -95,34 +96,94 @@ final class PlanApplier implements AutoCloseable {
         return queue.size();
     }
 
-    private PlanResult apply(Plan plan) {
+    /** The plan being committed while the next one is verified: what it wrote, and its commit's index (0: failed). */
+    private record InFlight(Verified verified, CompletableFuture<Long> committed) {}
+
+    /** Only this applier's thread reads or replaces it. */
+    private InFlight inFlight;
+
+    /**
+     * Verifies a plan and starts its commit, Nomad's pipeline: while the previous plan is still committing, this one is
+     * verified against the state as if that commit had been applied (optimistic), so verification and commit overlap.
+     * This plan's commit starts only after the previous one finished, and when that one failed, this plan is verified
+     * again against the state as it is: no write rests on a plan that was never committed. The caller's result
+     * completes when the commit does.
+     */
+    private void apply(Pending pending) {
+        Plan plan = pending.plan();
         long started = System.nanoTime();
+        InFlight previous = inFlight;
+        if (previous != null && previous.committed().isDone()) {
+            previous = null; // already in the state (or failed): nothing pending to assume
+        }
         StateSnapshot snapshot = store.snapshot();
-        Verified v = verify(snapshot, plan, clock.millis() * 1_000_000L);
-        long index = snapshot.latestIndex();
+        Verified v = verify(snapshot, previous == null ? Verified.NOTHING : previous.verified(), plan,
+                clock.millis() * 1_000_000L);
         long verified = System.nanoTime();
         evaluate.recordNanos(verified - started);
-        int placed = 0;
-        if (v.command() != null) {
-            placed = v.command().placed().size();
-            index = commit(v.command());
+        // Encoded while the previous plan still commits, too: a thousand placements are a few milliseconds of JSON.
+        byte[] entry = v.command() == null ? null : CommandCodec.encode(v.command());
+        if (previous != null && previous.committed().join() == 0) {
+            // Verified on top of a plan that was not committed: verify again against what the state really holds.
+            v = verify(store.snapshot(), Verified.NOTHING, plan, clock.millis() * 1_000_000L);
+            entry = v.command() == null ? null : CommandCodec.encode(v.command());
         }
-        applied.recordNanos(System.nanoTime() - started);
-        if (LOG.isDebugEnabled()) {
-            LOG.atDebug().addKeyValue("eval_id", plan.evalId()).addKeyValue("placed", placed)
-                    .addKeyValue("verify_ms", (verified - started) / 1_000_000)
-                    .addKeyValue("commit_ms", (System.nanoTime() - verified) / 1_000_000).log("plan applied");
+        inFlight = null;
+        long index = store.latestIndex(); // includes the previous plan's commit: a refresh must see it
+        if (v.command() == null) {
+            applied.recordNanos(System.nanoTime() - started);
+            pending.result().complete(new PlanResult(v.updates(), v.placements(), index, v.rejected() ? index : 0));
+            return;
         }
-        return new PlanResult(v.updates(), v.placements(), index, v.rejected() ? index : 0);
+        Verified accepted = v;
+        CompletableFuture<Long> committed = new CompletableFuture<>();
+        inFlight = new InFlight(accepted, committed);
+        int placed = v.command().placed().size();
+        CompletableFuture<Long> commit;
+        try {
+            commit = commit(v.command(), entry);
+        } catch (RuntimeException e) {
+            committed.complete(0L); // never started: the next plan must not wait for it, nor assume it
+            throw e;
+        }
+        commit.whenComplete((at, error) -> {
+            applied.recordNanos(System.nanoTime() - started);
+            committed.complete(error == null ? at : 0L);
+            if (error != null) {
+                Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                        ? error.getCause() : error;
+                LOG.atWarn().addKeyValue("eval_id", plan.evalId()).setCause(cause).log("plan not applied");
+                pending.result().completeExceptionally(cause);
+                return;
+            }
+            if (LOG.isDebugEnabled()) {
+                LOG.atDebug().addKeyValue("eval_id", plan.evalId()).addKeyValue("placed", placed)
+                        .addKeyValue("verify_ms", (verified - started) / 1_000_000)
+                        .addKeyValue("commit_ms", (System.nanoTime() - verified) / 1_000_000).log("plan applied");
+            }
+            pending.result().complete(new PlanResult(accepted.updates(), accepted.placements(), at,
+                    accepted.rejected() ? at : 0));
+        });
     }
 
     /** What of a plan still holds: the accepted stops and placements by node, and the command that commits them. */
     record Verified(Map<String, List<Allocation>> updates, Map<String, List<Allocation>> placements,
                     boolean rejected, Command.PlanApply command) {
+        /** No plan pending: verification sees the state alone. */
+        static final Verified NOTHING = new Verified(Map.of(), Map.of(), false, null);
     }
 
     /** Re-checks a plan node by node against {@code snapshot} (the latest state); pure, so tests can drive it. */
     static Verified verify(StateSnapshot snapshot, Plan plan, long nowNanos) {
+        return verify(snapshot, Verified.NOTHING, plan, nowNanos);
+    }
+
+    /**
+     * Re-checks a plan against {@code snapshot} as if {@code pending} (a plan accepted and still committing) had been
+     * applied to it: its stops no longer count on their nodes and its placements do. Where the snapshot already holds
+     * the pending plan, assuming it again changes nothing (the same IDs, the same allocations).
+     */
+    static Verified verify(StateSnapshot snapshot, Verified pending, Plan plan, long nowNanos) {
         Map<String, List<Allocation>> acceptedUpdates = new LinkedHashMap<>();
         Map<String, List<Allocation>> acceptedPlacements = new LinkedHashMap<>();
         boolean rejected = false;
@@ -132,7 +193,9 @@ final class PlanApplier implements AutoCloseable {
         for (String nodeId : nodes) {
             List<Allocation> stops = plan.nodeUpdate().getOrDefault(nodeId, List.of());
             List<Allocation> places = plan.nodeAllocation().getOrDefault(nodeId, List.of());
-            String reason = places.isEmpty() ? null : rejection(snapshot, nodeId, stops, places);
+            String reason = places.isEmpty() ? null : rejection(snapshot, nodeId, stops, places,
+                    pending.updates().getOrDefault(nodeId, List.of()),
+                    pending.placements().getOrDefault(nodeId, List.of()));
             if (reason != null) {
                 rejected = true;
                 disconnectOutdated |= reason == NO_LONGER_DISCONNECTED;
@@ -165,26 +228,27 @@ final class PlanApplier implements AutoCloseable {
     /**
      * Commits an accepted plan: one log entry, or, when it is larger than {@link #PART_BYTES} (thousands of placements),
      * consecutive entries with its stops and placements in order, so that no entry nears the log's limit. Every part
-     * was verified with the whole plan, and nothing else is applied in between (this thread is the only plan writer).
+     * was verified with the whole plan, and no other plan is applied in between (the next one's commit waits for this
+     * one's).
      *
-     * @return the index of the last entry
+     * @return the index of the last entry, once applied
      */
-    private long commit(Command.PlanApply plan) {
-        byte[] entry = CommandCodec.encode(plan);
+    private CompletableFuture<Long> commit(Command.PlanApply plan, byte[] entry) {
         if (entry.length <= PART_BYTES) {
-            return writes.submitEncodedAndWait(entry).index();
+            return writes.submitEncoded(entry).toCompletableFuture().thenApply(Command.Result::index);
         }
         int parts = entry.length / PART_BYTES + 1;
-        long index = 0;
+        CompletableFuture<Long> index = CompletableFuture.completedFuture(0L);
         for (Command.PlanApply part : plan.split(parts)) {
-            index = writes.submitAndWait(part).index();
+            index = index.thenCompose(i -> writes.submit(part).toCompletableFuture().thenApply(Command.Result::index));
         }
         return index;
     }
 
     /** Why a node cannot take these placements now, or null. */
     private static String rejection(StateSnapshot snapshot, String nodeId, List<Allocation> stops,
-                                    List<Allocation> places) {
+                                    List<Allocation> places, List<Allocation> pendingStops,
+                                    List<Allocation> pendingPlaces) {
         Node node = snapshot.get(NomadTables.NODES, nodeId).orElse(null);
         if (node == null) {
             return "node does not exist";
@@ -194,6 +258,15 @@ final class PlanApplier implements AutoCloseable {
         snapshot.byIndex(NomadTables.ALLOCS, "node", nodeId).forEach(a -> {
             existing.add(a.id());
             if (!a.terminal()) {
+                proposed.put(a.id(), a);
+            }
+        });
+        pendingStops.forEach(a -> proposed.remove(a.id()));
+        pendingPlaces.forEach(a -> {
+            existing.add(a.id());
+            if (a.terminal()) {
+                proposed.remove(a.id());
+            } else {
                 proposed.put(a.id(), a);
             }
         });

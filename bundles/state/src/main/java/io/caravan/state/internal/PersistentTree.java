@@ -15,6 +15,12 @@ import java.util.Objects;
  * allocate O(log n) nodes; an update that changes nothing returns {@code this}. Nodes carry subtree sizes so
  * {@link #size()} is O(1). Iterators hold an explicit stack of at most the tree height, so seeking to a key
  * (pagination) costs O(log n). Null keys and null values are not allowed.
+ *
+ * <p>A writer that makes many updates before anyone can see the result (a state-store transaction) passes an
+ * {@code edit} token ({@link #put(Comparable, Object, Object)}): nodes created under that token are changed in place
+ * by later updates with the same token instead of being copied again, so a thousand puts on the same paths copy each
+ * shared node once, not a thousand times. Nodes created under a token must not be reachable by readers until the
+ * writer stops using the token (it then takes a new one): a tree handed out is never changed.
  */
 public final class PersistentTree<K extends Comparable<? super K>, V> implements Iterable<Map.Entry<K, V>> {
 
@@ -98,6 +104,26 @@ public final class PersistentTree<K extends Comparable<? super K>, V> implements
         return n == root ? this : new PersistentTree<>(n);
     }
 
+    /**
+     * {@link #put(Comparable, Object)} that may change in place the nodes created under {@code edit} (see the class
+     * comment); the nodes it creates belong to {@code edit}.
+     */
+    public PersistentTree<K, V> put(K key, V value, Object edit) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        Objects.requireNonNull(edit, "edit");
+        Node<K, V> n = put(root, key, value, edit);
+        return n == root ? this : new PersistentTree<>(n);
+    }
+
+    /** {@link #remove(Comparable)} under an {@code edit} token, as {@link #put(Comparable, Object, Object)}. */
+    public PersistentTree<K, V> remove(K key, Object edit) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(edit, "edit");
+        Node<K, V> n = remove(root, key, edit);
+        return n == root ? this : new PersistentTree<>(n);
+    }
+
     /** Ascending iteration over all entries. */
     @Override
     public Iterator<Map.Entry<K, V>> iterator() {
@@ -145,33 +171,42 @@ public final class PersistentTree<K extends Comparable<? super K>, V> implements
     // ---------------------------------------------------------------------------------------------------------
 
     private static <K extends Comparable<? super K>, V> Node<K, V> put(Node<K, V> n, K key, V value) {
-        if (n == null) {
-            return new Node<>(key, value, null, null);
-        }
-        int c = key.compareTo(n.key);
-        if (c < 0) {
-            Node<K, V> l = put(n.left, key, value);
-            return l == n.left ? n : balance(n.key, n.value, l, n.right);
-        }
-        if (c > 0) {
-            Node<K, V> r = put(n.right, key, value);
-            return r == n.right ? n : balance(n.key, n.value, n.left, r);
-        }
-        return value == n.value ? n : new Node<>(n.key, value, n.left, n.right);
+        return put(n, key, value, null);
     }
 
     private static <K extends Comparable<? super K>, V> Node<K, V> remove(Node<K, V> n, K key) {
+        return remove(n, key, null);
+    }
+
+    /** With {@code edit} null, every changed node is a copy; otherwise nodes owned by {@code edit} change in place. */
+    private static <K extends Comparable<? super K>, V> Node<K, V> put(Node<K, V> n, K key, V value, Object edit) {
+        if (n == null) {
+            return new Node<>(key, value, null, null, edit);
+        }
+        int c = key.compareTo(n.key);
+        if (c < 0) {
+            Node<K, V> l = put(n.left, key, value, edit);
+            return unchanged(l, n.left, edit) ? n : balance(n, n.key, n.value, l, n.right, edit);
+        }
+        if (c > 0) {
+            Node<K, V> r = put(n.right, key, value, edit);
+            return unchanged(r, n.right, edit) ? n : balance(n, n.key, n.value, n.left, r, edit);
+        }
+        return value == n.value ? n : node(n, n.key, value, n.left, n.right, edit);
+    }
+
+    private static <K extends Comparable<? super K>, V> Node<K, V> remove(Node<K, V> n, K key, Object edit) {
         if (n == null) {
             return null;
         }
         int c = key.compareTo(n.key);
         if (c < 0) {
-            Node<K, V> l = remove(n.left, key);
-            return l == n.left ? n : balance(n.key, n.value, l, n.right);
+            Node<K, V> l = remove(n.left, key, edit);
+            return unchanged(l, n.left, edit) ? n : balance(n, n.key, n.value, l, n.right, edit);
         }
         if (c > 0) {
-            Node<K, V> r = remove(n.right, key);
-            return r == n.right ? n : balance(n.key, n.value, n.left, r);
+            Node<K, V> r = remove(n.right, key, edit);
+            return unchanged(r, n.right, edit) ? n : balance(n, n.key, n.value, n.left, r, edit);
         }
         if (n.left == null) {
             return n.right;
@@ -183,37 +218,62 @@ public final class PersistentTree<K extends Comparable<? super K>, V> implements
         while (min.left != null) {
             min = min.left;
         }
-        return balance(min.key, min.value, n.left, removeMin(n.right));
+        return balance(n, min.key, min.value, n.left, removeMin(n.right, edit), edit);
     }
 
-    private static <K extends Comparable<? super K>, V> Node<K, V> removeMin(Node<K, V> n) {
+    private static <K extends Comparable<? super K>, V> Node<K, V> removeMin(Node<K, V> n, Object edit) {
         if (n.left == null) {
             return n.right;
         }
-        return balance(n.key, n.value, removeMin(n.left), n.right);
+        return balance(n, n.key, n.value, removeMin(n.left, edit), n.right, edit);
     }
 
-    /** Builds a node from two subtrees whose heights differ by at most 2, rotating back to AVL shape. */
-    private static <K, V> Node<K, V> balance(K key, V value, Node<K, V> l, Node<K, V> r) {
+    /**
+     * Whether a child after an update is the one before, unchanged: the same node that {@code edit} does not own (one
+     * it owns may have changed in place, and its parent, owned too, must take its new height and size).
+     */
+    private static boolean unchanged(Node<?, ?> after, Node<?, ?> before, Object edit) {
+        return after == before && (after == null || edit == null || after.edit != edit);
+    }
+
+    /**
+     * Builds a node from two subtrees whose heights differ by at most 2, rotating back to AVL shape; {@code old} (the
+     * node being replaced) is reused when {@code edit} owns it.
+     */
+    private static <K, V> Node<K, V> balance(Node<K, V> old, K key, V value, Node<K, V> l, Node<K, V> r,
+                                             Object edit) {
         int hl = height(l);
         int hr = height(r);
         if (hl > hr + 1) {
             if (height(l.left) >= height(l.right)) {
-                return new Node<>(l.key, l.value, l.left, new Node<>(key, value, l.right, r));
+                return node(l, l.key, l.value, l.left, node(old, key, value, l.right, r, edit), edit);
             }
             Node<K, V> lr = l.right;
-            return new Node<>(lr.key, lr.value, new Node<>(l.key, l.value, l.left, lr.left),
-                    new Node<>(key, value, lr.right, r));
+            return node(lr, lr.key, lr.value, node(l, l.key, l.value, l.left, lr.left, edit),
+                    node(old, key, value, lr.right, r, edit), edit);
         }
         if (hr > hl + 1) {
             if (height(r.right) >= height(r.left)) {
-                return new Node<>(r.key, r.value, new Node<>(key, value, l, r.left), r.right);
+                return node(r, r.key, r.value, node(old, key, value, l, r.left, edit), r.right, edit);
             }
             Node<K, V> rl = r.left;
-            return new Node<>(rl.key, rl.value, new Node<>(key, value, l, rl.left),
-                    new Node<>(r.key, r.value, rl.right, r.right));
+            return node(rl, rl.key, rl.value, node(old, key, value, l, rl.left, edit),
+                    node(r, r.key, r.value, rl.right, r.right, edit), edit);
         }
-        return new Node<>(key, value, l, r);
+        return node(old, key, value, l, r, edit);
+    }
+
+    /**
+     * A node with these contents: {@code reuse} changed in place when {@code edit} owns it, else a new node. Each node
+     * passed as {@code reuse} in one rebalancing is a different one, and no longer referenced where it was.
+     */
+    private static <K, V> Node<K, V> node(Node<K, V> reuse, K key, V value, Node<K, V> l, Node<K, V> r,
+                                          Object edit) {
+        if (edit != null && reuse != null && reuse.edit == edit) {
+            reuse.set(key, value, l, r);
+            return reuse;
+        }
+        return new Node<>(key, value, l, r, edit);
     }
 
     private static int height(Node<?, ?> n) {
@@ -224,16 +284,30 @@ public final class PersistentTree<K extends Comparable<? super K>, V> implements
         return n == null ? 0 : n.size;
     }
 
-    /** A tree node; doubles as the iteration entry so that iterating allocates nothing per element. */
+    /**
+     * A tree node; doubles as the iteration entry so that iterating allocates nothing per element. Changed only while
+     * its {@code edit} token's writer holds it unpublished; readers see it through the store's volatile root.
+     */
     private static final class Node<K, V> implements Map.Entry<K, V> {
-        final K key;
-        final V value;
-        final Node<K, V> left;
-        final Node<K, V> right;
-        final int height;
-        final int size;
+        K key;
+        V value;
+        Node<K, V> left;
+        Node<K, V> right;
+        int height;
+        int size;
+        /** The writer that may change this node in place; null for nodes built without one. */
+        final Object edit;
 
         Node(K key, V value, Node<K, V> left, Node<K, V> right) {
+            this(key, value, left, right, null);
+        }
+
+        Node(K key, V value, Node<K, V> left, Node<K, V> right, Object edit) {
+            this.edit = edit;
+            set(key, value, left, right);
+        }
+
+        void set(K key, V value, Node<K, V> left, Node<K, V> right) {
             this.key = key;
             this.value = value;
             this.left = left;

@@ -10,6 +10,9 @@ import io.caravan.state.TableSpec;
 /**
  * The mutable working copy of one table inside a transaction. It only swaps persistent-tree
  * roots, so the {@link TableState} it started from is never affected and freezing it is O(#indexes).
+ * Its updates carry an edit token, so the tree nodes it created itself are changed in place by its next updates
+ * rather than copied again (a plan's thousand allocations share the paths to their job's and evaluation's index
+ * entries); freezing takes a new token, so a frozen state never changes.
  */
 final class TableWriter {
 
@@ -17,6 +20,8 @@ final class TableWriter {
     private PersistentTree<String, Object> rows;
     private final Map<String, PersistentTree<String, PersistentTree<String, Object>>> indexes;
     private boolean dirty;
+    /** Owns the tree nodes this writer created since it was last frozen. */
+    private Object edit = new Object();
 
     TableWriter(TableState base) {
         this.spec = base.spec();
@@ -32,7 +37,7 @@ final class TableWriter {
     void put(Object row, Changes changes) {
         String id = spec.idOf(row);
         Object old = rows.get(id);
-        rows = rows.put(id, row);
+        rows = rows.put(id, row, edit);
         dirty = true;
         reindex(id, old, row, changes);
         changes.touch(spec.name(), IndexSpec.ID, id);
@@ -44,7 +49,7 @@ final class TableWriter {
         if (old == null) {
             return false;
         }
-        rows = rows.remove(id);
+        rows = rows.remove(id, edit);
         dirty = true;
         reindex(id, old, null, changes);
         changes.touch(spec.name(), IndexSpec.ID, id);
@@ -58,6 +63,7 @@ final class TableWriter {
     }
 
     TableState freeze(long index) {
+        edit = new Object(); // what is frozen may be read from now on: no more changes in place
         return new TableState(spec, rows, Map.copyOf(indexes), index);
     }
 
@@ -71,11 +77,11 @@ final class TableWriter {
             var tree = indexes.get(index.name());
             for (String k : before) {
                 if (!after.contains(k)) {
-                    tree = without(tree, k, id);
+                    tree = without(tree, k, id, edit);
                 }
             }
             for (String k : after) {
-                tree = with(tree, k, id, row); // also when the key stays: the entry holds the row itself
+                tree = with(tree, k, id, row, edit); // also when the key stays: the entry holds the row itself
             }
             indexes.put(index.name(), tree);
             before.forEach(k -> changes.touch(spec.name(), index.name(), k));
@@ -84,21 +90,22 @@ final class TableWriter {
     }
 
     private static PersistentTree<String, PersistentTree<String, Object>> with(
-            PersistentTree<String, PersistentTree<String, Object>> tree, String key, String id, Object row) {
+            PersistentTree<String, PersistentTree<String, Object>> tree, String key, String id, Object row,
+            Object edit) {
         PersistentTree<String, Object> ids = tree.get(key);
         if (ids == null) {
             ids = PersistentTree.empty();
         }
-        return tree.put(key, ids.put(id, row));
+        return tree.put(key, ids.put(id, row, edit), edit);
     }
 
     private static PersistentTree<String, PersistentTree<String, Object>> without(
-            PersistentTree<String, PersistentTree<String, Object>> tree, String key, String id) {
+            PersistentTree<String, PersistentTree<String, Object>> tree, String key, String id, Object edit) {
         PersistentTree<String, Object> ids = tree.get(key);
         if (ids == null) {
             return tree;
         }
-        ids = ids.remove(id);
-        return ids.isEmpty() ? tree.remove(key) : tree.put(key, ids);
+        ids = ids.remove(id, edit);
+        return ids.isEmpty() ? tree.remove(key, edit) : tree.put(key, ids, edit);
     }
 }

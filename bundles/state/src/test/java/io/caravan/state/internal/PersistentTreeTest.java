@@ -68,6 +68,46 @@ class PersistentTreeTest {
         }
     }
 
+    /**
+     * Updates under an edit token change in place only the nodes made under that token: the result matches the model,
+     * and every version taken before a token was retired (as a transaction freezes) still holds what it held.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 42, 1234567})
+    void inPlaceEditsBehaveLikeTreeMapAndLeaveRetiredVersionsAlone(long seed) {
+        Random rnd = new Random(seed);
+        PersistentTree<String, Integer> tree = PersistentTree.empty();
+        TreeMap<String, Integer> model = new TreeMap<>();
+        List<PersistentTree<String, Integer>> versions = new ArrayList<>();
+        List<TreeMap<String, Integer>> models = new ArrayList<>();
+        Object edit = new Object();
+        for (int op = 0; op < 6000; op++) {
+            String key = randomKey(rnd) + randomKey(rnd);
+            if (rnd.nextInt(10) < 6) {
+                int v = rnd.nextInt(100);
+                tree = tree.put(key, v, edit);
+                model.put(key, v);
+            } else {
+                tree = tree.remove(key, edit);
+                model.remove(key);
+            }
+            assertEquals(model.size(), tree.size());
+            if (op % 89 == 0) {
+                edit = new Object(); // a freeze: this version may now be read, and is never changed again
+                versions.add(tree);
+                models.add(new TreeMap<>(model));
+                tree.checkInvariants();
+                assertIterationsMatch(tree, model, rnd);
+            }
+        }
+        tree.checkInvariants();
+        assertIterationsMatch(tree, model, rnd);
+        for (int i = 0; i < versions.size(); i++) {
+            versions.get(i).checkInvariants();
+            assertEquals(new ArrayList<>(models.get(i).entrySet()), list(versions.get(i).iterator()));
+        }
+    }
+
     private static void assertIterationsMatch(PersistentTree<String, Integer> tree, TreeMap<String, Integer> model,
                                               Random rnd) {
         assertEquals(new ArrayList<>(model.entrySet()), list(tree.iterator()));
