@@ -33,7 +33,8 @@ final class CommandCodec {
     /**
      * The leader encodes a write, then Raft hands the same bytes back twice: to the gate ({@link #decode}) and to the
      * apply ({@link #decodeEntry}). Decoding them again cost more CPU than the rest of a register; so the commands
-     * this server encoded are kept by request ID and handed back for entries whose bytes are exactly those it wrote
+     * this server encoded, or its gate decoded (a write a follower forwarded), are kept by request ID and handed back
+     * for entries whose bytes are exactly those
      * (the command is immutable, and decoding its encoding gives an equal one). Bounded: an entry that never
      * applies (a refused or abandoned write) is dropped with the oldest.
      */
@@ -126,7 +127,14 @@ final class CommandCodec {
     /** The command of an entry {@link #encode} wrote; see {@link #decodeEntry}. */
     static Command decode(byte[] entry) {
         Entry here = encodedHere(entry, false);
-        return (here != null ? here : read(entry)).command();
+        if (here == null) {
+            // Decoded by the leader's gate (a write another server encoded): its apply takes this one.
+            here = read(entry);
+            if (here.requestId() != null) {
+                ENCODED.putIfAbsent(here.requestId().toString(), new Encoded(entry, here));
+            }
+        }
+        return here.command();
     }
 
     /**

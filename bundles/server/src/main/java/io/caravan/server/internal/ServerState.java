@@ -31,20 +31,6 @@ public final class ServerState implements CommandHandler {
     private final Fsm fsm;
     private final byte[] emptySnapshot;
     private final java.util.List<AppliedListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
-    /**
-     * Commands the leader's gate decoded, by their bytes, until their entry is applied: a plan of a thousand placements
-     * is decoded once on the leader, not twice. The same bytes decode to the same command on every replica, so the
-     * state does not depend on whether it was decoded here or again. Bounded: an entry refused after the gate (the
-     * append failed) is never applied and falls out.
-     */
-    private final java.util.Map<java.nio.ByteBuffer, CommandCodec.Entry> validated = java.util.Collections
-            .synchronizedMap(new java.util.LinkedHashMap<>() {
-                @Override
-                protected boolean removeEldestEntry(java.util.Map.Entry<java.nio.ByteBuffer, CommandCodec.Entry> e) {
-                    return size() > VALIDATED_KEPT;
-                }
-            });
-    private static final int VALIDATED_KEPT = 256;
 
     @Activate
     public ServerState() {
@@ -99,9 +85,7 @@ public final class ServerState implements CommandHandler {
     /** The leader's gate: only what decodes to one of our commands and passes its checks is appended. */
     @Override
     public void validate(byte[] command) {
-        CommandCodec.Entry entry = CommandCodec.decodeEntry(command);
-        entry.command().validate();
-        validated.put(java.nio.ByteBuffer.wrap(command), entry);
+        CommandCodec.decode(command).validate();
     }
 
     /**
@@ -112,12 +96,10 @@ public final class ServerState implements CommandHandler {
      */
     @Override
     public byte[] apply(long index, long timestampMillis, byte[] command) {
-        CommandCodec.Entry entry = validated.remove(java.nio.ByteBuffer.wrap(command));
+        CommandCodec.Entry entry;
         try {
-            if (entry == null) {
-                entry = CommandCodec.decodeEntry(command);
-                entry.command().validate();
-            }
+            entry = CommandCodec.decodeEntry(command);
+            entry.command().validate();
         } catch (IllegalArgumentException invalid) {
             LOG.atWarn().addKeyValue("index", index).addKeyValue("error", invalid.getMessage())
                     .log("log entry rejected: not a valid command; nothing was changed");

@@ -74,6 +74,20 @@ class CommandCodecTest {
         }
     }
 
+    /** What the leader's gate decoded (a write another server encoded) is applied without decoding it again. */
+    @Test
+    void anEntryTheGateDecodedIsTakenByItsApply() {
+        Command command = new Command.JobDeregister("default", "gate", false, null);
+        byte[] foreign = CommandCodec.encode(command);
+        CommandCodec.decodeEntry(foreign); // as the apply of the encoding server: its kept command is taken
+        byte[] copy = foreign.clone();
+
+        Command gate = CommandCodec.decode(copy);
+        assertNotSame(command, gate);
+        assertSame(gate, CommandCodec.decodeEntry(copy).command());
+        assertNotSame(gate, CommandCodec.decodeEntry(copy).command()); // taken once
+    }
+
     /** Bytes that differ from what this server wrote are decoded, even when they name a kept request ID. */
     @Test
     void anEntryOnlyMatchingAKeptRequestIdIsDecoded() {
