@@ -82,7 +82,12 @@ final class Browser implements AutoCloseable {
     }
 
     WebElement find(String css) {
-        return await("an element " + css, d -> d.findElements(By.cssSelector(css)).stream().findFirst().orElse(null));
+        return find(By.cssSelector(css));
+    }
+
+    /** The first element {@code by} finds, waiting for the page to render it (pages render after their fetches). */
+    WebElement find(By by) {
+        return await("an element " + by, d -> d.findElements(by).stream().findFirst().orElse(null));
     }
 
     /** Saves the page as {@code target/screenshots/<name>.png} (a test artifact). */

@@ -42,7 +42,7 @@ class UiAclBrowserE2EIT {
             browser.screenshot("acl-sign-in");
 
             secret.sendKeys(UUID.randomUUID().toString());
-            browser.driver.findElement(By.xpath("//button[normalize-space()='Sign in']")).click();
+            browser.find(By.xpath("//button[normalize-space()='Sign in']")).click();
             WebElement refused = browser.find("[role='alert']");
             assertTrue(refused.getText().contains("Token not accepted"), refused.getText());
             assertTrue(browser.driver.getCurrentUrl().endsWith("/ui/settings/tokens"));
@@ -51,12 +51,12 @@ class UiAclBrowserE2EIT {
             browser.screenshot("acl-refused");
 
             secret.sendKeys(Keys.chord(Keys.CONTROL, "a"), MANAGEMENT);
-            browser.driver.findElement(By.xpath("//button[normalize-space()='Sign in']")).click();
+            browser.find(By.xpath("//button[normalize-space()='Sign in']")).click();
             browser.await("back on the jobs page", d -> d.getCurrentUrl().endsWith("/ui/jobs"));
             browser.find(".empty, table[aria-label='Jobs']");
             assertTrue(browser.driver.findElements(By.cssSelector("[role='alert']")).isEmpty(),
                     "no error once signed in");
-            assertEquals("ACL Token", browser.driver.findElement(By.cssSelector(".signin-link")).getText());
+            assertEquals("ACL Token", browser.find(By.cssSelector(".signin-link")).getText());
             browser.screenshot("acl-signed-in");
         }
     }

@@ -65,12 +65,12 @@ class UiBrowserE2EIT {
             WebElement editor = browser.find("textarea#jobspec");
             editor.sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.DELETE);
             editor.sendKeys(JOB);
-            browser.driver.findElement(By.xpath("//button[normalize-space()='Plan']")).click();
+            browser.find(By.xpath("//button[normalize-space()='Plan']")).click();
             WebElement plan = browser.find("section[aria-label='Plan']");
             browser.await("the plan places one allocation", d -> plan.getText().contains("1 place"));
             browser.screenshot("run-plan");
 
-            browser.driver.findElement(By.xpath("//section[@aria-label='Plan']//button[normalize-space()='Run']"))
+            browser.find(By.xpath("//section[@aria-label='Plan']//button[normalize-space()='Run']"))
                     .click();
             browser.await("the job's page", d -> d.getCurrentUrl().endsWith("/ui/jobs/ui-loop"));
             WebElement running = browser.await("an allocation that runs", Duration.ofSeconds(60), d ->
@@ -81,17 +81,17 @@ class UiBrowserE2EIT {
             running.findElement(By.cssSelector("a")).click();
             browser.await("the allocation's page", d -> d.getCurrentUrl().contains("/ui/allocations/"));
             browser.find("article.task[data-task='printer']");
-            browser.driver.findElement(By.xpath("//button[@role='tab' and normalize-space()='Logs']")).click();
+            browser.find(By.xpath("//button[@role='tab' and normalize-space()='Logs']")).click();
             WebElement logs = browser.find("pre.logs[data-stream='stdout']");
             browser.await("the task's printed line in its log", d -> logs.getText().contains("ui-says-hello-"));
             String before = logs.getText();
             browser.await("the log follows new lines", d -> !logs.getText().equals(before));
             browser.screenshot("alloc-logs");
 
-            browser.driver.findElement(By.xpath("//nav[@aria-label='Breadcrumb']/a[normalize-space()='ui-loop']"))
+            browser.find(By.xpath("//nav[@aria-label='Breadcrumb']/a[normalize-space()='ui-loop']"))
                     .click();
             browser.find("h1 .status");
-            browser.driver.findElement(By.xpath("//button[normalize-space()='Stop Job']")).click();
+            browser.find(By.xpath("//button[normalize-space()='Stop Job']")).click();
             browser.await("the confirmation", d -> d.switchTo().alert()).accept();
             browser.await("the job's status dead", Duration.ofSeconds(60), d ->
                     d.findElement(By.cssSelector("h1 .status")).getText().equals("dead"));
@@ -123,7 +123,7 @@ class UiBrowserE2EIT {
         }
         try (Browser browser = Browser.start(base(), 1280, 800)) {
             browser.open("/jobs/ui-canary");
-            browser.driver.findElement(By.xpath("//button[@role='tab' and normalize-space()='Deployments']")).click();
+            browser.find(By.xpath("//button[@role='tab' and normalize-space()='Deployments']")).click();
             WebElement first = browser.find("ul.cards > li.card");
             assertTrue(first.getText().contains("requires manual promotion"), first.getText());
             first.findElement(By.xpath(".//button[normalize-space()='Promote']")).click();
@@ -145,9 +145,9 @@ class UiBrowserE2EIT {
             browser.open("/jobs");
             browser.find("tr[data-job='phone-batch']");
             assertEquals(390L, browser.driver.executeScript("return window.innerWidth"), "a phone's viewport");
-            WebElement menu = browser.driver.findElement(By.cssSelector("button.menu-toggle"));
+            WebElement menu = browser.find(By.cssSelector("button.menu-toggle"));
             assertTrue(menu.isDisplayed(), "the menu button replaces the navigation at a phone's width");
-            assertFalse(browser.driver.findElement(By.cssSelector("nav#nav")).isDisplayed());
+            assertFalse(browser.find(By.cssSelector("nav#nav")).isDisplayed());
             Number overflow = (Number) browser.driver.executeScript(
                     "return document.documentElement.scrollWidth - window.innerWidth");
             assertTrue(overflow.intValue() <= 0, "no sideways scrolling at 390 px: " + overflow + " px too wide");
