@@ -28,25 +28,39 @@ final class Pass implements MetricSink {
     }
 
     private final TelemetryOptions options;
-    final Map<Series, Reading> readings = new HashMap<>();
+    private final Map<Series, Reading> readings = new HashMap<>();
+    private boolean closed;
 
     Pass(TelemetryOptions options) {
         this.options = options;
     }
 
+    /** What was reported; the pass takes no more reports (its map is published as it is). */
+    Map<Series, Reading> close() {
+        closed = true;
+        return readings;
+    }
+
+    private Map<Series, Reading> open() {
+        if (closed) {
+            throw new IllegalStateException("this sampling pass is over");
+        }
+        return readings;
+    }
+
     @Override
     public void gauge(String name, Map<String, String> labels, double value) {
-        readings.merge(Series.of(Series.Kind.GAUGE, name, labels), Reading.of(value), Reading::plus);
+        open().merge(Series.of(Series.Kind.GAUGE, name, labels), Reading.of(value), Reading::plus);
     }
 
     @Override
     public void counter(String name, Map<String, String> labels, double total) {
-        readings.merge(Series.of(Series.Kind.COUNTER, name, labels), Reading.of(total), Reading::plus);
+        open().merge(Series.of(Series.Kind.COUNTER, name, labels), Reading.of(total), Reading::plus);
     }
 
     @Override
     public void timer(String name, Map<String, String> labels, Timing.Snapshot timing) {
-        readings.merge(Series.of(Series.Kind.TIMER, name, labels), new Reading(0, timing.count(),
+        open().merge(Series.of(Series.Kind.TIMER, name, labels), new Reading(0, timing.count(),
                 timing.totalMillis(), timing.minMillis(), timing.maxMillis(), timing.stddevMillis()), Reading::plus);
     }
 

@@ -10,10 +10,10 @@ import io.caravan.metrics.TelemetryOptions;
 /**
  * What the sampler costs at the leader's scale (issue 19): 20,000 jobs × 7 {@code nomad.nomad.job_summary.*} gauges =
  * 140,000 series. Prints the heap the book retains per series and the thread CPU of one pass (building it and
- * {@link MeterBook#apply}) and of one rendering of each output. Not a test: run its {@code main} by hand
- * ({@code java -cp target/classes:target/test-classes:<deps> io.caravan.metrics.internal.MeterBookBench [jobs]}).
+ * {@link Readings#apply}) and of one rendering of each output. Not a test: run its {@code main} by hand
+ * ({@code java -cp target/classes:target/test-classes:<deps> io.caravan.metrics.internal.ReadingsBench [jobs]}).
  */
-public final class MeterBookBench {
+public final class ReadingsBench {
     private static final String[] STATES = {"queued", "complete", "failed", "running", "starting", "lost", "unknown"};
 
     public static void main(String[] args) {
@@ -29,7 +29,7 @@ public final class MeterBookBench {
         }
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
         long before = usedAfterGc();
-        MeterBook book = new MeterBook(new PrefixFilter(List.of(), true), "bench-host");
+        Readings book = new Readings(new PrefixFilter(List.of(), true), "bench-host");
         int passes = 30;
         long passCpu = 0;
         long renderCpu = 0;
@@ -47,8 +47,8 @@ public final class MeterBookBench {
             long t1 = cpu.getCurrentThreadCpuTime();
             int length = 0;
             if (p % 3 == 0) {
-                List<MeterBook.Row> rows = book.rows();
-                length = PrometheusText.write(rows).length() + MeterBook.summary(rows, "t").gauges().size();
+                List<Readings.Row> rows = book.rows();
+                length = PrometheusText.write(rows).length() + Readings.summary(rows, "t").gauges().size();
             }
             long t2 = cpu.getCurrentThreadCpuTime();
             if (p >= 10) {   // after the JIT's warm-up
