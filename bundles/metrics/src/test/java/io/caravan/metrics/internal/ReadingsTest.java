@@ -1,6 +1,7 @@
 package io.caravan.metrics.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -105,6 +106,34 @@ class ReadingsTest {
         assertTrue(text.contains("nomad_client_host_disk_used_percent{_lives=\"a\\nb\\\\c\",disk=\"/dev/sda1\"} 0.25"),
                 text);
         assertTrue(text.contains("nomad_client_host_memory_total NaN"), text);
+        Promtool.check(text);
+    }
+
+    @Test
+    void aPassIsSpentOnceApplied() {
+        Readings book = new Readings(new PrefixFilter(List.of(), true), null);
+        Pass p = pass();
+        book.apply(p);
+        assertThrows(IllegalStateException.class, () -> p.gauge("nomad.late", Map.of(), 1),
+                "its map is what /v1/metrics reads now");
+        assertEquals(4, book.rows().size());
+    }
+
+    @Test
+    void aSeriesWithTheAgentsOwnHostLabelIsOneSeries() throws Exception {
+        Readings book = new Readings(new PrefixFilter(List.of(), true), "h1");
+        Pass p = new Pass(TelemetryOptions.DEFAULTS);
+        p.gauge("nomad.client.allocated.cpu", Map.of(), 2);
+        p.gauge("nomad.client.allocated.cpu", Map.of("host", "h1"), 3);
+        p.gauge("nomad.client.allocated.cpu", Map.of("host", "h2"), 4);
+        book.apply(p);
+        String text = PrometheusText.write(book.rows());
+        assertEquals("""
+                # HELP nomad_client_allocated_cpu nomad.client.allocated.cpu
+                # TYPE nomad_client_allocated_cpu gauge
+                nomad_client_allocated_cpu{host="h1"} 5
+                nomad_client_allocated_cpu{host="h2"} 4
+                """, text, "the series' own host label wins over the agent's; the same labels add up");
         Promtool.check(text);
     }
 }
