@@ -3,7 +3,7 @@
  * {@link io.caravan.metrics.MetricSource} service next to what it measures; the telemetry component samples every
  * source once per {@code collection_interval} on one task and serves the result as Nomad's JSON summary or Prometheus
  * text ({@link io.caravan.metrics.Telemetry}), both written straight from the last pass's readings (no metrics
- * library: a registry's meter per series cost four times the heap at the leader's scale).
+ * library: a registry's meter per series cost five times the heap at the leader's scale).
  */
 @Version("1.0.0")
 package io.caravan.metrics;

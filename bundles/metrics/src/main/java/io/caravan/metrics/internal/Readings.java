@@ -13,7 +13,7 @@ import io.caravan.metrics.Telemetry;
  * What the last sampling pass reported, as both output formats read it: the pass's own map of readings, kept as it
  * is (the prefix filter's drops removed) until the next pass replaces it. Series a pass no longer reports are gone
  * with it. Nothing is kept per series beyond the pass's key and reading: the leader reports seven gauges per job, and
- * a registry's meter per series (Micrometer's, with its id, tags and value holder) cost four times the heap and made
+ * a registry's meter per series (Micrometer's, with its id, tags and value holder) cost five times the heap and made
  * every pass reconcile the registry with the pass.
  */
 final class Readings {
@@ -75,7 +75,7 @@ final class Readings {
     /** A reading as published: a timer never with a negative count or total (as Micrometer's timers had it). */
     private static Pass.Reading published(Series.Kind kind, Pass.Reading r) {
         return kind == Series.Kind.TIMER && (r.count() < 0 || r.total() < 0)
-                ? new Pass.Reading(0, Math.max(r.count(), 0), Math.max(r.total(), 0), r.min(), r.max(), r.stddev())
+                ? new Pass.Timed(Math.max(r.count(), 0), Math.max(r.total(), 0), r.min(), r.max(), r.stddev())
                 : r;
     }
 
