@@ -9,44 +9,105 @@ import io.caravan.metrics.Timing;
 
 /** One sampling pass: what every source reported, the same series reported twice adding up. */
 final class Pass implements MetricSink {
-    /** A value for a gauge or counter; a timer's count, total, extremes and deviation in milliseconds. */
-    record Reading(double value, long count, double total, double min, double max, double stddev) {
+    /**
+     * What one series reported: a gauge's or counter's value ({@link Value}, most series: the leader's seven per job),
+     * or a timer's count, total, extremes and deviation in milliseconds ({@link Timed}).
+     */
+    sealed interface Reading permits Value, Timed {
         static Reading of(double value) {
-            return new Reading(value, 0, 0, 0, 0, 0);
+            return new Value(value);
         }
 
+        double value();
+
+        long count();
+
+        double total();
+
+        double min();
+
+        double max();
+
+        double stddev();
+
         /** Two reports of one series in a pass: values add up; a timer's extremes come from those with samples. */
-        Reading plus(Reading o) {
-            if (count == 0 || o.count == 0) {
-                Reading timed = count == 0 ? o : this;
-                return new Reading(value + o.value, count + o.count, total + o.total, timed.min, timed.max,
-                        timed.stddev);
+        default Reading plus(Reading o) {
+            if (this instanceof Value && o instanceof Value) {
+                return new Value(value() + o.value());
             }
-            return new Reading(value + o.value, count + o.count, total + o.total, Math.min(min, o.min),
-                    Math.max(max, o.max), Math.max(stddev, o.stddev));
+            if (count() == 0 || o.count() == 0) {
+                Reading timed = count() == 0 ? o : this;
+                return new Timed(count() + o.count(), total() + o.total(), timed.min(), timed.max(), timed.stddev());
+            }
+            return new Timed(count() + o.count(), total() + o.total(), Math.min(min(), o.min()),
+                    Math.max(max(), o.max()), Math.max(stddev(), o.stddev()));
+        }
+    }
+
+    /** A gauge's or counter's value: 24 bytes, where one record of every field took 64. */
+    record Value(double value) implements Reading {
+        public long count() {
+            return 0;
+        }
+
+        public double total() {
+            return 0;
+        }
+
+        public double min() {
+            return 0;
+        }
+
+        public double max() {
+            return 0;
+        }
+
+        public double stddev() {
+            return 0;
+        }
+    }
+
+    /** A timer's durations in milliseconds. */
+    record Timed(long count, double total, double min, double max, double stddev) implements Reading {
+        public double value() {
+            return 0;
         }
     }
 
     private final TelemetryOptions options;
-    final Map<Series, Reading> readings = new HashMap<>();
+    private final Map<Series, Reading> readings = new HashMap<>();
+    private boolean closed;
 
     Pass(TelemetryOptions options) {
         this.options = options;
     }
 
+    /** What was reported; the pass takes no more reports (its map is published as it is). */
+    Map<Series, Reading> close() {
+        closed = true;
+        return readings;
+    }
+
+    private Map<Series, Reading> open() {
+        if (closed) {
+            throw new IllegalStateException("this sampling pass is over");
+        }
+        return readings;
+    }
+
     @Override
     public void gauge(String name, Map<String, String> labels, double value) {
-        readings.merge(Series.of(Series.Kind.GAUGE, name, labels), Reading.of(value), Reading::plus);
+        open().merge(Series.of(Series.Kind.GAUGE, name, labels), Reading.of(value), Reading::plus);
     }
 
     @Override
     public void counter(String name, Map<String, String> labels, double total) {
-        readings.merge(Series.of(Series.Kind.COUNTER, name, labels), Reading.of(total), Reading::plus);
+        open().merge(Series.of(Series.Kind.COUNTER, name, labels), Reading.of(total), Reading::plus);
     }
 
     @Override
     public void timer(String name, Map<String, String> labels, Timing.Snapshot timing) {
-        readings.merge(Series.of(Series.Kind.TIMER, name, labels), new Reading(0, timing.count(),
+        open().merge(Series.of(Series.Kind.TIMER, name, labels), new Timed(timing.count(),
                 timing.totalMillis(), timing.minMillis(), timing.maxMillis(), timing.stddevMillis()), Reading::plus);
     }
 

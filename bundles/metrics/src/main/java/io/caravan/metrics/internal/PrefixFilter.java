@@ -26,6 +26,11 @@ final class PrefixFilter {
         this.byDefault = byDefault;
     }
 
+    /** Whether every name is published (no rules, {@code filter_default} on): nothing to check. */
+    boolean allowsAll() {
+        return byDefault && rules.isEmpty();
+    }
+
     boolean allows(String name) {
         // The longest rule prefixing the name: walk down the sorted rules at or below the name.
         for (Map.Entry<String, Boolean> e = rules.floorEntry(name); e != null; e = rules.lowerEntry(e.getKey())) {

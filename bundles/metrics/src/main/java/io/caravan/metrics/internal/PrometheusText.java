@@ -14,10 +14,10 @@ final class PrometheusText {
     private PrometheusText() {
     }
 
-    static String write(List<MeterBook.Row> rows) {
+    static String write(List<Readings.Row> rows) {
         StringBuilder out = new StringBuilder();
         String family = null;
-        for (MeterBook.Row r : rows) {   // sorted by name: one family's rows are together
+        for (Readings.Row r : rows) {   // sorted by name: one family's rows are together
             String name = metricName(r.name());
             if (!name.equals(family)) {
                 family = name;

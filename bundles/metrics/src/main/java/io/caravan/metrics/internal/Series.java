@@ -65,6 +65,15 @@ final class Series {
         return out;
     }
 
+    /** The labels with {@code host} (unless null), sorted by name; the series' own {@code host} label wins. */
+    Map<String, String> labels(String host) {
+        Map<String, String> out = labels();
+        if (host != null) {
+            out.putIfAbsent("host", host);
+        }
+        return out;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof Series s && hash == s.hash && kind == s.kind && name.equals(s.name)

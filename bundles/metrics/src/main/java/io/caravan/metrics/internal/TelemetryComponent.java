@@ -31,8 +31,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The agent's telemetry ({@code telemetry {}}, PID {@code io.caravan.telemetry}): one scheduled task samples every
- * {@link MetricSource} service and the JVM's runtime gauges each {@code collection_interval} into the registry, which
- * {@code /v1/metrics} reads. A configuration change restarts it (Nomad needs an agent restart for this block).
+ * {@link MetricSource} service and the JVM's runtime gauges each {@code collection_interval}, and {@code /v1/metrics}
+ * writes what the last pass reported ({@link Readings}). A configuration change restarts it (Nomad needs an agent
+ * restart for this block).
  */
 @Component(service = Telemetry.class, immediate = true, configurationPid = TelemetryComponent.PID,
         configurationPolicy = ConfigurationPolicy.OPTIONAL)
@@ -68,7 +69,7 @@ public final class TelemetryComponent implements Telemetry {
 
     private final List<MetricSource> sources = new CopyOnWriteArrayList<>();
     private final MetricSource runtime = new RuntimeMetrics();
-    private final MeterBook book;
+    private final Readings readings;
     private final TelemetryOptions options;
     private final boolean prometheus;
     private final ScheduledExecutorService sampler;
@@ -80,7 +81,7 @@ public final class TelemetryComponent implements Telemetry {
             throw new IllegalArgumentException("telemetry.collection_interval must be positive: "
                     + config.collection_interval());
         }
-        this.book = new MeterBook(new PrefixFilter(List.of(config.prefix_filter()), config.filter_default()),
+        this.readings = new Readings(new PrefixFilter(List.of(config.prefix_filter()), config.filter_default()),
                 config.disable_hostname() ? null : hostname());
         this.options = new TelemetryOptions(config.publish_allocation_metrics(), config.publish_node_metrics(),
                 !config.disable_rpc_rate_metrics_labels());
@@ -119,7 +120,7 @@ public final class TelemetryComponent implements Telemetry {
                 LOG.debug("Metric source {} failed", s.getClass().getName(), e);
             }
         }
-        book.apply(pass);
+        readings.apply(pass);
     }
 
     @Override
@@ -127,12 +128,12 @@ public final class TelemetryComponent implements Telemetry {
         // go-metrics' timestamp: "2026-11-29 05:00:00 +0000 UTC"
         String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString().replace("T", " ")
                 .replace("Z", " +0000 UTC");
-        return MeterBook.summary(book.rows(), now);
+        return Readings.summary(readings.rows(), now);
     }
 
     @Override
     public Optional<String> prometheus() {
-        return prometheus ? Optional.of(PrometheusText.write(book.rows())) : Optional.empty();
+        return prometheus ? Optional.of(PrometheusText.write(readings.rows())) : Optional.empty();
     }
 
     private static String hostname() {

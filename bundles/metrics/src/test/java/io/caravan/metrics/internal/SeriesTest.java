@@ -39,7 +39,7 @@ class SeriesTest {
 
     @Test
     void aSeriesNoLongerReportedIsRemoved() {
-        MeterBook book = new MeterBook(new PrefixFilter(List.of(), true), null);
+        Readings book = new Readings(new PrefixFilter(List.of(), true), null);
         Pass first = new Pass(io.caravan.metrics.TelemetryOptions.DEFAULTS);
         first.gauge("g", Map.of("job", "a"), 1);
         first.gauge("g", Map.of("job", "b"), 2);
@@ -48,7 +48,7 @@ class SeriesTest {
         second.gauge("g", Map.of("job", "b"), 3);
         book.apply(second);
 
-        assertEquals(List.of(new MeterBook.Row(Series.Kind.GAUGE, "g", Map.of("job", "b"), Pass.Reading.of(3))),
+        assertEquals(List.of(new Readings.Row(Series.Kind.GAUGE, "g", Map.of("job", "b"), Pass.Reading.of(3))),
                 book.rows());
     }
 }

@@ -1,6 +1,7 @@
 package io.caravan.metrics.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -12,7 +13,7 @@ import io.caravan.metrics.Timing;
 import io.caravan.metrics.testing.Promtool;
 import org.junit.jupiter.api.Test;
 
-class MeterBookTest {
+class ReadingsTest {
 
     private static Pass pass() {
         Pass p = new Pass(TelemetryOptions.DEFAULTS);
@@ -30,9 +31,9 @@ class MeterBookTest {
 
     @Test
     void jsonSummaryHasNomadsShape() {
-        MeterBook book = new MeterBook(new PrefixFilter(List.of(), true), "h1");
+        Readings book = new Readings(new PrefixFilter(List.of(), true), "h1");
         book.apply(pass());
-        Telemetry.Summary s = MeterBook.summary(book.rows(), "2026-11-29 05:00:00 +0000 UTC");
+        Telemetry.Summary s = Readings.summary(book.rows(), "2026-11-29 05:00:00 +0000 UTC");
 
         assertEquals(List.of(
                 new Telemetry.Gauge("nomad.nomad.broker.total_ready", 2, Map.of("host", "h1")),
@@ -54,26 +55,26 @@ class MeterBookTest {
 
     @Test
     void seriesNoLongerReportedDisappear() {
-        MeterBook book = new MeterBook(new PrefixFilter(List.of(), true), null);
+        Readings book = new Readings(new PrefixFilter(List.of(), true), null);
         book.apply(pass());
         Pass next = new Pass(TelemetryOptions.DEFAULTS);
         next.gauge("nomad.nomad.broker.total_ready", Map.of(), 7);
         book.apply(next);
-        assertEquals(List.of(new MeterBook.Row(Series.Kind.GAUGE, "nomad.nomad.broker.total_ready", Map.of(),
+        assertEquals(List.of(new Readings.Row(Series.Kind.GAUGE, "nomad.nomad.broker.total_ready", Map.of(),
                 Pass.Reading.of(7))), book.rows(), "and without disable_hostname's host label");
     }
 
     @Test
     void thePrefixFilterDropsMetrics() {
-        MeterBook book = new MeterBook(new PrefixFilter(List.of("-nomad.nomad", "+nomad.nomad.rpc"), true), null);
+        Readings book = new Readings(new PrefixFilter(List.of("-nomad.nomad", "+nomad.nomad.rpc"), true), null);
         book.apply(pass());
         assertEquals(List.of("nomad.nomad.rpc.request", "nomad.raft.leader.lastContact"),
-                book.rows().stream().map(MeterBook.Row::name).toList());
+                book.rows().stream().map(Readings.Row::name).toList());
     }
 
     @Test
     void prometheusTextUsesNomadsNamesAndPassesPromtool() throws Exception {
-        MeterBook book = new MeterBook(new PrefixFilter(List.of(), true), "h\"1");
+        Readings book = new Readings(new PrefixFilter(List.of(), true), "h\"1");
         book.apply(pass());
         String text = PrometheusText.write(book.rows());
         assertEquals("""
@@ -99,12 +100,40 @@ class MeterBookTest {
         Pass p = new Pass(TelemetryOptions.DEFAULTS);
         p.gauge("nomad.client.host.disk.used-percent", Map.of("disk", "/dev/sda1", "9lives", "a\nb\\c"), 0.25);
         p.gauge("nomad.client.host.memory.total", Map.of(), Double.NaN);
-        MeterBook book = new MeterBook(new PrefixFilter(List.of(), true), null);
+        Readings book = new Readings(new PrefixFilter(List.of(), true), null);
         book.apply(p);
         String text = PrometheusText.write(book.rows());
         assertTrue(text.contains("nomad_client_host_disk_used_percent{_lives=\"a\\nb\\\\c\",disk=\"/dev/sda1\"} 0.25"),
                 text);
         assertTrue(text.contains("nomad_client_host_memory_total NaN"), text);
+        Promtool.check(text);
+    }
+
+    @Test
+    void aPassIsSpentOnceApplied() {
+        Readings book = new Readings(new PrefixFilter(List.of(), true), null);
+        Pass p = pass();
+        book.apply(p);
+        assertThrows(IllegalStateException.class, () -> p.gauge("nomad.late", Map.of(), 1),
+                "its map is what /v1/metrics reads now");
+        assertEquals(4, book.rows().size());
+    }
+
+    @Test
+    void aSeriesWithTheAgentsOwnHostLabelIsOneSeries() throws Exception {
+        Readings book = new Readings(new PrefixFilter(List.of(), true), "h1");
+        Pass p = new Pass(TelemetryOptions.DEFAULTS);
+        p.gauge("nomad.client.allocated.cpu", Map.of(), 2);
+        p.gauge("nomad.client.allocated.cpu", Map.of("host", "h1"), 3);
+        p.gauge("nomad.client.allocated.cpu", Map.of("host", "h2"), 4);
+        book.apply(p);
+        String text = PrometheusText.write(book.rows());
+        assertEquals("""
+                # HELP nomad_client_allocated_cpu nomad.client.allocated.cpu
+                # TYPE nomad_client_allocated_cpu gauge
+                nomad_client_allocated_cpu{host="h1"} 5
+                nomad_client_allocated_cpu{host="h2"} 4
+                """, text, "the series' own host label wins over the agent's; the same labels add up");
         Promtool.check(text);
     }
 }
