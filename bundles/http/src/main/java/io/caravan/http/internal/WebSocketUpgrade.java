@@ -158,9 +158,14 @@ final class WebSocketUpgrade {
 
         @Override
         public void close() {
+            close(CloseStatus.NORMAL, null);
+        }
+
+        @Override
+        public void close(int status, String reason) {
             CoreSession s = session;
             if (s != null) {
-                s.close(CloseStatus.NORMAL, null, Callback.NOOP);
+                s.close(status, reason, Callback.NOOP);
             }
         }
     }

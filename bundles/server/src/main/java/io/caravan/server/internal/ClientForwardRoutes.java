@@ -94,7 +94,9 @@ public final class ClientForwardRoutes implements ApiRoutes {
             routes.getAsync("/v1/client/allocation/{alloc}/" + op, inAllocNamespace, this::forward)
                     .writeAsync("/v1/client/allocation/{alloc}/" + op, inAllocNamespace, this::forward);
         });
-        routes.get("/v1/client/allocation/{alloc}/exec", EXEC.namespacedBy(this::allocNamespace), this::exec);
+        // ws_handshake: the node checks the first frame's token (the same checks, once, where alloc-node-exec is known).
+        routes.get("/v1/client/allocation/{alloc}/exec",
+                EXEC.namespacedBy(this::allocNamespace).withTokenInHandshake(), this::exec);
         routes.getAsync("/v1/client/stats", HOST_STATS, this::hostStats);
     }
 
