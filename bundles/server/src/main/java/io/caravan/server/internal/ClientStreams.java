@@ -241,9 +241,14 @@ final class ClientStreams {
             return CompletableFuture.completedFuture(null);
         }
 
+        /** The node's refusal (its socket closed with 1008 or 1011 and a reason) reaches the caller as it was. */
         @Override
         public void end(CaravanException error) {
-            peer.close();
+            if (error == null) {
+                peer.close();
+            } else {
+                peer.close(error.code() == ErrorCode.INTERNAL ? 1011 : 1008, error.getMessage());
+            }
         }
     }
 }
