@@ -111,10 +111,10 @@ class ExecHandshakeE2EIT {
                 assertTrue(Files.exists(marker), where + ": " + ok.frames + " " + ok.status + " " + ok.reason);
                 assertEquals("{\"exited\":true,\"result\":{\"exit_code\":0}}", ok.frames.get(ok.frames.size() - 1));
 
-                // The header's token, as the CLI sends it, still works (its frame naming the same token is fine);
-                // a header token that may not exec is refused before the upgrade, as before.
+                // The header's token, as the CLI sends it, still works; a header token that may not exec is refused
+                // before the upgrade, as before.
                 Path headed = dir.resolve("header-" + where);
-                Session header = Session.open(agent, allocId, headed, true, exec, exec);
+                Session header = Session.open(agent, allocId, headed, true, exec, null);
                 header.closed.get(30, TimeUnit.SECONDS);
                 assertTrue(Files.exists(headed), where + ": " + header.frames);
                 HttpResponse<String> refusedByHeader = agent.call("GET", "/v1/client/allocation/" + allocId
@@ -149,9 +149,12 @@ class ExecHandshakeE2EIT {
                 builder.header("X-Nomad-Token", headerToken);
             }
             WebSocket ws = builder.buildAsync(uri, session).get(30, TimeUnit.SECONDS);
-            String auth = AgentProcess.JSON.createObjectNode().put("version", 1)
-                    .put("auth_token", frameToken == null ? "" : frameToken).toString();
-            ws.sendText(auth, true).get(10, TimeUnit.SECONDS);
+            if (headerToken == null) {
+                // (With a header token the command starts before the upgrade: touch may be done already.)
+                String auth = AgentProcess.JSON.createObjectNode().put("version", 1)
+                        .put("auth_token", frameToken == null ? "" : frameToken).toString();
+                ws.sendText(auth, true).get(10, TimeUnit.SECONDS);
+            }
             return session;
         }
 
