@@ -95,7 +95,13 @@ class ExecHandshakeE2EIT {
                 List<String[]> refusals = List.of(new String[] {null, "Permission denied"},
                         new String[] {"00000000-0000-4000-8000-000000000000", "ACL token not found"},
                         new String[] {reader, "Permission denied"}, new String[] {execOnly, "Permission denied"});
+                long relayed = rpcCalls(client, "Agent.WebSocket");
                 for (String[] refusal : refusals) {
+                    if (agent == server && refusal[0] == execOnly) {
+                        // The server refused the others itself: it relayed nothing to the client.
+                        Thread.sleep(2500);    // the metrics are sampled every second
+                        assertEquals(relayed, rpcCalls(client, "Agent.WebSocket"));
+                    }
                     Path marker = dir.resolve("refused-" + where + "-" + refusals.indexOf(refusal));
                     Session session = Session.open(agent, allocId, marker, true, null, refusal[0]);
                     session.closed.get(30, TimeUnit.SECONDS);
@@ -110,6 +116,13 @@ class ExecHandshakeE2EIT {
                 ok.closed.get(30, TimeUnit.SECONDS);
                 assertTrue(Files.exists(marker), where + ": " + ok.frames + " " + ok.status + " " + ok.reason);
                 assertEquals("{\"exited\":true,\"result\":{\"exit_code\":0}}", ok.frames.get(ok.frames.size() - 1));
+
+                if (agent == server) {
+                    // exec-only passed the server's check (alloc-exec) and was refused by the client (no
+                    // alloc-node-exec); the good one ran there: both went through.
+                    AgentProcess.await("the relayed sockets are counted", WAIT,
+                            () -> rpcCalls(client, "Agent.WebSocket") >= relayed + 2);
+                }
 
                 // The header's token, as the CLI sends it, still works; a header token that may not exec is refused
                 // before the upgrade, as before.
@@ -127,6 +140,22 @@ class ExecHandshakeE2EIT {
             }
             AgentProcess.deleteTree(dir);
         }
+    }
+
+    /** {@code method}'s RPC calls served by {@code agent}, from its metrics (sampled every second). */
+    private static long rpcCalls(AgentProcess agent, String method) {
+        long n = 0;
+        try {
+            for (JsonNode c : agent.json("/v1/metrics").path("Counters")) {
+                if (c.path("Name").asText().equals("nomad.nomad.rpc.request")
+                        && c.path("Labels").path("method").asText().equals(method)) {
+                    n += c.path("Count").asLong();
+                }
+            }
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+        return n;
     }
 
     /** One exec of {@code touch marker}: the frames received, then how the socket closed. */
