@@ -143,11 +143,12 @@ public final class ClientForwardRoutes implements ApiRoutes {
     private ApiResponse execWithHandshake(ApiRequest request) {
         return streams.socketAfterHandshake(request, servers.serverRpcAddresses(), token -> {
             Identity caller = request.authenticate(token);
-            Allocation alloc = alloc(request);
-            if (!EXEC.rule().allows(caller, alloc.namespace())) {
+            // As the dispatcher checks: in the allocation's namespace, the query's for one unknown (then a 404).
+            String namespace = allocNamespace(request);
+            if (!EXEC.rule().allows(caller, namespace != null ? namespace : request.options().namespace())) {
                 throw new CaravanException(ErrorCode.PERMISSION_DENIED, "Permission denied");
             }
-            return alloc.nodeId();
+            return alloc(request).nodeId();
         });
     }
 
