@@ -233,7 +233,11 @@ function Exec({ alloc, tasks }) {
       }
     };
     ws.onerror = () => setOutput((o) => `${o}\n[the connection failed]\n`);
-    ws.onclose = () => setSocket(null);
+    // A refusal (a token that may not exec: 1008) closes with the reason; show it rather than a silent close.
+    ws.onclose = (ev) => {
+      if (ev.code !== 1000 && ev.code !== 1005 && ev.reason) setOutput((o) => `${o}\n[refused: ${ev.reason}]\n`);
+      setSocket(null);
+    };
     setSocket(ws);
   };
   const send = (e) => {

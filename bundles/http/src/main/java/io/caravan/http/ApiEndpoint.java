@@ -10,7 +10,8 @@ import io.caravan.api.acl.AclRule;
  * dispatcher checks before the handler runs, and where the request names its namespace (the {@code namespace} query
  * parameter unless the endpoint says otherwise, e.g. a job's own {@code Namespace} in a register body).
  */
-public record ApiEndpoint(String name, AclRule rule, Function<ApiRequest, String> namespace, Routing routing) {
+public record ApiEndpoint(String name, AclRule rule, Function<ApiRequest, String> namespace, Routing routing,
+                          boolean tokenInHandshake) {
 
     /** Where a call is served. */
     public enum Routing {
@@ -32,6 +33,11 @@ public record ApiEndpoint(String name, AclRule rule, Function<ApiRequest, String
         LEADER
     }
 
+    /** An endpoint whose token comes with the request only. */
+    public ApiEndpoint(String name, AclRule rule, Function<ApiRequest, String> namespace, Routing routing) {
+        this(name, rule, namespace, routing, false);
+    }
+
     public ApiEndpoint {
         Objects.requireNonNull(routing, "routing");
         Objects.requireNonNull(name, "name");
@@ -51,16 +57,26 @@ public record ApiEndpoint(String name, AclRule rule, Function<ApiRequest, String
         return new ApiEndpoint(name, rule, r -> {
             String ns = namespaceOf.apply(r);
             return ns == null || ns.isEmpty() ? r.options().namespace() : ns;
-        }, routing);
+        }, routing, tokenInHandshake);
     }
 
     /** The same endpoint, an operation on the agent itself ({@link Routing#AGENT}). */
     public ApiEndpoint agentLocal() {
-        return new ApiEndpoint(name, rule, namespace, Routing.AGENT);
+        return new ApiEndpoint(name, rule, namespace, Routing.AGENT, tokenInHandshake);
     }
 
     /** The same endpoint, served by the leader. */
     public ApiEndpoint onLeader() {
-        return new ApiEndpoint(name, rule, namespace, Routing.LEADER);
+        return new ApiEndpoint(name, rule, namespace, Routing.LEADER, tokenInHandshake);
+    }
+
+    /**
+     * The same endpoint, a WebSocket that may take its token in its first message, as Nomad's {@code ws_handshake}
+     * (browsers cannot set headers on a WebSocket). With ACLs on, a call with {@code ws_handshake=true} and no token
+     * reaches the handler unchecked ({@link ApiRequest#authenticationDeferred()}); the handler then checks the
+     * message's token ({@link ApiRequest#authenticate}) against this rule before it does anything.
+     */
+    public ApiEndpoint withTokenInHandshake() {
+        return new ApiEndpoint(name, rule, namespace, routing, true);
     }
 }

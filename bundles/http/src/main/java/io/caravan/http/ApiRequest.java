@@ -34,6 +34,26 @@ public interface ApiRequest {
         return Identity.anonymous(Acl.NONE);
     }
 
+    /**
+     * True when the dispatcher did not authenticate this call: ACLs are on, its endpoint takes the token in its
+     * WebSocket's first message ({@link ApiEndpoint#withTokenInHandshake()}), and it came with {@code ws_handshake=true}
+     * and no token. {@link #identity()} is then anonymous and nothing was checked: the handler must
+     * {@link #authenticate} the message's token and check the endpoint's rule before doing anything.
+     */
+    default boolean authenticationDeferred() {
+        return false;
+    }
+
+    /**
+     * The caller {@code token} names, resolved as the dispatcher resolves a header's (null or empty: anonymous; with
+     * ACLs off: allowed everything).
+     *
+     * @throws io.caravan.api.CaravanException 403 for an unknown or expired token
+     */
+    default Identity authenticate(String token) {
+        return Identity.anonymous(Acl.NONE);
+    }
+
     /** Nomad's common query parameters, validated (a bad {@code index} or {@code wait} is already a 400). */
     QueryOptions options();
 

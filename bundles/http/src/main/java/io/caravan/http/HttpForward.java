@@ -47,6 +47,19 @@ public final class HttpForward {
                     request.rawBody());
         }
 
+        /**
+         * The same call carrying {@code token} as its {@code X-Nomad-Token} (a token that came another way, such as
+         * the first frame of a {@code ws_handshake} WebSocket); null or empty: the call as it is.
+         */
+        public Call withToken(String token) {
+            if (token == null || token.isEmpty()) {
+                return this;
+            }
+            Map<String, String> with = new LinkedHashMap<>(headers);
+            with.put(TOKEN, token);
+            return new Call(method, uri, with, body);
+        }
+
         /** The same call, {@linkplain #FORWARDED marked} as relayed by a server. */
         public Call forwarded() {
             Map<String, String> marked = new LinkedHashMap<>(headers);

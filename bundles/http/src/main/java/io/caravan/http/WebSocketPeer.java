@@ -11,4 +11,12 @@ public interface WebSocketPeer {
 
     /** Closes the connection normally (after the messages queued before). Idempotent. */
     void close();
+
+    /**
+     * Closes the connection with a status ({@code 1008}: policy violation, {@code 1011}: internal error) and a
+     * reason the far end can show, after the messages queued before. Idempotent.
+     */
+    default void close(int status, String reason) {
+        close();
+    }
 }

@@ -3,7 +3,7 @@
  * everything Nomad's wire contract fixes (paths, query options, {@code X-Nomad-*} headers, JSON casing, plain-text
  * errors); a route only turns a request into a response.
  */
-@Version("2.3.0")
+@Version("2.4.0")
 package io.caravan.http;
 
 import org.osgi.annotation.versioning.Version;

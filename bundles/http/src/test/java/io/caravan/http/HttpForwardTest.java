@@ -37,4 +37,12 @@ class HttpForwardTest {
         HttpForward.Call call = HttpForward.Call.of(new Request(Optional.empty(), Map.of()));
         assertEquals(Map.of(), call.headers());
     }
+
+    @Test
+    void aTokenFromTheFirstFrameTravelsAsTheNomadTokenHeader() {
+        HttpForward.Call call = HttpForward.Call.of(new Request(Optional.empty(), Map.of()));
+        assertEquals(Map.of("X-Nomad-Token", "from-frame"), call.withToken("from-frame").headers());
+        assertEquals(call, call.withToken(""));
+        assertEquals(call, call.withToken(null));
+    }
 }

@@ -72,4 +72,59 @@ class UiAclBrowserE2EIT {
             assertEquals(null, browser.driver.executeScript("return localStorage.getItem('nomad.token')"));
         }
     }
+
+    /**
+     * The Exec tab sends its token in the first frame (ws_handshake): a token that may only read is refused with the
+     * reason and the command never runs; the management token runs it.
+     */
+    @Test
+    void theExecTabAuthenticatesInTheFirstFrame() throws Exception {
+        AgentProcess agent = dev.agent();
+        var run = agent.call("POST", "/v1/jobs", MANAGEMENT, """
+                {"Job": {"ID": "exec-ui", "Type": "service", "Datacenters": ["dc1"], "TaskGroups": [{"Name": "g",
+                  "Tasks": [{"Name": "t", "Driver": "raw_exec",
+                    "Config": {"command": "/bin/sh", "args": ["-c", "while true; do sleep 1; done"]}}]}]}}
+                """);
+        assertEquals(200, run.statusCode(), run.body());
+        AgentProcess.await("the task runs", java.time.Duration.ofSeconds(60), () -> {
+            try {
+                var allocs = AgentProcess.JSON.readTree(agent.call("GET", "/v1/job/exec-ui/allocations", MANAGEMENT,
+                        null).body());
+                return allocs.size() == 1 && allocs.get(0).get("ClientStatus").asText().equals("running");
+            } catch (Exception e) {
+                return false;
+            }
+        });
+        String allocId = AgentProcess.JSON.readTree(agent.call("GET", "/v1/job/exec-ui/allocations", MANAGEMENT,
+                null).body()).get(0).get("ID").asText();
+        String reader = agent.tokenWith(MANAGEMENT, "ui-reader", "namespace \"default\" { policy = \"read\" }");
+        java.nio.file.Path refusedMarker = dev.dir().resolve("refused-from-the-ui");
+        java.nio.file.Path ranMarker = dev.dir().resolve("ran-from-the-ui");
+        try (Browser browser = Browser.start(agent.address() + "/ui", 1280, 800)) {
+            browser.open("/jobs");
+            browser.driver.executeScript("localStorage.setItem('nomad.token', arguments[0])", reader);
+            exec(browser, allocId, "touch " + refusedMarker);
+            browser.await("the refusal is shown", d -> d.findElement(By.cssSelector("pre[aria-label='Exec output']"))
+                    .getText().contains("[refused: Permission denied]"));
+            assertTrue(!java.nio.file.Files.exists(refusedMarker), "the refused command did not run");
+            browser.screenshot("acl-exec-refused");
+
+            browser.driver.executeScript("localStorage.setItem('nomad.token', arguments[0])", MANAGEMENT);
+            exec(browser, allocId, "touch " + ranMarker);
+            browser.await("the command exits", d -> d.findElement(By.cssSelector("pre[aria-label='Exec output']"))
+                    .getText().contains("[exited with code 0]"));
+            assertTrue(java.nio.file.Files.exists(ranMarker), "the command ran");
+            browser.screenshot("acl-exec-ran");
+        } finally {
+            agent.call("DELETE", "/v1/job/exec-ui?purge=true", MANAGEMENT, null);
+        }
+    }
+
+    /** Opens the allocation's Exec tab and connects with {@code command}. */
+    private static void exec(Browser browser, String allocId, String command) {
+        browser.open("/allocations/" + allocId + "?tab=Exec");
+        WebElement input = browser.find("form.log-controls input");
+        input.sendKeys(Keys.chord(Keys.CONTROL, "a"), command);
+        browser.driver.findElement(By.xpath("//button[normalize-space()='Connect']")).click();
+    }
 }

@@ -7,9 +7,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -345,12 +347,19 @@ public final class ApiServlet extends HttpServlet {
     /** Runs a found route: authenticates the caller, checks the rule, then forwards to the leader or handles it. */
     private CompletionStage<ApiResponse> serve(Router.Found found, WireRequest call, Settings current) {
         ApiEndpoint endpoint = found.endpoint();
-        Identity caller = authenticate(call, endpoint, current);
-        calls.count(endpoint.name(), caller);
-        if (!endpoint.rule().allows(caller, endpoint.namespace().apply(call))) {
-            throw new CaravanException(ErrorCode.PERMISSION_DENIED, "Permission denied");
+        if (tokenInHandshake(call, endpoint, current)) {
+            // Its handler reads the token from the socket's first message and checks it (ws_handshake).
+            call.deferAuthentication(token -> authenticate(Optional.ofNullable(token).filter(t -> !t.isEmpty()),
+                    endpoint, current));
+            calls.count(endpoint.name(), call.identity());
+        } else {
+            Identity caller = authenticate(call.token(), endpoint, current);
+            calls.count(endpoint.name(), caller);
+            if (!endpoint.rule().allows(caller, endpoint.namespace().apply(call))) {
+                throw new CaravanException(ErrorCode.PERMISSION_DENIED, "Permission denied");
+            }
+            call.setIdentity(caller);
         }
-        call.setIdentity(caller);
         Optional<String> leader = endpoint.routing() == ApiEndpoint.Routing.LEADER ? leaderElsewhere(call)
                 : Optional.empty();
         if (leader.isPresent()) {
@@ -385,18 +394,29 @@ public final class ApiServlet extends HttpServlet {
      * The caller, from its token: with ACLs off anyone may do anything; with them on, a missing resolver (a server
      * still starting, a client that has no server yet) refuses the call rather than let it through.
      */
-    private Identity authenticate(WireRequest call, ApiEndpoint endpoint, Settings current) {
+    private Identity authenticate(Optional<String> token, ApiEndpoint endpoint, Settings current) {
         if (!current.aclEnabled()) {
             return Identity.UNRESTRICTED;
         }
         AclResolver acl = resolver;
-        if (acl == null && call.token().isEmpty() && endpoint.rule() == AclRule.PUBLIC) {
+        if (acl == null && token.isEmpty() && endpoint.rule() == AclRule.PUBLIC) {
             return Identity.anonymous(Acl.NONE);   // health checks work before (and without) a resolver
         }
         if (acl == null) {
             throw new CaravanException(ErrorCode.INTERNAL, "ACL resolution is not available yet");
         }
-        return acl.resolve(call.token().orElse(null));
+        return acl.resolve(token.orElse(null));
+    }
+
+    /**
+     * A WebSocket upgrade, with ACLs on, to an endpoint that takes its token in the first message, that asks for that
+     * ({@code ws_handshake} true, as Go's ParseBool reads it) and carries no token of its own.
+     */
+    private static boolean tokenInHandshake(WireRequest call, ApiEndpoint endpoint, Settings current) {
+        return endpoint.tokenInHandshake() && current.aclEnabled() && call.token().isEmpty()
+                && call.header("Upgrade").map(u -> u.equalsIgnoreCase("websocket")).orElse(false)
+                && call.query("ws_handshake").map(v -> Set.of("1", "t", "true").contains(v.toLowerCase(Locale.ROOT)))
+                        .orElse(false);
     }
 
 

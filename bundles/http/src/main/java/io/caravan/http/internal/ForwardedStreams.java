@@ -158,6 +158,9 @@ final class ForwardedStreams {
 
     /** Our listener's side of the WebSocket: its messages go to the stream, read one at a time as the window allows. */
     private static final class Relay implements WebSocket.Listener {
+        private static final int GOING_AWAY = 1001;
+        private static final int NO_STATUS = 1005;
+        private static final int INTERNAL_ERROR = 1011;
         private final RpcStream stream;
         private final ByteArrayOutputStream partial = new ByteArrayOutputStream();
 
@@ -192,9 +195,19 @@ final class ForwardedStreams {
             });
         }
 
+        /**
+         * A normal close ends the stream; a refusal (Nomad's 1008, or 1011 for an internal error) fails it with its
+         * reason, so that the far end closes its caller's socket with the same code and reason.
+         */
         @Override
         public CompletionStage<?> onClose(WebSocket ws, int statusCode, String reason) {
-            stream.close();
+            if (statusCode == WebSocket.NORMAL_CLOSURE || statusCode == GOING_AWAY || statusCode == NO_STATUS) {
+                stream.close();
+            } else {
+                stream.fail(new CaravanException(statusCode == INTERNAL_ERROR ? ErrorCode.INTERNAL
+                        : ErrorCode.PERMISSION_DENIED, reason == null || reason.isEmpty() ? "closed: " + statusCode
+                        : reason));
+            }
             return null;
         }
 

@@ -31,6 +31,7 @@ final class WebSocketUpgrade {
     /** Exec sessions sit idle while a person thinks; Nomad's clients send a heartbeat every 10 s. */
     private static final Duration IDLE_TIMEOUT = Duration.ofMinutes(5);
     private static final long MAX_MESSAGE_BYTES = 4L * 1024 * 1024;
+    private static final int MAX_REASON_BYTES = 123;
     private static final WebSocketComponents COMPONENTS = components();
 
     private WebSocketUpgrade() {
@@ -158,10 +159,33 @@ final class WebSocketUpgrade {
 
         @Override
         public void close() {
+            close(CloseStatus.NORMAL, null);
+        }
+
+        @Override
+        public void close(int status, String reason) {
             CoreSession s = session;
             if (s != null) {
-                s.close(CloseStatus.NORMAL, null, Callback.NOOP);
+                s.close(status, fit(reason), Callback.NOOP);
             }
+        }
+
+        /** A close frame's reason is at most 123 bytes of UTF-8: a longer one is cut, at a character. */
+        private static String fit(String reason) {
+            if (reason == null || reason.getBytes(StandardCharsets.UTF_8).length <= MAX_REASON_BYTES) {
+                return reason;
+            }
+            StringBuilder cut = new StringBuilder();
+            int bytes = 0;
+            for (int i = 0; i < reason.length(); i = reason.offsetByCodePoints(i, 1)) {
+                String c = new String(Character.toChars(reason.codePointAt(i)));
+                bytes += c.getBytes(StandardCharsets.UTF_8).length;
+                if (bytes > MAX_REASON_BYTES) {
+                    break;
+                }
+                cut.append(c);
+            }
+            return cut.toString();
         }
     }
 }

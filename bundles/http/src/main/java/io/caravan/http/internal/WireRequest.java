@@ -32,6 +32,7 @@ final class WireRequest implements ApiRequest {
     private final long maxBody;
     private volatile Identity identity = Identity.anonymous(Acl.NONE);
     private volatile byte[] rawBody;
+    private volatile java.util.function.Function<String, Identity> authenticator;
 
     /** @param maxBody the most body bytes {@link #body} and {@link #rawBody} read before answering 413 */
     WireRequest(HttpServletRequest request, Map<String, String> params, String defaultRegion, ObjectMapper json,
@@ -118,6 +119,22 @@ final class WireRequest implements ApiRequest {
 
     void setIdentity(Identity caller) {
         this.identity = caller;
+    }
+
+    @Override
+    public boolean authenticationDeferred() {
+        return authenticator != null;
+    }
+
+    @Override
+    public Identity authenticate(String token) {
+        java.util.function.Function<String, Identity> resolve = authenticator;
+        return resolve == null ? identity : resolve.apply(token);
+    }
+
+    /** The call's handler authenticates it, with {@code resolve} ({@link ApiRequest#authenticationDeferred()}). */
+    void deferAuthentication(java.util.function.Function<String, Identity> resolve) {
+        this.authenticator = resolve;
     }
 
     @Override

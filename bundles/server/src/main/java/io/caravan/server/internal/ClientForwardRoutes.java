@@ -8,9 +8,11 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import io.caravan.api.CaravanException;
+import io.caravan.api.ErrorCode;
 import io.caravan.api.acl.Access;
 import io.caravan.api.acl.AclRule;
 import io.caravan.api.acl.Capability;
+import io.caravan.api.acl.Identity;
 import io.caravan.api.acl.Scope;
 import io.caravan.api.model.Allocation;
 import io.caravan.http.ApiEndpoint;
@@ -94,7 +96,9 @@ public final class ClientForwardRoutes implements ApiRoutes {
             routes.getAsync("/v1/client/allocation/{alloc}/" + op, inAllocNamespace, this::forward)
                     .writeAsync("/v1/client/allocation/{alloc}/" + op, inAllocNamespace, this::forward);
         });
-        routes.get("/v1/client/allocation/{alloc}/exec", EXEC.namespacedBy(this::allocNamespace), this::exec);
+        // ws_handshake: the first frame's token is checked here before the node is asked (execWithHandshake).
+        routes.get("/v1/client/allocation/{alloc}/exec",
+                EXEC.namespacedBy(this::allocNamespace).withTokenInHandshake(), this::exec);
         routes.getAsync("/v1/client/stats", HOST_STATS, this::hostStats);
     }
 
@@ -116,6 +120,9 @@ public final class ClientForwardRoutes implements ApiRoutes {
      * answer before upgrading, so a bad request (unknown task, no command) is the node's plain HTTP error.
      */
     private ApiResponse exec(ApiRequest request) throws Exception {
+        if (request.authenticationDeferred()) {
+            return execWithHandshake(request);
+        }
         Allocation alloc = alloc(request);
         if (!request.header("Upgrade").map(u -> u.equalsIgnoreCase("websocket")).orElse(false)) {
             throw CaravanException.badRequest("expected a WebSocket upgrade request");
@@ -126,6 +133,23 @@ public final class ClientForwardRoutes implements ApiRoutes {
         } catch (ExecutionException e) {
             throw e.getCause() instanceof CaravanException c ? c : e;
         }
+    }
+
+    /**
+     * A ws_handshake exec without a token: upgraded at once, and nothing is relayed until the first frame's token
+     * may {@code alloc-exec} in the allocation's namespace; the node then checks that token again (as a header's:
+     * {@code alloc-node-exec} too, which only it can) before its command starts.
+     */
+    private ApiResponse execWithHandshake(ApiRequest request) {
+        return streams.socketAfterHandshake(request, servers.serverRpcAddresses(), token -> {
+            Identity caller = request.authenticate(token);
+            // As the dispatcher checks: in the allocation's namespace, the query's for one unknown (then a 404).
+            String namespace = allocNamespace(request);
+            if (!EXEC.rule().allows(caller, namespace != null ? namespace : request.options().namespace())) {
+                throw new CaravanException(ErrorCode.PERMISSION_DENIED, "Permission denied");
+            }
+            return alloc(request).nodeId();
+        });
     }
 
     private Allocation alloc(ApiRequest request) {

@@ -11,9 +11,11 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
+import io.caravan.api.exec.ExecFrames;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
 import io.caravan.http.BodyWriter;
@@ -73,8 +75,23 @@ final class ClientStreams {
         });
     }
 
+    /**
+     * {@code request}, a WebSocket upgrade whose token comes in its first frame ({@code ws_handshake}): upgraded at
+     * once; that frame's token goes to {@code authorize} (which checks it and names the node, or throws), and only then
+     * is the socket opened on the node, the token in its header so that the node checks it too, before its command
+     * starts. The first frame is relayed as it came. A refusal, here or the node's, closes the caller's socket with
+     * 1008 (1011 for an internal error) and the reason, as Nomad does.
+     */
+    ApiResponse socketAfterHandshake(ApiRequest request, List<String> servers, Function<String, String> authorize) {
+        return ApiResponse.ok(new HandshakeSocket(HttpForward.Call.of(request), request, servers, authorize));
+    }
+
     private CompletableFuture<Opened> open(String nodeId, String method, ApiRequest request, List<String> servers) {
-        HttpForward.Call call = HttpForward.Call.of(request);
+        return open(nodeId, method, HttpForward.Call.of(request), request, servers);
+    }
+
+    private CompletableFuture<Opened> open(String nodeId, String method, HttpForward.Call call, ApiRequest request,
+                                           List<String> servers) {
         return attach(rpc.openNodeStream(nodeId, method, call)).exceptionallyCompose(error -> {
             Throwable t = NodeCalls.unwrap(error);
             if (!NodeCalls.connectedElsewhere(t, request)) {
@@ -200,6 +217,109 @@ final class ClientStreams {
         return new CaravanException(ErrorCode.INTERNAL, "the caller went away");
     }
 
+    /** A ws_handshake socket: the caller's, open before the node's, until its first frame passed the checks. */
+    private final class HandshakeSocket implements WebSocketBody, WebSocketBody.Listener {
+        private final HttpForward.Call call;
+        private final ApiRequest request;
+        private final List<String> servers;
+        private final Function<String, String> authorize;
+        private final AtomicBoolean ended = new AtomicBoolean();
+        private volatile WebSocketPeer peer;
+        private volatile Socket bridge;
+        private volatile boolean first = true;
+
+        HandshakeSocket(HttpForward.Call call, ApiRequest request, List<String> servers,
+                        Function<String, String> authorize) {
+            this.call = call;
+            this.request = request;
+            this.servers = servers;
+            this.authorize = authorize;
+        }
+
+        @Override
+        public Listener open(WebSocketPeer p) {
+            peer = p;
+            timer.schedule(() -> {
+                if (bridge == null) {
+                    refuse(1008, "no auth frame in " + HEAD_WAIT.toSeconds() + " s");
+                }
+            }, HEAD_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            return this;
+        }
+
+        /** The first frame is checked, then opens the node's socket (on this connection's thread: the rest wait). */
+        @Override
+        public void text(String message) {
+            Socket open = bridge;
+            if (open != null) {
+                open.text(message);
+                return;
+            }
+            if (!first || ended.get()) {
+                return;
+            }
+            first = false;
+            ExecFrames.Input auth;
+            try {
+                auth = ExecFrames.readInput(message);
+            } catch (IOException e) {
+                refuse(1008, "unexpected handshake value: " + e.getMessage());
+                return;
+            }
+            if (!auth.isAuth() || auth.version() == null || auth.version() != 1) {
+                refuse(1008, "unexpected handshake value: " + auth.version());
+                return;
+            }
+            Opened opened;
+            try {
+                String nodeId = authorize.apply(auth.authToken());
+                opened = ClientStreams.this.open(nodeId, HttpForward.WEBSOCKET, call.withToken(auth.authToken()),
+                        request, servers)
+                        .get(HEAD_WAIT.toSeconds() + 5, TimeUnit.SECONDS);
+            } catch (CaravanException e) {
+                refuse(e.code() == ErrorCode.INTERNAL ? 1011 : 1008, e.getMessage());
+                return;
+            } catch (Exception e) {
+                Throwable t = NodeCalls.unwrap(e instanceof java.util.concurrent.ExecutionException && e.getCause()
+                        != null ? e.getCause() : e);
+                refuse(t instanceof CaravanException c && c.code() != ErrorCode.INTERNAL ? 1008 : 1011,
+                        t.getMessage() == null ? t.toString() : t.getMessage());
+                return;
+            }
+            if (!opened.head().ok()) {
+                opened.stream().close();
+                byte[] body = opened.head().body();
+                String why = body == null ? "" : new String(body, StandardCharsets.UTF_8).strip();
+                refuse(opened.head().status() >= 500 ? 1011 : 1008, why.isEmpty() ? "status "
+                        + opened.head().status() : why);
+                return;
+            }
+            Socket socket = new Socket(opened);
+            socket.open(peer);
+            bridge = socket;
+            if (ended.get()) {
+                socket.closed();     // the caller left while the node's socket opened
+                return;
+            }
+            socket.text(message);    // the node reads the same first frame
+        }
+
+        @Override
+        public void closed() {
+            ended.set(true);
+            Socket open = bridge;
+            if (open != null) {
+                open.closed();
+            }
+        }
+
+        private void refuse(int status, String reason) {
+            if (ended.compareAndSet(false, true)) {
+                peer.close(status, reason);
+            }
+        }
+    }
+
     /** The caller's WebSocket, bridged to the node's: text messages both ways, and the close. */
     private final class Socket implements WebSocketBody, WebSocketBody.Listener, Sink {
         private final Opened opened;
@@ -241,9 +361,14 @@ final class ClientStreams {
             return CompletableFuture.completedFuture(null);
         }
 
+        /** The node's refusal (its socket closed with 1008 or 1011 and a reason) reaches the caller as it was. */
         @Override
         public void end(CaravanException error) {
-            peer.close();
+            if (error == null) {
+                peer.close();
+            } else {
+                peer.close(error.code() == ErrorCode.INTERNAL ? 1011 : 1008, error.getMessage());
+            }
         }
     }
 }

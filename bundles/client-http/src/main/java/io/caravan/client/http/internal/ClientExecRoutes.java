@@ -13,6 +13,7 @@ import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
 import io.caravan.api.acl.AclRule;
 import io.caravan.api.acl.Capability;
+import io.caravan.api.acl.Identity;
 import io.caravan.client.ClientAllocs;
 import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiRequest;
@@ -28,7 +29,9 @@ import org.osgi.service.component.annotations.Reference;
 /**
  * Nomad's {@code alloc exec}: {@code GET /v1/client/allocation/:id/exec?task=&command=<JSON array>&tty=} upgraded to
  * a WebSocket carrying {@link io.caravan.api.exec.ExecFrames}. The command is started before the upgrade, so a bad
- * request (unknown task, a task not running, a driver without exec) is a plain HTTP error. Each session pumps the
+ * request (unknown task, a task not running, a driver without exec) is a plain HTTP error; but a call that brings its
+ * token in the first message ({@code ws_handshake=true}, ACLs on, no header token) is upgraded first, and its command
+ * starts only once that token passes the checks (a refusal closes the socket with 1008 and the reason). Each session pumps the
  * command's output on two threads of this component's pool while it runs.
  */
 @Component(service = ApiRoutes.class)
@@ -66,12 +69,12 @@ public final class ClientExecRoutes implements ApiRoutes {
 
     @Override
     public void register(RouteTable routes) {
-        routes.get("/v1/client/allocation/{alloc}/exec", ClientFsRoutes.inAllocNamespace(allocs, EXEC), this::exec);
+        routes.get("/v1/client/allocation/{alloc}/exec",
+                ClientFsRoutes.inAllocNamespace(allocs, EXEC).withTokenInHandshake(), this::exec);
     }
 
     ApiResponse exec(ApiRequest request) {
         String allocId = request.pathParam("alloc");
-        String namespace = allocs.namespace(allocId).orElseThrow(() -> ClientFsRoutes.unknownAllocation(allocId));
         String task = Params.nonEmpty(request, "task")
                 .orElseThrow(() -> CaravanException.badRequest("missing task parameter"));
         List<String> command = command(request);
@@ -80,12 +83,29 @@ public final class ClientExecRoutes implements ApiRoutes {
         if (!request.header("Upgrade").map(u -> u.equalsIgnoreCase("websocket")).orElse(false)) {
             throw CaravanException.badRequest("expected a WebSocket upgrade request");
         }
+        if (request.authenticationDeferred()) {
+            // The token comes in the first message: nothing is looked up, and nothing starts, before it is checked.
+            return ApiResponse.ok(ExecSocket.awaitingToken(token -> {
+                Identity caller = request.authenticate(token);
+                String namespace = allocs.namespace(allocId).orElse(request.options().namespace());
+                if (!EXEC.rule().allows(caller, namespace)) {
+                    throw new CaravanException(ErrorCode.PERMISSION_DENIED, "Permission denied");
+                }
+                return start(allocId, task, command, tty, caller);
+            }, pumps, open));
+        }
+        ExecSession session = start(allocId, task, command, tty, request.identity());
+        return ApiResponse.ok(new ExecSocket(session, handshake, request.token().orElse(null), pumps, open));
+    }
+
+    /** Starts the command for {@code caller}, already allowed {@code alloc-exec} in the allocation's namespace. */
+    private ExecSession start(String allocId, String task, List<String> command, boolean tty, Identity caller) {
+        String namespace = allocs.namespace(allocId).orElseThrow(() -> ClientFsRoutes.unknownAllocation(allocId));
         try {
-            if (!allocs.fsIsolated(allocId, task) && !NODE_EXEC.allows(request.identity(), namespace)) {
+            if (!allocs.fsIsolated(allocId, task) && !NODE_EXEC.allows(caller, namespace)) {
                 throw new CaravanException(ErrorCode.PERMISSION_DENIED, "Permission denied");
             }
-            ExecSession session = allocs.exec(allocId, task, command, tty);
-            return ApiResponse.ok(new ExecSocket(session, handshake, request.token().orElse(null), pumps, open));
+            return allocs.exec(allocId, task, command, tty);
         } catch (IllegalArgumentException e) {
             String message = e.getMessage() == null ? "invalid request" : e.getMessage();
             if (message.startsWith("Unknown allocation")) {

@@ -135,9 +135,87 @@ class ClientExecRoutesTest {
         assertEquals(0, peer.closed.getCount());
     }
 
+    // ---- ws_handshake with ACLs on: the token comes in the first frame ----------------------------------------
+
+    private static final Identity EXEC_AND_NODE_EXEC = ClientRoutesAclTest.token(ClientRoutesAclTest.only("default",
+            Set.of(Capability.ALLOC_EXEC, Capability.ALLOC_NODE_EXEC)));
+    private static final Identity EXEC_ONLY = ClientRoutesAclTest.token(ClientRoutesAclTest.only("default",
+            Set.of(Capability.ALLOC_EXEC)));
+    private static final Identity READ_ONLY = ClientRoutesAclTest.token(ClientRoutesAclTest.only("default",
+            Set.of(Capability.READ_JOB)));
+
+    /** Opens a ws_handshake exec of {@code touch <marker>} and sends {@code first}; the peer it opened. */
+    private FakePeer handshake(Path marker, String first) {
+        allocs.runCommands = true;
+        String touch = "task=web&ws_handshake=true&command=%5B%22touch%22%2C%22"
+                + java.net.URLEncoder.encode(marker.toString(), StandardCharsets.UTF_8) + "%22%5D";
+        ApiResponse response = routes.exec(upgrade(touch).deferred(java.util.Map.of("good", EXEC_AND_NODE_EXEC,
+                "exec-only", EXEC_ONLY, "reader", READ_ONLY)));
+        assertTrue(allocs.calls.isEmpty(), "nothing starts before the frame: " + allocs.calls);
+        FakePeer peer = new FakePeer();
+        WebSocketBody.Listener listener = ((WebSocketBody) response.body()).open(peer);
+        listener.text(first);
+        return peer;
+    }
+
+    @Test
+    void aFrameTokenThatMayExecRunsTheCommand() throws Exception {
+        Path marker = temp.resolve("ran");
+        FakePeer peer = handshake(marker, ExecFrames.write(ExecFrames.Input.auth("good")));
+        assertTrue(java.nio.file.Files.exists(marker));
+        assertEquals(1, allocs.calls.size());
+        session.exit.complete(0);
+        assertTrue(peer.closed.await(5, TimeUnit.SECONDS));
+        assertEquals(null, peer.status);
+        assertEquals("{\"exited\":true,\"result\":{\"exit_code\":0}}", peer.sent.get(peer.sent.size() - 1));
+    }
+
+    @Test
+    void aMissingUnknownOrInsufficientFrameTokenIsRefusedAndNothingRuns() {
+        Path marker = temp.resolve("ran");
+        List<String> refused = List.of(ExecFrames.write(ExecFrames.Input.auth("")),
+                ExecFrames.write(ExecFrames.Input.auth("no-such-token")),
+                ExecFrames.write(ExecFrames.Input.auth("reader")),
+                ExecFrames.write(ExecFrames.Input.auth("exec-only")),     // raw_exec also needs alloc-node-exec
+                ExecFrames.write(ExecFrames.Input.stdin("ls\n".getBytes(StandardCharsets.UTF_8))));
+        for (String first : refused) {
+            FakePeer peer = handshake(marker, first);
+            assertEquals(0, peer.closed.getCount(), first);
+            assertEquals(ExecSocket.REFUSED, peer.status, first);
+            assertTrue(peer.reason.equals("Permission denied") || peer.reason.equals("ACL token not found")
+                    || peer.reason.startsWith("unexpected handshake value"), peer.reason);
+            assertTrue(peer.sent.isEmpty(), peer.sent.toString());
+        }
+        assertFalse(java.nio.file.Files.exists(marker));
+        assertTrue(allocs.calls.isEmpty(), allocs.calls.toString());
+    }
+
+    @Test
+    void aFrameTokenForAnotherNamespaceIsRefused() {
+        Identity elsewhere = ClientRoutesAclTest.token(ClientRoutesAclTest.only("other",
+                Set.of(Capability.ALLOC_EXEC, Capability.ALLOC_NODE_EXEC)));
+        allocs.runCommands = true;
+        ApiResponse response = routes.exec(upgrade(ECHO + "&ws_handshake=true")
+                .deferred(java.util.Map.of("elsewhere", elsewhere)));
+        FakePeer peer = new FakePeer();
+        ((WebSocketBody) response.body()).open(peer).text(ExecFrames.write(ExecFrames.Input.auth("elsewhere")));
+        assertEquals(ExecSocket.REFUSED, peer.status);
+        assertEquals("Permission denied", peer.reason);
+        assertTrue(allocs.calls.isEmpty(), allocs.calls.toString());
+    }
+
     static final class FakePeer implements WebSocketPeer {
         final List<String> sent = new CopyOnWriteArrayList<>();
         final CountDownLatch closed = new CountDownLatch(1);
+        volatile Integer status;
+        volatile String reason;
+
+        @Override
+        public void close(int code, String why) {
+            status = code;
+            reason = why;
+            closed.countDown();
+        }
 
         @Override
         public void send(String text) {

@@ -90,6 +90,9 @@ final class TestAllocs implements ClientAllocs {
         return new java.util.TreeMap<>(pids);
     }
 
+    /** Whether {@link #exec} really runs the command (to completion) before it answers the session. */
+    volatile boolean runCommands;
+
     @Override
     public ExecSession exec(String allocId, String taskName, List<String> argv, boolean tty) {
         if (!dirs.containsKey(allocId)) {
@@ -103,6 +106,13 @@ final class TestAllocs implements ClientAllocs {
         }
         synchronized (this) {
             calls.add("exec " + allocId + " " + taskName + " " + argv + " tty=" + tty);
+        }
+        if (runCommands) {
+            try {
+                new ProcessBuilder(argv).inheritIO().start().waitFor();
+            } catch (java.io.IOException | InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
         }
         return session;
     }

@@ -23,6 +23,7 @@ final class TestRequest implements ApiRequest {
     private final String body;
     private final Map<String, String> headers = new LinkedHashMap<>();
     private Identity identity = Identity.UNRESTRICTED;
+    private Map<String, Identity> tokens;
 
     private TestRequest(String method, String allocId, String rawQuery, String body) {
         this.method = method;
@@ -61,6 +62,31 @@ final class TestRequest implements ApiRequest {
     @Override
     public Identity identity() {
         return identity;
+    }
+
+    /** As the dispatcher leaves a ws_handshake call: unchecked, its token to be resolved from {@code tokens}. */
+    TestRequest deferred(Map<String, Identity> tokens) {
+        this.tokens = tokens;
+        this.identity = Identity.anonymous(io.caravan.api.acl.Acl.NONE);
+        return this;
+    }
+
+    @Override
+    public boolean authenticationDeferred() {
+        return tokens != null;
+    }
+
+    @Override
+    public Identity authenticate(String token) {
+        if (token == null || token.isEmpty()) {
+            return Identity.anonymous(io.caravan.api.acl.Acl.NONE);
+        }
+        Identity caller = tokens == null ? null : tokens.get(token);
+        if (caller == null) {
+            throw new io.caravan.api.CaravanException(io.caravan.api.ErrorCode.PERMISSION_DENIED,
+                    "ACL token not found");
+        }
+        return caller;
     }
 
     @Override
