@@ -125,6 +125,6 @@ class UiAclBrowserE2EIT {
         browser.open("/allocations/" + allocId + "?tab=Exec");
         WebElement input = browser.find("form.log-controls input");
         input.sendKeys(Keys.chord(Keys.CONTROL, "a"), command);
-        browser.driver.findElement(By.xpath("//button[normalize-space()='Connect']")).click();
+        browser.find(By.xpath("//button[normalize-space()='Connect']")).click();
     }
 }
