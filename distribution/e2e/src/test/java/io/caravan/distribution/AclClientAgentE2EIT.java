@@ -3,13 +3,7 @@ package io.caravan.distribution;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,42 +12,14 @@ import org.junit.jupiter.api.Test;
  * authorized by the server.
  */
 class AclClientAgentE2EIT {
-    private static final Duration WAIT = Duration.ofSeconds(60);
-    private static final String ACL = "acl {\n  enabled = true\n}\n";
-
     @Test
     void aClientAgentEnforcesTokensItResolvesThroughItsServer() throws Exception {
-        Path dir = Files.createTempDirectory("caravan-acl-client-");
-        List<AgentProcess> agents = new ArrayList<>();
-        try {
-            List<ServerFiles.Ports> ports = ServerFiles.ports(2);
-            ServerFiles.Ports sp = ports.get(0);
-            Files.writeString(dir.resolve("server.hcl"), ServerFiles.soloServerConfig(dir, "server1", sp) + ACL);
-            AgentProcess server = AgentProcess.start(dir.resolve("server.hcl"), dir.resolve("server.log"), sp.http(),
-                    sp.rpc());
-            agents.add(server);
-            AgentProcess.await("the server leads", WAIT, () -> !ServerFiles.leaderOf(server).isEmpty());
-            ServerFiles.Ports cp = ports.get(1);
-            Files.writeString(dir.resolve("client.hcl"), ServerFiles.clientConfig(dir, "client1", cp,
-                    List.of(sp.rpcAddress())) + ACL);
-            AgentProcess client = AgentProcess.start(dir.resolve("client.hcl"), dir.resolve("client.log"), cp.http(),
-                    cp.rpc());
-            agents.add(client);
-
-            HttpResponse<String> bootstrap = server.call("POST", "/v1/acl/bootstrap", null, null);
-            assertEquals(200, bootstrap.statusCode(), bootstrap.body());
-            String management = AgentProcess.JSON.readTree(bootstrap.body()).path("SecretID").asText();
+        try (AclServerAndClient acl = AclServerAndClient.start("caravan-acl-client-")) {
+            AgentProcess server = acl.server;
+            AgentProcess client = acl.client;
+            String management = acl.management;
             String reader = server.tokenWith(management, "reader", "namespace \"default\" { policy = \"read\" }");
             String agentReader = server.tokenWith(management, "agent-reader", "agent { policy = \"read\" }");
-            AgentProcess.await("the client node is ready", WAIT, () -> {
-                try {
-                    JsonNode nodes = AgentProcess.JSON.readTree(server.call("GET", "/v1/nodes", management, null)
-                            .body());
-                    return nodes.findValues("Status").stream().anyMatch(s -> s.asText().equals("ready"));
-                } catch (Exception e) {
-                    return false;
-                }
-            });
 
             // The client's own routes, checked with tokens it resolved through the server.
             assertEquals(200, client.call("GET", "/v1/agent/health", null, null).statusCode());
@@ -71,11 +37,6 @@ class AclClientAgentE2EIT {
             assertEquals(403, client.call("GET", "/v1/jobs", null, null).statusCode());
             assertEquals(200, client.call("GET", "/v1/jobs", reader, null).statusCode());
             assertEquals(403, client.call("GET", "/v1/nodes", reader, null).statusCode());
-        } finally {
-            for (AgentProcess a : agents) {
-                a.close();
-            }
-            AgentProcess.deleteTree(dir);
         }
     }
 }

@@ -13,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -30,46 +29,21 @@ import org.junit.jupiter.api.Test;
  * insufficient one is refused with Nomad's close code 1008 and the reason, and the command never runs.
  */
 class ExecHandshakeE2EIT {
-    private static final Duration WAIT = Duration.ofSeconds(60);
-    private static final String ACL = "acl {\n  enabled = true\n}\n";
+    private static final Duration WAIT = AclServerAndClient.WAIT;
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @Test
     void theFirstFramesTokenIsCheckedBeforeTheCommandRunsDirectAndThroughTheServer() throws Exception {
-        Path dir = Files.createTempDirectory("caravan-exec-handshake-");
-        List<AgentProcess> agents = new ArrayList<>();
-        try {
-            List<ServerFiles.Ports> ports = ServerFiles.ports(2);
-            ServerFiles.Ports sp = ports.get(0);
-            Files.writeString(dir.resolve("server.hcl"), ServerFiles.soloServerConfig(dir, "server1", sp) + ACL);
-            AgentProcess server = AgentProcess.start(dir.resolve("server.hcl"), dir.resolve("server.log"), sp.http(),
-                    sp.rpc());
-            agents.add(server);
-            AgentProcess.await("the server leads", WAIT, () -> !ServerFiles.leaderOf(server).isEmpty());
-            ServerFiles.Ports cp = ports.get(1);
-            Files.writeString(dir.resolve("client.hcl"), ServerFiles.clientConfig(dir, "client1", cp,
-                    List.of(sp.rpcAddress())) + ACL);
-            AgentProcess client = AgentProcess.start(dir.resolve("client.hcl"), dir.resolve("client.log"), cp.http(),
-                    cp.rpc());
-            agents.add(client);
-
-            HttpResponse<String> bootstrap = server.call("POST", "/v1/acl/bootstrap", null, null);
-            assertEquals(200, bootstrap.statusCode(), bootstrap.body());
-            String management = AgentProcess.JSON.readTree(bootstrap.body()).path("SecretID").asText();
+        try (AclServerAndClient acl = AclServerAndClient.start("caravan-exec-handshake-")) {
+            Path dir = acl.dir;
+            AgentProcess server = acl.server;
+            AgentProcess client = acl.client;
+            String management = acl.management;
             String reader = server.tokenWith(management, "reader", "namespace \"default\" { policy = \"read\" }");
             String execOnly = server.tokenWith(management, "exec-only",
                     "namespace \"default\" { capabilities = [\"alloc-exec\"] }");
             String exec = server.tokenWith(management, "exec",
                     "namespace \"default\" { capabilities = [\"alloc-exec\", \"alloc-node-exec\"] }");
-            AgentProcess.await("the client node is ready", WAIT, () -> {
-                try {
-                    JsonNode nodes = AgentProcess.JSON.readTree(server.call("GET", "/v1/nodes", management, null)
-                            .body());
-                    return nodes.findValues("Status").stream().anyMatch(s -> s.asText().equals("ready"));
-                } catch (Exception e) {
-                    return false;
-                }
-            });
             HttpResponse<String> run = server.call("POST", "/v1/jobs", management, """
                     {"Job": {"ID": "shell", "Type": "service", "Datacenters": ["dc1"], "TaskGroups": [{"Name": "g",
                       "Tasks": [{"Name": "t", "Driver": "raw_exec",
@@ -134,11 +108,6 @@ class ExecHandshakeE2EIT {
                         + "/exec?task=t&command=%5B%22true%22%5D&ws_handshake=true", reader, null);
                 assertEquals(403, refusedByHeader.statusCode(), refusedByHeader.body());
             }
-        } finally {
-            for (AgentProcess a : agents) {
-                a.close();
-            }
-            AgentProcess.deleteTree(dir);
         }
     }
 
