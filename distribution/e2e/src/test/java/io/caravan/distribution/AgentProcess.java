@@ -170,15 +170,30 @@ final class AgentProcess implements AutoCloseable {
                 .redirectOutput(log.toFile()).start();
     }
 
-    /** {@code n} distinct free ports (all held open while choosing, so none is handed out twice). */
+    /**
+     * {@code n} ports no one listens on, below the kernel's ephemeral range (32768–60999 here): a port the kernel
+     * picks for port 0 is an ephemeral one, and under load an outgoing connection took such a port between our choice
+     * and the agent's bind ("Address already in use"). Outgoing connections never take ports below that range, and
+     * this JVM never hands out the same port twice.
+     */
     static int[] freePorts(int n) throws IOException {
         List<ServerSocket> held = new ArrayList<>();
         try {
             int[] ports = new int[n];
-            for (int i = 0; i < n; i++) {
-                ServerSocket socket = new ServerSocket(0);
-                held.add(socket);
-                ports[i] = socket.getLocalPort();
+            for (int i = 0, tries = 0; i < n; tries++) {
+                if (tries > 10_000) {
+                    throw new IOException("no free port between " + LOW_PORT + " and " + HIGH_PORT);
+                }
+                int port = LOW_PORT + java.util.concurrent.ThreadLocalRandom.current().nextInt(HIGH_PORT - LOW_PORT);
+                if (!GIVEN_PORTS.add(port)) {
+                    continue;
+                }
+                try {
+                    held.add(new ServerSocket(port));
+                    ports[i++] = port;
+                } catch (IOException inUse) {
+                    // someone listens there: another
+                }
             }
             return ports;
         } finally {
@@ -187,6 +202,10 @@ final class AgentProcess implements AutoCloseable {
             }
         }
     }
+
+    private static final int LOW_PORT = 20_000;
+    private static final int HIGH_PORT = 32_000;
+    private static final java.util.Set<Integer> GIVEN_PORTS = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     String address() {
         return (https == null ? "http://" : "https://") + host + ":" + http;
