@@ -66,9 +66,26 @@ final class AclServerAndClient implements AutoCloseable {
         }
     }
 
+    /** Stops every job first: tasks of a client that is simply stopped keep running (as in Nomad). */
     @Override
     public void close() throws Exception {
-        stop(server, client, dir);
+        try {
+            for (JsonNode job : AgentProcess.JSON.readTree(server.call("GET", "/v1/jobs", management, null).body())) {
+                server.call("DELETE", "/v1/job/" + job.path("ID").asText() + "?purge=true", management, null);
+            }
+            AgentProcess.await("the client's tasks stop", WAIT, () -> {
+                try {
+                    JsonNode allocs = AgentProcess.JSON.readTree(
+                            server.call("GET", "/v1/allocations", management, null).body());
+                    return allocs.findValues("ClientStatus").stream()
+                            .noneMatch(s -> s.asText().equals("running") || s.asText().equals("pending"));
+                } catch (Exception e) {
+                    return false;
+                }
+            });
+        } finally {
+            stop(server, client, dir);
+        }
     }
 
     private static void stop(AgentProcess server, AgentProcess client, Path dir) throws Exception {
