@@ -58,13 +58,7 @@ public final class StatusCommand extends HttpCommand {
         if (id == null) {
             return listJobs(ctx, api, json);
         }
-        ObjectNode query = NomadJson.mapper().createObjectNode().put("Prefix", id).put("Context", "all");
-        JsonNode matches;
-        try {
-            matches = api.post("/v1/search", query).path("Matches");
-        } catch (ApiException e) {
-            throw new ApiException("Error querying search with id: \"" + e.getMessage() + "\"");
-        }
+        JsonNode matches = searchAll(api, id);
         String match = null;
         int single = 0;
         for (var e = matches.fields(); e.hasNext(); ) {
@@ -158,5 +152,15 @@ public final class StatusCommand extends HttpCommand {
     private static String status(JsonNode job) {
         String status = Json.text(job.get("Status"));
         return job.path("Stop").asBoolean() ? status + " (stopped)" : status;
+    }
+
+    /** Nomad's prefix search over every context ({@code status} and {@code ui} resolve an ID with it). */
+    static JsonNode searchAll(ApiClient api, String id) throws ApiException {
+        ObjectNode query = NomadJson.mapper().createObjectNode().put("Prefix", id).put("Context", "all");
+        try {
+            return api.post("/v1/search", query).path("Matches");
+        } catch (ApiException e) {
+            throw new ApiException("Error querying search with id: \"" + e.getMessage() + "\"");
+        }
     }
 }

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.caravan.api.json.NomadJson;
 import io.caravan.cli.Context;
 import io.caravan.cli.http.ApiClient;
@@ -95,13 +94,7 @@ public final class UiCommand extends HttpCommand {
 
     /** The UI path of the one job, allocation or node {@link #id} names; null (and a message) when there is none. */
     private String page(ApiClient api) throws ApiException {
-        ObjectNode query = NomadJson.mapper().createObjectNode().put("Prefix", id).put("Context", "all");
-        JsonNode matches;
-        try {
-            matches = api.post("/v1/search", query).path("Matches");
-        } catch (ApiException e) {
-            throw new ApiException("Error querying search with id: \"" + e.getMessage() + "\"");
-        }
+        JsonNode matches = StatusCommand.searchAll(api, id);
         String match = null;
         String fullId = null;
         int single = 0;
