@@ -25,6 +25,16 @@ public interface SchedulerState {
     /** All allocations on a node, terminal ones included. */
     List<Allocation> allocsByNode(String nodeId);
 
+    /** What the node's live allocations use; the server's state keeps it per node rather than recounting. */
+    default NodeLoad load(String nodeId) {
+        return NodeLoad.of(allocsByNode(nodeId));
+    }
+
+    /** The stored allocation with this ID on that node, terminal or not. */
+    default Optional<Allocation> alloc(String nodeId, String allocId) {
+        return allocsByNode(nodeId).stream().filter(a -> a.id().equals(allocId)).findFirst();
+    }
+
     SchedulerConfiguration configuration();
 
     /**

@@ -4,7 +4,7 @@
  * {@link io.caravan.scheduler.Plan}s through a {@link io.caravan.scheduler.Planner}. The server owns the eval broker,
  * the workers and the plan applier; nothing here touches Raft, threads or the clock except through these types.
  */
-@Version("1.2.0")
+@Version("1.3.0")
 package io.caravan.scheduler;
 
 import org.osgi.annotation.versioning.Version;

@@ -49,6 +49,12 @@ public interface StateSnapshot {
      */
     <T> Stream<T> byIndexPrefix(TableSpec<T> table, String index, String prefix);
 
+    /**
+     * The total of the table's aggregate under {@code key}: {@link AggregateSpec#empty()} when no row counts under it.
+     * Inside a {@link StateQuery} it registers a table watch.
+     */
+    <T, A> A aggregate(TableSpec<T> table, AggregateSpec<T, ?, A> aggregate, String key);
+
     /** The Raft index of the last commit that wrote the table, 0 if none. */
     long tableIndex(String table);
 

@@ -20,9 +20,10 @@ import java.util.function.Function;
  * @param type       the (immutable) row type; writes are checked against it
  * @param primaryKey the row's primary key; must be pure and never null
  * @param indexes    secondary indexes, names unique
+ * @param aggregates running totals per key ({@link AggregateSpec}), names unique
  */
 public record TableSpec<T>(String name, Class<T> type, Function<? super T, String> primaryKey,
-                           List<IndexSpec<T>> indexes) {
+                           List<IndexSpec<T>> indexes, List<AggregateSpec<T, ?, ?>> aggregates) {
 
     public TableSpec {
         Objects.requireNonNull(name, "name");
@@ -38,18 +39,36 @@ public record TableSpec<T>(String name, Class<T> type, Function<? super T, Strin
                 throw new IllegalArgumentException("duplicate index '" + index.name() + "' in table " + name);
             }
         }
+        aggregates = List.copyOf(aggregates);
+        Set<String> aggregateNames = new HashSet<>();
+        for (AggregateSpec<T, ?, ?> aggregate : aggregates) {
+            if (!aggregateNames.add(aggregate.name())) {
+                throw new IllegalArgumentException("duplicate aggregate '" + aggregate.name() + "' in table " + name);
+            }
+        }
+    }
+
+    public TableSpec(String name, Class<T> type, Function<? super T, String> primaryKey, List<IndexSpec<T>> indexes) {
+        this(name, type, primaryKey, indexes, List.of());
     }
 
     /** A table without secondary indexes; add them with {@link #withIndex}. */
     public static <T> TableSpec<T> of(String name, Class<T> type, Function<? super T, String> primaryKey) {
-        return new TableSpec<>(name, type, primaryKey, List.of());
+        return new TableSpec<>(name, type, primaryKey, List.of(), List.of());
     }
 
     /** A copy of this spec with one more secondary index. */
     public TableSpec<T> withIndex(IndexSpec<T> index) {
         List<IndexSpec<T>> more = new ArrayList<>(indexes);
         more.add(index);
-        return new TableSpec<>(name, type, primaryKey, more);
+        return new TableSpec<>(name, type, primaryKey, more, aggregates);
+    }
+
+    /** A copy of this spec with one more aggregate. */
+    public TableSpec<T> withAggregate(AggregateSpec<T, ?, ?> aggregate) {
+        List<AggregateSpec<T, ?, ?>> more = new ArrayList<>(aggregates);
+        more.add(aggregate);
+        return new TableSpec<>(name, type, primaryKey, indexes, more);
     }
 
     /** The secondary index of that name, if declared. */

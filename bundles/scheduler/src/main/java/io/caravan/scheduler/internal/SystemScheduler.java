@@ -96,7 +96,7 @@ public final class SystemScheduler extends PlanningScheduler {
     private Selection preempting(PlacementRequest request, CandidateNodes candidates, EvalContext ctx,
                                  String allocId, List<Allocation> evicted, Selection failure) {
         Node node = request.pinnedNode();
-        for (Allocation victim : Preemption.candidates(ctx.proposed().usage(node.id()).allocs(), request.job())) {
+        for (Allocation victim : Preemption.candidates(ctx.proposed().allocs(node.id()), request.job())) {
             Allocation eviction = AllocBuilder.from(victim)
                     .desired(Allocation.DESIRED_EVICT, Preemption.description(allocId))
                     .preemptedBy(allocId).modifyTime(now()).build();

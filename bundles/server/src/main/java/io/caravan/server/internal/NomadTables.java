@@ -13,6 +13,7 @@ import io.caravan.api.acl.AclPolicy;
 import io.caravan.api.acl.AclRole;
 import io.caravan.api.acl.AclToken;
 import io.caravan.api.json.NomadJson;
+import io.caravan.api.model.AllocatedResources;
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Deployment;
 import io.caravan.api.model.Evaluation;
@@ -20,6 +21,8 @@ import io.caravan.api.model.Job;
 import io.caravan.api.model.JobSummary;
 import io.caravan.api.model.Node;
 import io.caravan.api.model.ServiceRegistration;
+import io.caravan.scheduler.NodeLoad;
+import io.caravan.state.AggregateSpec;
 import io.caravan.state.Codec;
 import io.caravan.state.IndexSpec;
 import io.caravan.state.TableCodec;
@@ -37,10 +40,14 @@ final class NomadTables {
             s -> key(s.namespace(), s.jobId()));
     static final TableSpec<Evaluation> EVALS = TableSpec.of("evals", Evaluation.class, Evaluation::id)
             .withIndex(IndexSpec.single("job", e -> key(e.namespace(), e.jobId())));
+    /** What each node's live allocations use, kept with every allocation write (placing and verifying read it). */
+    static final AggregateSpec<Allocation, AllocatedResources, NodeLoad> NODE_LOAD = new AggregateSpec<>("node_load",
+            Allocation::nodeId, NodeLoad::contribution, NodeLoad.EMPTY, NodeLoad::plus, NodeLoad::minus);
     static final TableSpec<Allocation> ALLOCS = TableSpec.of("allocs", Allocation.class, Allocation::id)
             .withIndex(IndexSpec.single("job", a -> key(a.namespace(), a.jobId())))
             .withIndex(IndexSpec.single("node", Allocation::nodeId))
-            .withIndex(IndexSpec.single("eval", Allocation::evalId));
+            .withIndex(IndexSpec.single("eval", Allocation::evalId))
+            .withAggregate(NODE_LOAD);
     static final TableSpec<Node> NODES = TableSpec.of("nodes", Node.class, Node::id);
     static final TableSpec<Deployment> DEPLOYMENTS = TableSpec.of("deployment", Deployment.class, Deployment::id)
             .withIndex(IndexSpec.single("job", d -> key(d.namespace(), d.jobId())));

@@ -3,6 +3,7 @@ package io.caravan.server.internal;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +16,7 @@ import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Node;
 import io.caravan.consensus.Replicator;
 import io.caravan.metrics.Timing;
+import io.caravan.scheduler.NodeLoad;
 import io.caravan.scheduler.Plan;
 import io.caravan.scheduler.PlanResult;
 import io.caravan.state.StateSnapshot;
@@ -253,25 +255,16 @@ final class PlanApplier implements AutoCloseable {
         if (node == null) {
             return "node does not exist";
         }
-        Map<String, Allocation> proposed = new HashMap<>();
-        java.util.Set<String> existing = new java.util.HashSet<>();
-        snapshot.byIndex(NomadTables.ALLOCS, "node", nodeId).forEach(a -> {
-            existing.add(a.id());
-            if (!a.terminal()) {
-                proposed.put(a.id(), a);
-            }
-        });
-        pendingStops.forEach(a -> proposed.remove(a.id()));
-        pendingPlaces.forEach(a -> {
-            existing.add(a.id());
-            if (a.terminal()) {
-                proposed.remove(a.id());
-            } else {
-                proposed.put(a.id(), a);
-            }
-        });
+        // The node's stored load, then what the pending plan and this one change on it: the last version of each
+        // allocation they name replaces the stored one (null: it no longer counts). Reads no other allocation.
+        Map<String, Allocation> changed = new LinkedHashMap<>();
+        pendingStops.forEach(a -> changed.put(a.id(), null));
+        pendingPlaces.forEach(a -> changed.put(a.id(), a.terminal() ? null : a));
+        Set<String> pendingIds = new HashSet<>();
+        pendingPlaces.forEach(a -> pendingIds.add(a.id()));
         // Updates of allocations the node already has (in place, or a terminal one's follow-up) are not placements.
-        boolean newPlacements = places.stream().anyMatch(a -> !existing.contains(a.id()));
+        boolean newPlacements = places.stream().anyMatch(a -> !pendingIds.contains(a.id())
+                && snapshot.get(NomadTables.ALLOCS, a.id()).isEmpty());
         if (!Node.STATUS_DISCONNECTED.equals(node.status())
                 && places.stream().anyMatch(a -> Allocation.CLIENT_UNKNOWN.equals(a.clientStatus()))) {
             return NO_LONGER_DISCONNECTED;
@@ -286,9 +279,19 @@ final class PlanApplier implements AutoCloseable {
         if (newPlacements && Node.INELIGIBLE.equals(node.schedulingEligibility())) {
             return "node is not eligible";
         }
-        stops.forEach(a -> proposed.remove(a.id()));
-        places.stream().filter(a -> !a.terminal()).forEach(a -> proposed.put(a.id(), a));
-        return NodeFit.check(node, proposed.values());
+        stops.forEach(a -> changed.put(a.id(), null));
+        places.stream().filter(a -> !a.terminal()).forEach(a -> changed.put(a.id(), a));
+        NodeLoad load = snapshot.aggregate(NomadTables.ALLOCS, NomadTables.NODE_LOAD, nodeId);
+        for (Map.Entry<String, Allocation> e : changed.entrySet()) {
+            Allocation stored = snapshot.get(NomadTables.ALLOCS, e.getKey()).orElse(null);
+            if (stored != null && nodeId.equals(stored.nodeId())) {
+                load = load.minus(NodeLoad.contribution(stored));
+            }
+            if (e.getValue() != null) {
+                load = load.plus(e.getValue().allocatedResources());
+            }
+        }
+        return NodeFit.check(node, load);
     }
 
     /** A stop needs only what changes; the log entry stays small. */

@@ -7,6 +7,7 @@ import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Deployment;
 import io.caravan.api.model.Job;
 import io.caravan.api.model.Node;
+import io.caravan.scheduler.NodeLoad;
 import io.caravan.scheduler.SchedulerConfiguration;
 import io.caravan.scheduler.SchedulerState;
 import io.caravan.state.StateSnapshot;
@@ -54,6 +55,16 @@ record SnapshotSchedulerState(StateSnapshot snapshot, Job proposed) implements S
     @Override
     public List<Allocation> allocsByNode(String nodeId) {
         return snapshot.byIndex(NomadTables.ALLOCS, "node", nodeId).toList();
+    }
+
+    @Override
+    public NodeLoad load(String nodeId) {
+        return snapshot.aggregate(NomadTables.ALLOCS, NomadTables.NODE_LOAD, nodeId);
+    }
+
+    @Override
+    public Optional<Allocation> alloc(String nodeId, String allocId) {
+        return snapshot.get(NomadTables.ALLOCS, allocId).filter(a -> nodeId.equals(a.nodeId()));
     }
 
     @Override

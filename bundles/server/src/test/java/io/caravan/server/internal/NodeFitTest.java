@@ -8,6 +8,7 @@ import java.util.List;
 import io.caravan.api.json.NomadJson;
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Node;
+import io.caravan.scheduler.NodeLoad;
 import org.junit.jupiter.api.Test;
 
 class NodeFitTest {
@@ -29,15 +30,15 @@ class NodeFitTest {
 
     @Test
     void fitsUpToCapacityLessReserved() throws Exception {
-        assertNull(NodeFit.check(node(), List.of(alloc(450, 500, 500, 8080), alloc(450, 500, 500, 8081))));
+        assertNull(NodeFit.check(node(), NodeLoad.of(List.of(alloc(450, 500, 500, 8080), alloc(450, 500, 500, 8081)))));
     }
 
     @Test
     void reportsTheExhaustedDimension() throws Exception {
-        assertEquals("cpu", NodeFit.check(node(), List.of(alloc(500, 10, 10, 1), alloc(401, 10, 10, 2))));
-        assertEquals("memory", NodeFit.check(node(), List.of(alloc(1, 1000, 10, 1), alloc(1, 1, 10, 2))));
-        assertEquals("disk", NodeFit.check(node(), List.of(alloc(1, 1, 1001, 1))));
+        assertEquals("cpu", NodeFit.check(node(), NodeLoad.of(List.of(alloc(500, 10, 10, 1), alloc(401, 10, 10, 2)))));
+        assertEquals("memory", NodeFit.check(node(), NodeLoad.of(List.of(alloc(1, 1000, 10, 1), alloc(1, 1, 10, 2)))));
+        assertEquals("disk", NodeFit.check(node(), NodeLoad.of(List.of(alloc(1, 1, 1001, 1)))));
         assertEquals("network: port collision", NodeFit.check(node(),
-                List.of(alloc(1, 1, 1, 8080), alloc(2, 1, 1, 8080))));
+                NodeLoad.of(List.of(alloc(1, 1, 1, 8080), alloc(2, 1, 1, 8080)))));
     }
 }

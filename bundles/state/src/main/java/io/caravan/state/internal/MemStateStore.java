@@ -121,8 +121,7 @@ public final class MemStateStore implements StateStore {
         }
         Root restored = SnapshotFormat.read(in, codec, tables, 0);
         Map<String, TableState> reindexed = new HashMap<>();
-        restored.tables().forEach((name, t) -> reindexed.put(name,
-                new TableState(t.spec(), t.rows(), t.indexes(), raftIndex)));
+        restored.tables().forEach((name, t) -> reindexed.put(name, t.at(raftIndex)));
         Thread me = Thread.currentThread();
         acquire(me);
         try {

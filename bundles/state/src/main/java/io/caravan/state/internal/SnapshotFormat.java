@@ -109,7 +109,7 @@ final class SnapshotFormat {
             SortedRows rows = tables.get(spec.name());
             long index = indexes.getOrDefault(spec.name(), 0L);
             states.put(spec.name(), rows == null
-                    ? new TableState(empty.spec(), empty.rows(), empty.indexes(), index)
+                    ? empty.at(index)
                     : TableState.fromSorted(empty.spec(), rows.ids(), rows.rows(), index));
         }
         return new Root(Map.copyOf(states), latestIndex, generation);

@@ -10,6 +10,7 @@ import java.util.Spliterators;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
+import io.caravan.state.AggregateSpec;
 import io.caravan.state.Codec;
 import io.caravan.state.StateSnapshot;
 import io.caravan.state.TableSpec;
@@ -107,6 +108,15 @@ final class SnapshotView implements StateSnapshot {
         return stream(tree.iteratorFrom(prefix))
                 .takeWhile(e -> e.getKey().startsWith(prefix))
                 .flatMap(e -> lookup(table, e.getValue()));
+    }
+
+    @Override
+    @SuppressWarnings("unchecked") // the store keeps only what the aggregate's own functions produced
+    public <T, A> A aggregate(TableSpec<T> table, AggregateSpec<T, ?, A> aggregate, String key) {
+        TableState t = table(table);
+        watchTable(table);
+        Object total = t.aggregate(aggregate.name()).get(key);
+        return total == null ? aggregate.empty() : (A) total;
     }
 
     @Override

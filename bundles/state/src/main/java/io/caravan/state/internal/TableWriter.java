@@ -2,8 +2,10 @@ package io.caravan.state.internal;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
+import io.caravan.state.AggregateSpec;
 import io.caravan.state.IndexSpec;
 import io.caravan.state.TableSpec;
 
@@ -19,6 +21,7 @@ final class TableWriter {
     private final TableSpec<Object> spec;
     private PersistentTree<String, Object> rows;
     private final Map<String, PersistentTree<String, PersistentTree<String, Object>>> indexes;
+    private final Map<String, PersistentTree<String, Object>> aggregates;
     private boolean dirty;
     /** Owns the tree nodes this writer created since it was last frozen. */
     private Object edit = new Object();
@@ -27,6 +30,7 @@ final class TableWriter {
         this.spec = base.spec();
         this.rows = base.rows();
         this.indexes = new HashMap<>(base.indexes());
+        this.aggregates = spec.aggregates().isEmpty() ? Map.of() : new HashMap<>(base.aggregates());
     }
 
     Object get(String id) {
@@ -40,6 +44,7 @@ final class TableWriter {
         rows = rows.put(id, row, edit);
         dirty = true;
         reindex(id, old, row, changes);
+        reaggregate(old, row);
         changes.touch(spec.name(), IndexSpec.ID, id);
         changes.row(spec.name(), id, old, row);
     }
@@ -52,6 +57,7 @@ final class TableWriter {
         rows = rows.remove(id, edit);
         dirty = true;
         reindex(id, old, null, changes);
+        reaggregate(old, null);
         changes.touch(spec.name(), IndexSpec.ID, id);
         changes.row(spec.name(), id, old, null);
         return true;
@@ -64,7 +70,42 @@ final class TableWriter {
 
     TableState freeze(long index) {
         edit = new Object(); // what is frozen may be read from now on: no more changes in place
-        return new TableState(spec, rows, Map.copyOf(indexes), index);
+        return new TableState(spec, rows, Map.copyOf(indexes), Map.copyOf(aggregates), index);
+    }
+
+    /** Moves the row's contribution from what {@code old} gave to what {@code row} gives, where that differs. */
+    @SuppressWarnings("unchecked") // an aggregate's functions take what its own contribution function gives
+    private void reaggregate(Object old, Object row) {
+        for (AggregateSpec<Object, ?, ?> spec : spec.aggregates()) {
+            AggregateSpec<Object, Object, Object> aggregate = (AggregateSpec<Object, Object, Object>) spec;
+            String keyBefore = aggregate.keyOf(old);
+            String keyAfter = aggregate.keyOf(row);
+            Object before = keyBefore == null ? null : aggregate.contributionOf(old);
+            Object after = keyAfter == null ? null : aggregate.contributionOf(row);
+            if ((before == null && after == null) || (Objects.equals(keyBefore, keyAfter) && Objects.equals(before, after))) {
+                continue; // most updates: a client's status report leaves a node's usage as it was
+            }
+            PersistentTree<String, Object> totals = aggregates.get(aggregate.name());
+            if (before != null) {
+                totals = total(totals, aggregate, keyBefore, aggregate.subtract().apply(total(totals, aggregate, keyBefore), before));
+            }
+            if (after != null) {
+                totals = total(totals, aggregate, keyAfter, aggregate.add().apply(total(totals, aggregate, keyAfter), after));
+            }
+            aggregates.put(aggregate.name(), totals);
+        }
+    }
+
+    private static Object total(PersistentTree<String, Object> totals, AggregateSpec<Object, Object, Object> aggregate,
+                                String key) {
+        Object total = totals.get(key);
+        return total == null ? aggregate.empty() : total;
+    }
+
+    private PersistentTree<String, Object> total(PersistentTree<String, Object> totals,
+                                                 AggregateSpec<Object, Object, Object> aggregate, String key,
+                                                 Object total) {
+        return aggregate.empty().equals(total) ? totals.remove(key, edit) : totals.put(key, total, edit);
     }
 
     private void reindex(String id, Object old, Object row, Changes changes) {

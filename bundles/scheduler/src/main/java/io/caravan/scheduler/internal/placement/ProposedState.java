@@ -9,8 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.caravan.api.model.AllocatedResources;
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Node;
+import io.caravan.scheduler.NodeLoad;
 import io.caravan.scheduler.SchedulerState;
 
 /**
@@ -42,6 +44,9 @@ public final class ProposedState {
     /** Every change to the job's live allocations, in order, so per-property counters can catch up cheaply. */
     private final List<JobChange> jobLog = new ArrayList<>();
     private List<Allocation> baseJobAllocs;
+    private Set<String> baseJobAllocIds;
+    private JobPresence jobPresence;
+    private int jobPresenceSeen;
 
     /** A job allocation appearing ({@code +1}) or going away ({@code -1}). */
     public record JobChange(Allocation alloc, int delta) {
@@ -95,7 +100,7 @@ public final class ProposedState {
         }
         list.add(stoppedAlloc);
         invalidate(stoppedAlloc.nodeId());
-        if (previous == null && isJobAlloc(stoppedAlloc)) {
+        if (previous == null && isJobAlloc(stoppedAlloc) && wasLive(stoppedAlloc.id())) {
             jobLog.add(new JobChange(stoppedAlloc, -1));
         }
     }
@@ -111,7 +116,7 @@ public final class ProposedState {
             nodeUpdate.remove(stoppedAlloc.nodeId());
         }
         invalidate(stoppedAlloc.nodeId());
-        if (isJobAlloc(stoppedAlloc)) {
+        if (isJobAlloc(stoppedAlloc) && wasLive(stoppedAlloc.id())) {
             jobLog.add(new JobChange(stoppedAlloc, +1));
         }
     }
@@ -138,13 +143,13 @@ public final class ProposedState {
         nodeAllocation.computeIfAbsent(alloc.nodeId(), n -> new ArrayList<>()).add(alloc);
     }
 
-    /** The non-terminal allocations the node would run. */
+    /** What the non-terminal allocations the node would run use. */
     public NodeUsage usage(String nodeId) {
         int i = indexOf(nodeId);
         if (i >= 0) {
             return usage(i);
         }
-        return usageElsewhere.computeIfAbsent(nodeId, id -> new NodeUsage(computeProposed(id)));
+        return usageElsewhere.computeIfAbsent(nodeId, id -> new NodeUsage(proposedLoad(id)));
     }
 
     /** How many node changes {@link #changedNode} can tell. */
@@ -161,13 +166,52 @@ public final class ProposedState {
     public NodeUsage usage(int nodeIndex) {
         NodeUsage u = usageByIndex[nodeIndex];
         if (u == null) {
-            u = new NodeUsage(computeProposed(nodes.get(nodeIndex).id()));
+            u = new NodeUsage(proposedLoad(nodes.get(nodeIndex).id()));
             usageByIndex[nodeIndex] = u;
         }
         return u;
     }
 
-    private List<Allocation> computeProposed(String nodeId) {
+    /**
+     * The node's stored load with this plan's changes on it: its stops and in-place updates of stored live
+     * allocations, and its placements not stopped again. Reads only what the plan touches on the node, not every
+     * allocation the node has.
+     */
+    private NodeLoad proposedLoad(String nodeId) {
+        NodeLoad load = state.load(nodeId);
+        List<Allocation> stops = nodeUpdate.getOrDefault(nodeId, List.of());
+        List<Allocation> changed = nodeAllocation.getOrDefault(nodeId, List.of());
+        if (stops.isEmpty() && changed.isEmpty()) {
+            return load;
+        }
+        Set<String> seen = new HashSet<>();
+        for (Allocation stop : stops) {
+            if (seen.add(stop.id())) {
+                load = load.minus(storedLive(nodeId, stop.id()));
+            }
+        }
+        for (Allocation a : changed) {
+            if (placed.contains(a.id())) {
+                if (!stopped.containsKey(a.id())) {
+                    load = load.plus(a.allocatedResources());
+                }
+            } else if (replaced.containsKey(a.id()) && !stopped.containsKey(a.id()) && seen.add(a.id())) {
+                AllocatedResources stored = storedLive(nodeId, a.id());
+                if (stored != null) {
+                    load = load.minus(stored).plus(replaced.get(a.id()).allocatedResources());
+                }
+            }
+        }
+        return load;
+    }
+
+    /** The resources of the stored allocation while it is live (what the stored load counts), else null. */
+    private AllocatedResources storedLive(String nodeId, String allocId) {
+        return state.alloc(nodeId, allocId).map(NodeLoad::contribution).orElse(null);
+    }
+
+    /** The non-terminal allocations the node would run (preemption weighs each). */
+    public List<Allocation> allocs(String nodeId) {
         List<Allocation> out = new ArrayList<>();
         for (Allocation a : state.allocsByNode(nodeId)) {
             if (!a.terminal() && !stopped.containsKey(a.id())) {
@@ -180,6 +224,47 @@ public final class ProposedState {
             }
         }
         return out;
+    }
+
+    /**
+     * How many of the job's allocations of {@code group} (of any group when null) the node would run: what
+     * {@code distinct_hosts} and job anti-affinity count, from the job's allocations rather than the node's.
+     */
+    public int jobAllocsOn(int nodeIndex, String group) {
+        if (nodeIndex < 0) {
+            return 0;
+        }
+        if (jobPresence == null) {
+            jobPresence = new JobPresence();
+            baseJobAllocs().forEach(a -> jobPresence.count(a, 1));
+        }
+        for (; jobPresenceSeen < jobLog.size(); jobPresenceSeen++) {
+            JobChange change = jobLog.get(jobPresenceSeen);
+            jobPresence.count(change.alloc(), change.delta());
+        }
+        return jobPresence.on(nodeIndex, group);
+    }
+
+    /** The job's live allocations per node: all groups, and each group. */
+    private final class JobPresence {
+        private final int[] all = new int[nodes.size()];
+        private final Map<String, int[]> byGroup = new HashMap<>();
+
+        void count(Allocation a, int delta) {
+            int i = indexOf(a.nodeId());
+            if (i >= 0) {
+                all[i] += delta;
+                byGroup.computeIfAbsent(a.taskGroup(), g -> new int[nodes.size()])[i] += delta;
+            }
+        }
+
+        int on(int nodeIndex, String group) {
+            if (group == null) {
+                return all[nodeIndex];
+            }
+            int[] counts = byGroup.get(group);
+            return counts == null ? 0 : counts[nodeIndex];
+        }
     }
 
     /** The job's live allocations before this plan. */
@@ -203,6 +288,16 @@ public final class ProposedState {
 
     public int jobLogSize() {
         return jobLog.size();
+    }
+
+    /** Whether the allocation counted among the job's live ones before it was stopped (stopping a terminal one changes no count). */
+    private boolean wasLive(String allocId) {
+        if (baseJobAllocIds == null) {
+            Set<String> ids = new HashSet<>();
+            baseJobAllocs().forEach(a -> ids.add(a.id()));
+            baseJobAllocIds = ids;
+        }
+        return placed.contains(allocId) || baseJobAllocIds.contains(allocId);
     }
 
     private boolean isJobAlloc(Allocation a) {

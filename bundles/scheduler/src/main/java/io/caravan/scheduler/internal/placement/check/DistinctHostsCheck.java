@@ -2,7 +2,6 @@ package io.caravan.scheduler.internal.placement.check;
 
 import java.util.List;
 
-import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Constraint;
 import io.caravan.api.model.Node;
 import io.caravan.scheduler.internal.placement.CheckScope;
@@ -40,13 +39,8 @@ public final class DistinctHostsCheck implements FeasibilityCheck {
         if (!jobLevel && !groupLevel) {
             return Verdict.PASS;
         }
-        for (Allocation a : ctx.proposed().usage(node.id()).allocs()) {
-            boolean sameJob = a.jobId().equals(request.job().id()) && a.namespace().equals(request.job().namespace());
-            if (sameJob && (jobLevel || a.taskGroup().equals(request.group().name()))) {
-                return Verdict.reject(REASON, false);
-            }
-        }
-        return Verdict.PASS;
+        int here = ctx.proposed().jobAllocsOn(ctx.proposed().indexOf(node.id()), jobLevel ? null : request.group().name());
+        return here > 0 ? Verdict.reject(REASON, false) : Verdict.PASS;
     }
 
     private static boolean enabled(List<Constraint> constraints) {

@@ -1,6 +1,5 @@
 package io.caravan.scheduler.internal.placement.score;
 
-import io.caravan.api.model.Allocation;
 import io.caravan.scheduler.internal.placement.EvalContext;
 import io.caravan.scheduler.internal.placement.NodeScorer;
 import io.caravan.scheduler.internal.placement.PlacementRequest;
@@ -22,18 +21,12 @@ public final class JobAntiAffinityScorer implements NodeScorer {
 
     @Override
     public Bound bind(PlacementRequest request, EvalContext ctx) {
-        String jobId = request.job().id();
-        String namespace = request.job().namespace();
         String group = request.group().name();
         int desired = Math.max(1, request.desiredCount());
         return node -> {
-            int collisions = 0;
-            for (Allocation a : node.usage().allocs()) {
-                if (a.jobId().equals(jobId) && a.taskGroup().equals(group) && a.namespace().equals(namespace)) {
-                    collisions++;
-                }
-            }
-            return collisions == 0 ? Double.NaN : -(collisions + 1.0) / desired;
+            int index = node.index() >= 0 ? node.index() : ctx.proposed().indexOf(node.node().id());
+            int collisions = ctx.proposed().jobAllocsOn(index, group);
+            return collisions <= 0 ? Double.NaN : -(collisions + 1.0) / desired;
         };
     }
 }
