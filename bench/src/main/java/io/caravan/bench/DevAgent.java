@@ -181,13 +181,16 @@ final class DevAgent implements AutoCloseable {
         }
     }
 
-    /** SIGTERM, up to 20 s for the agent's own shutdown, then SIGKILL; then the temp dir goes. */
+    /**
+     * SIGTERM, up to 60 s for the agent's own shutdown (a JFR recording of a big run is written then), then SIGKILL;
+     * then the temp dir goes.
+     */
     @Override
     public void close() throws InterruptedException {
         try {
             process.destroy();
-            if (!process.waitFor(20, TimeUnit.SECONDS)) {
-                System.err.println("warning: agent " + pid() + " did not stop within 20 s of SIGTERM; killing it");
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                System.err.println("warning: agent " + pid() + " did not stop within 60 s of SIGTERM; killing it");
                 process.destroyForcibly();
                 process.waitFor(10, TimeUnit.SECONDS);
             }
