@@ -40,6 +40,20 @@ public interface NodeEndpoint {
      */
     CompletionStage<ClientAllocs> clientAllocs(String nodeId, String secretId, long minIndex, Duration maxWait);
 
+    /**
+     * {@link #clientAllocs} for a client that keeps what it was told: only the allocations whose AllocModifyIndex is
+     * above {@code knownIndex} (the index of the last answer it applied; 0: all of them), with
+     * {@link ClientAllocs#total} the number the node has in all. Everything the node has is then either known to the
+     * client or in the answer, so a client that counts a different number after adding the answer's knows that some
+     * were removed and asks again with 0. The full list costs the server a map of every allocation of the node per
+     * answer, and a node's allocations grow with the cluster's age: quadratic over a node's life. Servers without it
+     * answer the full list, which is also a valid answer.
+     */
+    default CompletionStage<ClientAllocs> clientAllocs(String nodeId, String secretId, long minIndex, long knownIndex,
+                                                       Duration maxWait) {
+        return clientAllocs(nodeId, secretId, minIndex, maxWait);
+    }
+
     /** Full allocations (with their job) by ID; unknown IDs are left out. */
     CompletionStage<List<Allocation>> allocs(String nodeId, String secretId, List<String> allocIds);
 
@@ -146,10 +160,18 @@ public interface NodeEndpoint {
         }
     }
 
-    /** Nomad's {@code NodeClientAllocsResponse}: alloc ID → its AllocModifyIndex, and the query's index. */
-    record ClientAllocs(Map<String, Long> allocs, long index) {
+    /**
+     * Nomad's {@code NodeClientAllocsResponse}: alloc ID → its AllocModifyIndex, and the query's index; {@code total}
+     * is how many allocations the node has (more than {@code allocs} holds in an answer with only the changed ones).
+     */
+    record ClientAllocs(Map<String, Long> allocs, long index, int total) {
         public ClientAllocs {
             allocs = Map.copyOf(allocs);
+        }
+
+        /** The full list. */
+        public ClientAllocs(Map<String, Long> allocs, long index) {
+            this(allocs, index, allocs.size());
         }
     }
 }

@@ -3,7 +3,7 @@
  * dev agent) the client binds the server's implementation as an OSGi service; across machines the RPC transport
  * provides the same interface, so the client never knows which it has.
  */
-@Version("1.2.0")
+@Version("1.3.0")
 package io.caravan.api.endpoint;
 
 import org.osgi.annotation.versioning.Version;

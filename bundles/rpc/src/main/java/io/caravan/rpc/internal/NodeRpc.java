@@ -54,9 +54,15 @@ final class NodeRpc {
 
     record IndexResponse(long index) {}
 
-    record ClientAllocsRequest(String nodeId, String secretId, long minIndex, long maxWaitMillis) {}
+    /** {@code knownIndex}: only what changed after it (0, or absent from an older client: the full list). */
+    record ClientAllocsRequest(String nodeId, String secretId, long minIndex, long maxWaitMillis, long knownIndex) {}
 
-    record ClientAllocsResponse(Map<String, Long> allocs, long index) {}
+    /** {@code total}: how many the node has (absent from an older server, whose answer is the full list). */
+    record ClientAllocsResponse(Map<String, Long> allocs, long index, int total) {
+        ClientAllocs answer() {
+            return total == 0 ? new ClientAllocs(allocs, index) : new ClientAllocs(allocs, index, total);
+        }
+    }
 
     record GetAllocsRequest(String nodeId, String secretId, List<String> allocIds) {}
 
@@ -93,8 +99,9 @@ final class NodeRpc {
                 new Endpoint<>(UPDATE_ALLOC, UpdateAllocRequest.class, IndexResponse.class, Routing.LEADER,
                         q -> local.updateAllocs(q.nodeId(), q.secretId(), q.allocs()).thenApply(IndexResponse::new)),
                 new Endpoint<>(GET_CLIENT_ALLOCS, ClientAllocsRequest.class, ClientAllocsResponse.class, Routing.LOCAL,
-                        q -> local.clientAllocs(q.nodeId(), q.secretId(), q.minIndex(), Duration.ofMillis(q.maxWaitMillis()))
-                                .thenApply(a -> new ClientAllocsResponse(a.allocs(), a.index()))),
+                        q -> local.clientAllocs(q.nodeId(), q.secretId(), q.minIndex(), q.knownIndex(),
+                                        Duration.ofMillis(q.maxWaitMillis()))
+                                .thenApply(a -> new ClientAllocsResponse(a.allocs(), a.index(), a.total()))),
                 new Endpoint<>(GET_ALLOCS, GetAllocsRequest.class, AllocsResponse.class, Routing.LOCAL,
                         q -> local.allocs(q.nodeId(), q.secretId(), q.allocIds()).thenApply(AllocsResponse::new)),
                 new Endpoint<>(UPDATE_SERVICES, UpdateServicesRequest.class, IndexResponse.class, Routing.LEADER,
@@ -172,9 +179,16 @@ final class NodeRpc {
         @Override
         public CompletionStage<ClientAllocs> clientAllocs(String nodeId, String secretId, long minIndex,
                                                           Duration maxWait) {
-            return rpc.call(GET_CLIENT_ALLOCS, new ClientAllocsRequest(nodeId, secretId, minIndex, maxWait.toMillis()),
-                    ClientAllocsResponse.class, maxWait.plus(ATTEMPT_TIMEOUT))
-                    .thenApply(r -> new ClientAllocs(r.allocs(), r.index()));
+            return clientAllocs(nodeId, secretId, minIndex, 0, maxWait);
+        }
+
+        @Override
+        public CompletionStage<ClientAllocs> clientAllocs(String nodeId, String secretId, long minIndex,
+                                                          long knownIndex, Duration maxWait) {
+            return rpc.call(GET_CLIENT_ALLOCS,
+                            new ClientAllocsRequest(nodeId, secretId, minIndex, maxWait.toMillis(), knownIndex),
+                            ClientAllocsResponse.class, maxWait.plus(ATTEMPT_TIMEOUT))
+                    .thenApply(ClientAllocsResponse::answer);
         }
 
         @Override

@@ -35,17 +35,10 @@ final class CommandCodec {
      * apply ({@link #decodeEntry}). Decoding them again cost more CPU than the rest of a register; so the commands
      * this server encoded, or its gate decoded (a write a follower forwarded), are kept by request ID and handed back
      * for entries whose bytes are exactly those
-     * (the command is immutable, and decoding its encoding gives an equal one). Bounded: an entry that never
-     * applies (a refused or abandoned write) is dropped with the oldest.
+     * (the command is immutable, and decoding its encoding gives an equal one). Bounded in number and in bytes: an
+     * entry that never applies (a refused or abandoned write, a plan committed in parts) is dropped with the oldest.
      */
-    private static final int ENCODED_KEPT = 1024;
-    private static final Map<String, Encoded> ENCODED = java.util.Collections.synchronizedMap(
-            new java.util.LinkedHashMap<>(256, 0.75f, false) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<String, Encoded> eldest) {
-                    return size() > ENCODED_KEPT;
-                }
-            });
+    private static final Kept ENCODED = new Kept(1024, 64L << 20);
     /** Tests set it: every kept command is also decoded and must equal what its bytes decode to. */
     private static final boolean VERIFY = Boolean.getBoolean("caravan.codec.verify");
     /** What ends every entry with a request ID: {@code "RequestID":"<36 characters>"}}. */
@@ -95,6 +88,55 @@ final class CommandCodec {
             ENCODED.put(requestId.toString(), new Encoded(bytes, new Entry(requestId, command)));
         }
         return bytes;
+    }
+
+    /**
+     * Forgets what {@link #encode} kept for these bytes: the caller will not submit them (a plan too large for one
+     * entry is committed in parts, each encoded on its own).
+     */
+    static void forget(byte[] entry) {
+        encodedHere(entry, true);
+    }
+
+    /** The encoded entries kept, oldest first, within a count and a byte budget. */
+    private static final class Kept {
+        private final int maxEntries;
+        private final long maxBytes;
+        private final java.util.LinkedHashMap<String, Encoded> entries = new java.util.LinkedHashMap<>();
+        private long bytes;
+
+        Kept(int maxEntries, long maxBytes) {
+            this.maxEntries = maxEntries;
+            this.maxBytes = maxBytes;
+        }
+
+        synchronized void put(String id, Encoded e) {
+            Encoded old = entries.put(id, e);
+            bytes += e.bytes().length - (old == null ? 0 : old.bytes().length);
+            var oldest = entries.values().iterator();
+            while ((entries.size() > maxEntries || bytes > maxBytes) && oldest.hasNext()) {
+                bytes -= oldest.next().bytes().length;
+                oldest.remove();
+            }
+        }
+
+        synchronized void putIfAbsent(String id, Encoded e) {
+            if (!entries.containsKey(id)) {
+                put(id, e);
+            }
+        }
+
+        synchronized Encoded get(String id) {
+            return entries.get(id);
+        }
+
+        synchronized Encoded remove(String id) {
+            Encoded e = entries.remove(id);
+            if (e != null) {
+                bytes -= e.bytes().length;
+            }
+            return e;
+        }
     }
 
     /** The entry this server encoded as exactly these bytes, or null; {@code take} forgets it. */

@@ -214,6 +214,12 @@ public final class NodeEndpoints implements NodeEndpoint {
     @Override
     public CompletionStage<ClientAllocs> clientAllocs(String nodeId, String secretId, long minIndex,
                                                       Duration maxWait) {
+        return clientAllocs(nodeId, secretId, minIndex, 0, maxWait);
+    }
+
+    @Override
+    public CompletionStage<ClientAllocs> clientAllocs(String nodeId, String secretId, long minIndex, long knownIndex,
+                                                      Duration maxWait) {
         try {
             authenticate(nodeId, secretId);
         } catch (RuntimeException e) {
@@ -221,13 +227,17 @@ public final class NodeEndpoints implements NodeEndpoint {
         }
         return store.query(minIndex, maxWait, (s, ws) -> {
             ws.indexKey(NomadTables.ALLOCS.name(), "node", nodeId);
-            Map<String, Long> allocs = new HashMap<>();
-            long index = 0;
-            for (Allocation a : s.byIndex(NomadTables.ALLOCS, "node", nodeId).toList()) {
-                allocs.put(a.id(), a.allocModifyIndex());
-                index = Math.max(index, a.modifyIndex());
-            }
-            return new Indexed<>(new ClientAllocs(allocs, Math.max(index, 1)), Math.max(index, 1));
+            Map<String, Long> changed = new HashMap<>();
+            long[] indexAndTotal = new long[2];
+            s.byIndex(NomadTables.ALLOCS, "node", nodeId).forEach(a -> {
+                if (a.allocModifyIndex() > knownIndex) {
+                    changed.put(a.id(), a.allocModifyIndex());
+                }
+                indexAndTotal[0] = Math.max(indexAndTotal[0], a.modifyIndex());
+                indexAndTotal[1]++;
+            });
+            long index = Math.max(indexAndTotal[0], 1);
+            return new Indexed<>(new ClientAllocs(changed, index, (int) indexAndTotal[1]), index);
         }).thenApply(Indexed::value);
     }
 

@@ -35,8 +35,8 @@ final class PlanApplier implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PlanApplier.class);
     /** A plan marks allocations unknown on a node that is back: the scheduler must look again. */
     private static final String NO_LONGER_DISCONNECTED = "node is no longer disconnected";
-    /** The largest plan written as one log entry: a quarter of what the log takes, for headroom. */
-    static final int PART_BYTES = Replicator.MAX_COMMAND_BYTES / 4;
+    /** The largest plan written as one log entry: half of what the log takes, for headroom. */
+    static final int PART_BYTES = Replicator.MAX_COMMAND_BYTES / 2;
 
     private record Pending(Plan plan, CompletableFuture<PlanResult> result) {}
 
@@ -127,6 +127,9 @@ final class PlanApplier implements AutoCloseable {
         byte[] entry = v.command() == null ? null : CommandCodec.encode(v.command());
         if (previous != null && previous.committed().join() == 0) {
             // Verified on top of a plan that was not committed: verify again against what the state really holds.
+            if (entry != null) {
+                CommandCodec.forget(entry);
+            }
             v = verify(store.snapshot(), Verified.NOTHING, plan, clock.millis() * 1_000_000L);
             entry = v.command() == null ? null : CommandCodec.encode(v.command());
         }
@@ -239,6 +242,7 @@ final class PlanApplier implements AutoCloseable {
         if (entry.length <= PART_BYTES) {
             return writes.submitEncoded(entry).toCompletableFuture().thenApply(Command.Result::index);
         }
+        CommandCodec.forget(entry); // committed as parts, never as this entry
         int parts = entry.length / PART_BYTES + 1;
         CompletableFuture<Long> index = CompletableFuture.completedFuture(0L);
         for (Command.PlanApply part : plan.split(parts)) {

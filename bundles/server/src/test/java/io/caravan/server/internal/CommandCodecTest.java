@@ -111,4 +111,26 @@ class CommandCodecTest {
                     () -> CommandCodec.decode(bad.getBytes(StandardCharsets.UTF_8)), bad);
         }
     }
+
+    @Test
+    void aForgottenEntryIsDecodedAgainAndBigEntriesDoNotPileUp() throws Exception {
+        Command command = new Command.JobDeregister("default", "web", false,
+                Evaluation.forJob("e", FsmTest.job("web", 50), Evaluation.TRIGGER_JOB_DEREGISTER, 7));
+        byte[] entry = CommandCodec.encode(command);
+        org.junit.jupiter.api.Assertions.assertSame(command, CommandCodec.decode(entry), "kept: not decoded again");
+        CommandCodec.forget(entry);
+        Command decoded = CommandCodec.decode(entry);
+        assertEquals(command, decoded);
+        org.junit.jupiter.api.Assertions.assertNotSame(command, decoded, "forgotten: read from its bytes");
+
+        // 80 never-applied entries of ~1 MB each: the oldest are dropped once 64 MB are kept.
+        Command oldest = new Command.JobDeregister("default", "x".repeat(1 << 20), false, null);
+        byte[] oldestEntry = CommandCodec.encode(oldest);
+        for (int i = 0; i < 80; i++) {
+            CommandCodec.encode(new Command.JobDeregister("default", i + "x".repeat(1 << 20), false, null));
+        }
+        Command again = CommandCodec.decode(oldestEntry);
+        assertEquals(oldest, again);
+        org.junit.jupiter.api.Assertions.assertNotSame(oldest, again, "the oldest was dropped: read from its bytes");
+    }
 }

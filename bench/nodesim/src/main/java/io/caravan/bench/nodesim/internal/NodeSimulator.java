@@ -163,7 +163,7 @@ public final class NodeSimulator {
             if (closed) {
                 return;
             }
-            endpoint.clientAllocs(node.id(), node.secretId(), index, Duration.ofMinutes(5))
+            endpoint.clientAllocs(node.id(), node.secretId(), index, index, Duration.ofMinutes(5)) // only what changed
                     .thenCompose(answer -> {
                         List<String> fresh = new ArrayList<>();
                         synchronized (known) {

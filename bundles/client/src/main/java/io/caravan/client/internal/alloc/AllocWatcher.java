@@ -22,6 +22,8 @@ import org.slf4j.LoggerFactory;
  * The client's long poll on its allocations (Nomad's {@code watchAllocations}): a blocking
  * {@code Node.GetClientAllocs} (no thread waits on it), a diff by {@code AllocModifyIndex}, a fetch of the changed
  * ones, and the result handed to the {@link Sink}: new or updated allocations, and IDs the servers no longer list.
+ * After the first full list it asks only for what changed since the last answer it applied; when the count of what it
+ * knows then differs from the node's, something was removed, and it asks for the full list again.
  * Answers are handled on the client's scheduler thread, never on the server's. Errors back off exponentially.
  */
 public final class AllocWatcher {
@@ -48,6 +50,8 @@ public final class AllocWatcher {
 
     private final Map<String, Long> known = new HashMap<>();
     private long index;
+    /** The index of the last answer applied: the next poll asks only for later changes (0: the full list). */
+    private long knownIndex;
     private boolean running;
     private boolean synced;
     private long generation;
@@ -66,6 +70,7 @@ public final class AllocWatcher {
         running = true;
         generation++;
         index = 0;
+        knownIndex = 0;
         long gen = generation;
         scheduler.execute(() -> poll(gen));
     }
@@ -78,12 +83,14 @@ public final class AllocWatcher {
     private void poll(long gen) {
         AllocUpdateBatcher.Target t;
         long minIndex;
+        long since;
         synchronized (this) {
             if (!running || gen != generation) {
                 return;
             }
             t = target.get();
             minIndex = index;
+            since = knownIndex;
         }
         if (t == null || t.endpoint() == null) {
             retry(gen, "no server endpoint");
@@ -91,11 +98,11 @@ public final class AllocWatcher {
         }
         NodeEndpoint ep = t.endpoint();
         try {
-            ep.clientAllocs(t.nodeId(), t.secretId(), minIndex, maxWait).whenCompleteAsync((answer, error) -> {
+            ep.clientAllocs(t.nodeId(), t.secretId(), minIndex, since, maxWait).whenCompleteAsync((answer, error) -> {
                 if (error != null) {
                     retry(gen, message(error));
                 } else {
-                    answered(gen, ep, t, answer);
+                    answered(gen, ep, t, answer, since == 0);
                 }
             }, scheduler);
         } catch (RuntimeException e) {
@@ -103,21 +110,33 @@ public final class AllocWatcher {
         }
     }
 
-    private void answered(long gen, NodeEndpoint ep, AllocUpdateBatcher.Target t, ClientAllocs answer) {
+    private void answered(long gen, NodeEndpoint ep, AllocUpdateBatcher.Target t, ClientAllocs answer, boolean full) {
         List<String> changed = new ArrayList<>();
         Set<String> removed;
         synchronized (this) {
             if (!running || gen != generation) {
                 return;
             }
-            answer.allocs().forEach((id, modifyIndex) -> {
-                Long before = known.get(id);
-                if (before == null || modifyIndex > before) {
-                    changed.add(id);
+            int unknown = 0;
+            for (Map.Entry<String, Long> e : answer.allocs().entrySet()) {
+                Long before = known.get(e.getKey());
+                unknown += before == null ? 1 : 0;
+                if (before == null || e.getValue() > before) {
+                    changed.add(e.getKey());
                 }
-            });
-            removed = new HashSet<>(known.keySet());
-            removed.removeAll(answer.allocs().keySet());
+            }
+            if (!full && known.size() + unknown != answer.total()) {
+                // The node has fewer than this client knows of: some were removed. Ask for the whole list, now.
+                index = 0;
+                knownIndex = 0;
+                scheduler.execute(() -> poll(gen));
+                return;
+            }
+            removed = new HashSet<>();
+            if (full) {
+                removed.addAll(known.keySet());
+                removed.removeAll(answer.allocs().keySet());
+            }
             // A first answer also tells which restored allocations the servers forgot.
             index = Math.max(answer.index(), 1);
         }
@@ -148,6 +167,7 @@ public final class AllocWatcher {
                 known.put(a.id(), answer.allocs().getOrDefault(a.id(), a.allocModifyIndex()));
             }
             removed.forEach(known::remove);
+            knownIndex = answer.index();
             first = !synced;
             synced = true;
             backoff = MIN_BACKOFF;

@@ -53,6 +53,13 @@ public final class BoundedNodeEndpoint implements NodeEndpoint {
     }
 
     @Override
+    public CompletionStage<ClientAllocs> clientAllocs(String nodeId, String secretId, long minIndex, long knownIndex,
+                                                      Duration maxWait) {
+        return bounded(delegate.clientAllocs(nodeId, secretId, minIndex, knownIndex, maxWait),
+                maxWait.plus(CALL_TIMEOUT));
+    }
+
+    @Override
     public CompletionStage<List<Allocation>> allocs(String nodeId, String secretId, List<String> allocIds) {
         return bounded(delegate.allocs(nodeId, secretId, allocIds), CALL_TIMEOUT);
     }

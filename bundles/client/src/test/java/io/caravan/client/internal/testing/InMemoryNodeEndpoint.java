@@ -58,7 +58,7 @@ public final class InMemoryNodeEndpoint implements NodeEndpoint, AutoCloseable {
                 "No servers reachable"));
     }
 
-    private record Waiter(String nodeId, long minIndex, CompletableFuture<ClientAllocs> answer) {
+    private record Waiter(String nodeId, long minIndex, long knownIndex, CompletableFuture<ClientAllocs> answer) {
     }
 
     /** As if the node had been garbage-collected: the next heartbeat gets "node not found". */
@@ -151,17 +151,24 @@ public final class InMemoryNodeEndpoint implements NodeEndpoint, AutoCloseable {
     @Override
     public synchronized CompletionStage<ClientAllocs> clientAllocs(String nodeId, String secretId, long minIndex,
                                                                    Duration maxWait) {
+        return clientAllocs(nodeId, secretId, minIndex, 0, maxWait);
+    }
+
+    /** As the servers: only what changed after {@code knownIndex}, with the node's total. */
+    @Override
+    public synchronized CompletionStage<ClientAllocs> clientAllocs(String nodeId, String secretId, long minIndex,
+                                                                   long knownIndex, Duration maxWait) {
         CompletableFuture<ClientAllocs> answer = new CompletableFuture<>();
         if (index > minIndex) {
-            answer.complete(snapshot(nodeId));
+            answer.complete(snapshot(nodeId, knownIndex));
             return answer;
         }
-        Waiter w = new Waiter(nodeId, minIndex, answer);
+        Waiter w = new Waiter(nodeId, minIndex, knownIndex, answer);
         waiters.add(w);
         timers.schedule(() -> {
             synchronized (this) {
                 if (waiters.remove(w)) {
-                    answer.complete(snapshot(nodeId));
+                    answer.complete(snapshot(nodeId, knownIndex));
                 }
             }
         }, maxWait.toMillis(), TimeUnit.MILLISECONDS);
@@ -179,11 +186,11 @@ public final class InMemoryNodeEndpoint implements NodeEndpoint, AutoCloseable {
         return CompletableFuture.completedFuture(out);
     }
 
-    private ClientAllocs snapshot(String nodeId) {
+    private ClientAllocs snapshot(String nodeId, long knownIndex) {
         Map<String, Long> out = new LinkedHashMap<>();
-        allocs.values().stream().filter(a -> nodeId.equals(a.nodeId()))
-                .forEach(a -> out.put(a.id(), a.allocModifyIndex()));
-        return new ClientAllocs(out, index);
+        List<Allocation> mine = allocs.values().stream().filter(a -> nodeId.equals(a.nodeId())).toList();
+        mine.stream().filter(a -> a.allocModifyIndex() > knownIndex).forEach(a -> out.put(a.id(), a.allocModifyIndex()));
+        return new ClientAllocs(out, index, mine.size());
     }
 
     private void wake() {
@@ -192,7 +199,7 @@ public final class InMemoryNodeEndpoint implements NodeEndpoint, AutoCloseable {
         // Complete outside the caller's stack? The client's callbacks hop to its own threads, so completing here is fine.
         ready.forEach(w -> timers.execute(() -> {
             synchronized (this) {
-                w.answer().complete(snapshot(w.nodeId()));
+                w.answer().complete(snapshot(w.nodeId(), w.knownIndex()));
             }
         }));
     }
