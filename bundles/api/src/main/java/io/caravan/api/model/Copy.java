@@ -6,7 +6,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** Null-tolerant immutable copies for the records' compact constructors. Maps are sorted by key, as Go writes them. */
+/**
+ * Null-tolerant immutable copies for the records' compact constructors. Maps are sorted by key, as Go writes them,
+ * and compact ({@link SortedArrayMap}).
+ */
 final class Copy {
     private Copy() {
     }
@@ -19,8 +22,11 @@ final class Copy {
         if (map == null || map.isEmpty()) {
             return Map.of();
         }
+        if (map instanceof SortedArrayMap<?>) {
+            return map; // immutable already: a record copied with a builder shares it
+        }
         // Unlike Map.copyOf this keeps null values (a JSON {"k": null} is legal in Go) and a stable key order.
-        return Collections.unmodifiableMap(new TreeMap<>(map));
+        return SortedArrayMap.copyOf(map);
     }
 
     static Map<String, List<String>> multimap(Map<String, List<String>> map) {
@@ -29,7 +35,7 @@ final class Copy {
         }
         TreeMap<String, List<String>> copy = new TreeMap<>();
         map.forEach((k, v) -> copy.put(k, list(v)));
-        return Collections.unmodifiableMap(copy);
+        return SortedArrayMap.copyOf(copy);
     }
 
     /** Free-form data (task {@code Config}, raw blocks): frozen all the way down, nulls kept. */
@@ -53,7 +59,7 @@ final class Copy {
         if (value instanceof Map<?, ?> map) {
             TreeMap<String, Object> copy = new TreeMap<>();
             map.forEach((k, v) -> copy.put(String.valueOf(k), freeze(v)));
-            return Collections.unmodifiableMap(copy);
+            return SortedArrayMap.copyOf(copy);
         }
         if (value instanceof List<?> list) {
             List<Object> copy = new ArrayList<>(list.size());
