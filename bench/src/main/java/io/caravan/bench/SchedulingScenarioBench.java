@@ -93,7 +93,13 @@ public final class SchedulingScenarioBench {
             submitters.shutdown();
             double submitSeconds = (System.nanoTime() - start) / 1e9;
             long target = (long) jobs * count;
-            long[] progress = awaitRunning(http, agent.base, target, Duration.ofMinutes(30));
+            PipelineTimings timings = new PipelineTimings(http, agent.base);
+            long[] progress;
+            try {
+                progress = awaitRunning(http, agent.base, target, Duration.ofMinutes(30));
+            } finally {
+                timings.close();
+            }
             double totalSeconds = (System.nanoTime() - start) / 1e9;
             long cpuMs = StartupBench.cpuMs(agent.pid()) - cpu0;
             java.util.Map<String, Long> threads1 = DeploymentBench.threadCpuMs(agent.pid());
@@ -128,6 +134,7 @@ public final class SchedulingScenarioBench {
                     .append(String.format("| agent CPU by thread (top 10) | %s |%n", String.join(", ",
                             byThread.stream().limit(10).map(e -> "`" + e.getKey() + "` " + e.getValue() + " ms")
                                     .toList())))
+                    .append(String.format("| scheduling pipeline, per call: mean ms (calls) | %s |%n", timings))
                     .append(String.format("| agent RSS at the end | %,d MiB |%n", rssKb >> 10))
                     .append(String.format("| agent heap at the end | %,d MiB used |%n",
                             DevAgent.heapUsedKb(heap) >> 10))
@@ -190,6 +197,61 @@ public final class SchedulingScenarioBench {
             Thread.sleep(250);
         }
         return new long[] {running, queued};
+    }
+
+    /**
+     * The scheduler workers' and the plan applier's timings over the run (Nomad's {@code nomad.worker.*} and
+     * {@code nomad.plan.*} samples): {@code /v1/metrics} shows one sampling interval at a time, so it is read every
+     * second and each interval (by its timestamp) counted once.
+     */
+    static final class PipelineTimings implements AutoCloseable {
+        private static final Pattern TIMESTAMP = Pattern.compile("\"Timestamp\":\\s*\"([^\"]+)\"");
+        private static final Pattern SAMPLE = Pattern.compile(
+                "\"Name\":\\s*\"nomad\\.nomad\\.((?:worker|plan)\\.[^\"]+)\",\\s*\"Count\":\\s*(\\d+),\\s*"
+                        + "\"Sum\":\\s*([0-9.Ee+-]+)");
+        private final java.util.Map<String, String> intervals = new java.util.concurrent.ConcurrentHashMap<>();
+        private final java.util.concurrent.ScheduledExecutorService poller =
+                Executors.newSingleThreadScheduledExecutor();
+
+        PipelineTimings(HttpClient http, String base) {
+            poller.scheduleWithFixedDelay(() -> {
+                try {
+                    String body = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/metrics")).build(),
+                            HttpResponse.BodyHandlers.ofString()).body();
+                    Matcher t = TIMESTAMP.matcher(body);
+                    if (t.find()) {
+                        intervals.put(t.group(1), body);
+                    }
+                } catch (Exception e) {
+                    // the next read will do
+                }
+            }, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
+        }
+
+        @Override
+        public void close() {
+            poller.shutdownNow();
+        }
+
+        @Override
+        public String toString() {
+            java.util.Map<String, double[]> sums = new java.util.TreeMap<>();
+            for (String body : intervals.values()) {
+                Matcher m = SAMPLE.matcher(body);
+                while (m.find()) {
+                    double[] s = sums.computeIfAbsent(m.group(1), k -> new double[2]);
+                    s[0] += Long.parseLong(m.group(2));
+                    s[1] += Double.parseDouble(m.group(3));
+                }
+            }
+            List<String> parts = new ArrayList<>();
+            sums.forEach((name, s) -> {
+                if (s[0] > 0) {
+                    parts.add(String.format("%s %.1f (%,.0f)", name, s[1] / s[0], s[0]));
+                }
+            });
+            return parts.isEmpty() ? "(none read)" : String.join(", ", parts);
+        }
     }
 
     private static long sum(Pattern p, String body) {

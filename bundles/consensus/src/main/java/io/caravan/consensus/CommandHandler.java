@@ -50,6 +50,25 @@ public interface CommandHandler {
      */
     void snapshot(OutputStream out) throws IOException;
 
+    /** A state captured on the apply thread, written later on another one. */
+    @FunctionalInterface
+    interface CapturedState {
+        void writeTo(OutputStream out) throws IOException;
+    }
+
+    /**
+     * Captures the whole state as of the last applied entry, for a snapshot written on another thread while entries
+     * keep being applied (as Nomad's FSM snapshot and its persist): writing a large state took the apply thread, and so
+     * every write, for seconds. Called on the apply thread between two entries. A handler whose state is an immutable
+     * root returns a writer of that root; the default writes {@link #snapshot} into memory here.
+     */
+    default CapturedState captureState() throws IOException {
+        java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream();
+        snapshot(buffer);
+        byte[] bytes = buffer.toByteArray();
+        return out -> out.write(bytes);
+    }
+
     /**
      * Replaces the whole state with a snapshot written by {@link #snapshot}, taken at log index {@code index}. Called
      * once when the Raft server starts, before the log after {@code index} is replayed through {@link #apply}, and

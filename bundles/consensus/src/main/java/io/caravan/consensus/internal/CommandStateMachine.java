@@ -58,6 +58,13 @@ final class CommandStateMachine extends BaseStateMachine {
     private final Consumer<Throwable> halt;
     private volatile Set<Long> skipped = Set.of();
     private volatile Throwable applyFailure;
+    /** How a snapshot file is named while it is written. */
+    private static final String PARTIAL_PREFIX = "partial-";
+    private static final long SNAPSHOT_CLOSE_WAIT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    /** The thread writing a snapshot, if one is; guarded by this. */
+    private Thread snapshotWriter;
+    /** The index of a snapshot written and not yet reported to Ratis, else INVALID_LOG_INDEX; guarded by this. */
+    private long snapshotWritten = RaftLog.INVALID_LOG_INDEX;
 
     /**
      * @param ownClient the client ID this server's {@link RaftNode} submits with; requests from any other client (a
@@ -265,40 +272,94 @@ final class CommandStateMachine extends BaseStateMachine {
     }
 
     /**
-     * Ratis calls this on the apply thread between entries, so the handler's state is exactly the last applied entry's.
-     * Any failure throws: a snapshot that was not fully written must never be recorded, or the log before it would be
-     * purged and the state lost.
+     * Ratis calls this on the apply thread between entries, once {@code raft_snapshot_threshold} entries were applied
+     * since the last snapshot it was told of. The handler's state is captured here (exactly the last applied entry's)
+     * and written to disk on a thread of its own, so applying goes on meanwhile; Ratis is told of the snapshot, and
+     * purges the log before it, only at its first call after the file is complete and synced (until then this answers
+     * {@link RaftLog#INVALID_LOG_INDEX}, and Ratis asks again after each applied batch). A snapshot that was not fully
+     * written is never recorded, so the log before it is never purged.
      */
     @Override
     public long takeSnapshot() throws IOException {
         if (applyFailure != null) {
             throw new IOException("No snapshot: the Raft server is stopping after a failed apply", applyFailure);
         }
+        synchronized (this) {
+            if (snapshotWritten >= 0) {
+                long written = snapshotWritten;
+                snapshotWritten = RaftLog.INVALID_LOG_INDEX;
+                return written;
+            }
+            if (snapshotWriter != null) {
+                return RaftLog.INVALID_LOG_INDEX; // still writing
+            }
+        }
         TermIndex last = getLastAppliedTermIndex();
         if (last == null || last.getIndex() < 0) {
             return RaftLog.INVALID_LOG_INDEX;
         }
-        File file = storage.getSnapshotFile(last.getTerm(), last.getIndex());
-        Path dir = file.toPath().getParent();
-        Files.createDirectories(dir);
-        // Written aside and renamed: a crash mid-write leaves no file that looks like a snapshot.
-        Path partial = Files.createTempFile(dir, "partial-", ".tmp");
-        try {
-            try (FileOutputStream fileOut = new FileOutputStream(partial.toFile());
-                    OutputStream out = new BufferedOutputStream(fileOut)) {
-                handler.snapshot(out);
-                out.flush();
-                fileOut.getFD().sync();
-            }
-            Files.move(partial, file.toPath(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException | RuntimeException e) {
-            Files.deleteIfExists(partial);
-            throw new IOException("Snapshot at " + last + " failed; not recorded", e);
+        CommandHandler.CapturedState state = handler.captureState();
+        Thread writer = new Thread(() -> writeSnapshot(last, state), "caravan-raft-snapshot");
+        writer.setDaemon(true);
+        synchronized (this) {
+            snapshotWriter = writer;
         }
-        MD5Hash md5 = MD5FileUtil.computeAndSaveMd5ForFile(file);
-        storage.updateLatestSnapshot(new SingleFileSnapshotInfo(new FileInfo(file.toPath(), md5), last));
-        LOG.debug("Snapshot written at {}", last);
-        return last.getIndex();
+        writer.start();
+        return RaftLog.INVALID_LOG_INDEX;
+    }
+
+    private void writeSnapshot(TermIndex last, CommandHandler.CapturedState state) {
+        long started = System.nanoTime();
+        long written = RaftLog.INVALID_LOG_INDEX;
+        try {
+            File file = storage.getSnapshotFile(last.getTerm(), last.getIndex());
+            Path dir = file.toPath().getParent();
+            Files.createDirectories(dir);
+            // Written aside and renamed: a crash mid-write leaves no file that looks like a snapshot.
+            Path partial = Files.createTempFile(dir, PARTIAL_PREFIX, ".tmp");
+            try {
+                try (FileOutputStream fileOut = new FileOutputStream(partial.toFile());
+                        OutputStream out = new BufferedOutputStream(fileOut)) {
+                    state.writeTo(out);
+                    out.flush();
+                    fileOut.getFD().sync();
+                }
+                Files.move(partial, file.toPath(), StandardCopyOption.ATOMIC_MOVE,
+                        StandardCopyOption.REPLACE_EXISTING);
+            } finally {
+                Files.deleteIfExists(partial);
+            }
+            MD5Hash md5 = MD5FileUtil.computeAndSaveMd5ForFile(file);
+            storage.updateLatestSnapshot(new SingleFileSnapshotInfo(new FileInfo(file.toPath(), md5), last));
+            written = last.getIndex();
+            LOG.atDebug().addKeyValue("index", last.getIndex())
+                    .addKeyValue("duration_ms", (System.nanoTime() - started) / 1_000_000).log("Snapshot written");
+        } catch (IOException | RuntimeException e) {
+            LOG.atError().addKeyValue("index", last.getIndex()).setCause(e).log("Snapshot failed; not recorded");
+        } finally {
+            synchronized (this) {
+                snapshotWriter = null;
+                snapshotWritten = written;
+                notifyAll();
+            }
+        }
+    }
+
+    /** Waits (bounded) for a snapshot being written, so that a stopping server does not cut it off. */
+    @Override
+    public void close() throws IOException {
+        long deadline = System.nanoTime() + SNAPSHOT_CLOSE_WAIT_NANOS;
+        synchronized (this) {
+            while (snapshotWriter != null && System.nanoTime() < deadline) {
+                try {
+                    wait(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+        super.close();
     }
 
     private IllegalStateException stopped(long index) {

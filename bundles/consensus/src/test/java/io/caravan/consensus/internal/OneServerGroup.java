@@ -25,7 +25,7 @@ abstract class OneServerGroup {
     }
 
     /** Starts a node on {@code settings} and waits until it leads. */
-    RaftNode started(RaftSettings settings, CountingHandler handler) throws Exception {
+    RaftNode started(RaftSettings settings, io.caravan.consensus.CommandHandler handler) throws Exception {
         node = new RaftNode(settings, handler, System::currentTimeMillis);
         node.start();
         assertTrue(node.awaitReady(READY), "no leader within " + READY);

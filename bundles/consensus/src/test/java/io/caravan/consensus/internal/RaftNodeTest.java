@@ -106,6 +106,66 @@ class RaftNodeTest extends OneServerGroup {
     }
 
     @Test
+    void entriesKeepApplyingWhileASnapshotIsWrittenAndItIsRecordedOnceComplete() throws Exception {
+        CountingHandler counter = new CountingHandler(false);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger writes = new java.util.concurrent.atomic.AtomicInteger();
+        io.caravan.consensus.CommandHandler slowToWrite = new io.caravan.consensus.CommandHandler() {
+            @Override
+            public byte[] apply(long index, long timestampMillis, byte[] command) {
+                return counter.apply(index, timestampMillis, command);
+            }
+
+            @Override
+            public void snapshot(java.io.OutputStream out) throws IOException {
+                counter.snapshot(out);
+            }
+
+            @Override
+            public CapturedState captureState() throws IOException {
+                java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+                counter.snapshot(captured);
+                return out -> {
+                    writes.incrementAndGet();
+                    try {
+                        release.await(SUBMIT_SECONDS * 3, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    out.write(captured.toByteArray());
+                };
+            }
+
+            @Override
+            public void restore(long index, java.io.InputStream in) throws IOException {
+                counter.restore(index, in);
+            }
+        };
+        started(TestNodes.single("n5", TestNodes.freePort(), dir, 100), slowToWrite);
+        for (int i = 1; i <= 400; i++) {
+            submit(node, i); // past the threshold: a snapshot is being written, and entries go on applying
+        }
+        assertEquals(400, counter.count);
+        assertEquals(1, writes.get(), "one snapshot at a time");
+        assertTrue(node.latestSnapshotIndex() <= 0, "nothing recorded before the file is complete");
+
+        release.countDown();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SUBMIT_SECONDS);
+        int more = 400;
+        while (node.latestSnapshotIndex() <= 0 && System.nanoTime() < deadline) {
+            submit(node, ++more);
+        }
+        long snapshot = node.latestSnapshotIndex();
+        assertTrue(snapshot >= 50 && snapshot < 400, "the snapshot taken at the threshold: " + snapshot);
+        // Ratis hears of it at its next call, and with 300 more entries applied since, the next one is captured.
+        while (node.latestSnapshotIndex() < 400 && System.nanoTime() < deadline) {
+            submit(node, ++more);
+        }
+        assertTrue(node.latestSnapshotIndex() >= 400, "a later snapshot: " + node.latestSnapshotIndex());
+        assertTrue(writes.get() >= 2 && writes.get() <= 3, "one at a time, each once: " + writes.get());
+    }
+
+    @Test
     void restartWithoutSnapshotReplaysTheWholeLog() throws Exception {
         int port = TestNodes.freePort();
         RaftSettings settings = TestNodes.single("n3", port, dir, 100_000);

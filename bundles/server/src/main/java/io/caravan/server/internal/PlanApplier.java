@@ -266,9 +266,19 @@ final class PlanApplier implements AutoCloseable {
         pendingPlaces.forEach(a -> changed.put(a.id(), a.terminal() ? null : a));
         Set<String> pendingIds = new HashSet<>();
         pendingPlaces.forEach(a -> pendingIds.add(a.id()));
+        // The stored versions of the allocations the plans name on this node: one lookup each.
+        Map<String, Allocation> stored = new HashMap<>();
+        for (List<Allocation> list : List.of(pendingStops, pendingPlaces, stops, places)) {
+            for (Allocation a : list) {
+                if (!stored.containsKey(a.id())) {
+                    stored.put(a.id(), snapshot.get(NomadTables.ALLOCS, a.id())
+                            .filter(s -> nodeId.equals(s.nodeId())).orElse(null));
+                }
+            }
+        }
         // Updates of allocations the node already has (in place, or a terminal one's follow-up) are not placements.
         boolean newPlacements = places.stream().anyMatch(a -> !pendingIds.contains(a.id())
-                && snapshot.get(NomadTables.ALLOCS, a.id()).isEmpty());
+                && stored.get(a.id()) == null);
         if (!Node.STATUS_DISCONNECTED.equals(node.status())
                 && places.stream().anyMatch(a -> Allocation.CLIENT_UNKNOWN.equals(a.clientStatus()))) {
             return NO_LONGER_DISCONNECTED;
@@ -287,9 +297,9 @@ final class PlanApplier implements AutoCloseable {
         places.stream().filter(a -> !a.terminal()).forEach(a -> changed.put(a.id(), a));
         NodeLoad load = snapshot.aggregate(NomadTables.ALLOCS, NomadTables.NODE_LOAD, nodeId);
         for (Map.Entry<String, Allocation> e : changed.entrySet()) {
-            Allocation stored = snapshot.get(NomadTables.ALLOCS, e.getKey()).orElse(null);
-            if (stored != null && nodeId.equals(stored.nodeId())) {
-                load = load.minus(NodeLoad.contribution(stored));
+            Allocation before = stored.get(e.getKey());
+            if (before != null) {
+                load = load.minus(NodeLoad.contribution(before));
             }
             if (e.getValue() != null) {
                 load = load.plus(e.getValue().allocatedResources());

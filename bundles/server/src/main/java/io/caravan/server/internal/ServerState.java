@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.util.concurrent.ScheduledExecutorService;
 
 import io.caravan.consensus.CommandHandler;
+import io.caravan.state.StateSnapshot;
 import io.caravan.state.StateStore;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -125,6 +126,13 @@ public final class ServerState implements CommandHandler {
     @Override
     public void snapshot(OutputStream out) throws IOException {
         store.snapshot().writeTo(out, NomadTables.codec());
+    }
+
+    /** The store's snapshot is an immutable root: capturing it costs nothing, writing it happens off the apply thread. */
+    @Override
+    public CapturedState captureState() {
+        StateSnapshot captured = store.snapshot();
+        return out -> captured.writeTo(out, NomadTables.codec());
     }
 
     @Override
