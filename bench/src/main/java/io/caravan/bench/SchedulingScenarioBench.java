@@ -148,9 +148,14 @@ public final class SchedulingScenarioBench {
         }
     }
 
+    /**
+     * A C1M job: placement only. {@code MaxParallel = 0} keeps it without a deployment (a service job without
+     * {@code update} gets Nomad's default strategy and so a deployment, whose health tracking DeploymentBench measures).
+     */
     static String job(String id, int count) {
         return """
                 {"Job": {"ID": "%s", "Type": "service", "Datacenters": ["dc1"],
+                  "Update": {"MaxParallel": 0},
                   "Constraints": [{"LTarget": "${meta.sim}", "RTarget": "true", "Operand": "="}],
                   "TaskGroups": [{"Name": "web", "Count": %d,
                     "Tasks": [{"Name": "server", "Driver": "raw_exec",
@@ -201,53 +206,53 @@ public final class SchedulingScenarioBench {
 
     /**
      * The scheduler workers' and the plan applier's timings over the run (Nomad's {@code nomad.worker.*} and
-     * {@code nomad.plan.*} samples): {@code /v1/metrics} shows one sampling interval at a time, so it is read every
-     * second and each interval (by its timestamp) counted once.
+     * {@code nomad.plan.*} samples, which the agent reports as totals since it started): read before and after.
      */
     static final class PipelineTimings implements AutoCloseable {
-        private static final Pattern TIMESTAMP = Pattern.compile("\"Timestamp\":\\s*\"([^\"]+)\"");
         private static final Pattern SAMPLE = Pattern.compile(
                 "\"Name\":\\s*\"nomad\\.nomad\\.((?:worker|plan)\\.[^\"]+)\",\\s*\"Count\":\\s*(\\d+),\\s*"
                         + "\"Sum\":\\s*([0-9.Ee+-]+)");
-        private final java.util.Map<String, String> intervals = new java.util.concurrent.ConcurrentHashMap<>();
-        private final java.util.concurrent.ScheduledExecutorService poller =
-                Executors.newSingleThreadScheduledExecutor();
+        private final HttpClient http;
+        private final String base;
+        private final java.util.Map<String, double[]> before;
+        private java.util.Map<String, double[]> after = java.util.Map.of();
 
         PipelineTimings(HttpClient http, String base) {
-            poller.scheduleWithFixedDelay(() -> {
-                try {
-                    String body = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/metrics")).build(),
-                            HttpResponse.BodyHandlers.ofString()).body();
-                    Matcher t = TIMESTAMP.matcher(body);
-                    if (t.find()) {
-                        intervals.put(t.group(1), body);
-                    }
-                } catch (Exception e) {
-                    // the next read will do
-                }
-            }, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
+            this.http = http;
+            this.base = base;
+            this.before = read();
         }
 
-        @Override
-        public void close() {
-            poller.shutdownNow();
-        }
-
-        @Override
-        public String toString() {
+        private java.util.Map<String, double[]> read() {
             java.util.Map<String, double[]> sums = new java.util.TreeMap<>();
-            for (String body : intervals.values()) {
+            try {
+                String body = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/metrics")).build(),
+                        HttpResponse.BodyHandlers.ofString()).body();
                 Matcher m = SAMPLE.matcher(body);
                 while (m.find()) {
                     double[] s = sums.computeIfAbsent(m.group(1), k -> new double[2]);
                     s[0] += Long.parseLong(m.group(2));
                     s[1] += Double.parseDouble(m.group(3));
                 }
+            } catch (Exception e) {
+                // no timings: the row says so
             }
+            return sums;
+        }
+
+        @Override
+        public void close() {
+            after = read();
+        }
+
+        @Override
+        public String toString() {
             List<String> parts = new ArrayList<>();
-            sums.forEach((name, s) -> {
-                if (s[0] > 0) {
-                    parts.add(String.format("%s %.1f (%,.0f)", name, s[1] / s[0], s[0]));
+            after.forEach((name, s) -> {
+                double[] b = before.getOrDefault(name, new double[2]);
+                double count = s[0] - b[0];
+                if (count > 0) {
+                    parts.add(String.format("%s %.1f (%,.0f)", name, (s[1] - b[1]) / count, count));
                 }
             });
             return parts.isEmpty() ? "(none read)" : String.join(", ", parts);
