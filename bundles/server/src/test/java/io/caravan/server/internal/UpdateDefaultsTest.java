@@ -122,6 +122,31 @@ class UpdateDefaultsTest {
     }
 
     @Test
+    void theRoutesAgreeParseCanonicalisesRegisterStoresAndTheJobReadsBack() throws Exception {
+        try (RoutesHarness h = new RoutesHarness()) {
+            String hcl = "job \"web\" {\n  group \"g\" {\n    task \"t\" {\n      driver = \"raw_exec\"\n"
+                    + "      config {\n        command = \"/bin/true\"\n      }\n    }\n  }\n}\n";
+            ObjectNode parse = NomadJson.mapper().createObjectNode().put("JobHCL", hcl).put("Canonicalize", true);
+            JsonNode parsed = NomadJson.mapper().valueToTree(h.call("POST", "/v1/jobs/parse", java.util.Map.of(),
+                    parse).body());
+            assertEquals(DEFAULT, NomadJson.mapper().treeToValue(parsed.path("Update"), UpdateStrategy.class));
+            assertEquals(DEFAULT, NomadJson.mapper().treeToValue(parsed.path("TaskGroups").get(0).path("Update"),
+                    UpdateStrategy.class));
+            JsonNode raw = NomadJson.mapper().valueToTree(h.call("POST", "/v1/jobs/parse", java.util.Map.of(),
+                    parse.put("Canonicalize", false)).body());
+            assertTrue(raw.path("Update").isMissingNode() || raw.path("Update").isNull(), "not asked: as written");
+
+            ObjectNode body = NomadJson.mapper().createObjectNode();
+            body.set("Job", parsed);
+            h.call("PUT", "/v1/jobs", java.util.Map.of(), body);
+            Job read = (Job) h.call("GET", "/v1/job/{id}", java.util.Map.of("id", "web"), null).body();
+            assertEquals(DEFAULT, read.taskGroups().get(0).update());
+            assertEquals(1, read.update().maxParallel());
+            assertEquals(Duration.ZERO, read.update().healthyDeadline(), "the job level as Nomad stores it");
+        }
+    }
+
+    @Test
     void theStoredFormRegistersAgainUnchanged() throws Exception {
         Job job = registered("service", "{\"MaxParallel\": 2}", "{\"Canary\": 1}");
         Job again = Jobs.canonical(NomadJson.mapper().valueToTree(job), "global");
