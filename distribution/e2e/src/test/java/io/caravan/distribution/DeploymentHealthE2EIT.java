@@ -45,7 +45,8 @@ class DeploymentHealthE2EIT {
 
     /**
      * A service of {@code count} raw_exec tasks; {@code script} is the shell the task runs, {@code version} lands in
-     * its environment so every version is a destructive change.
+     * its environment so every version is a destructive change; {@code update} is the group's update block's body
+     * (null: no block).
      */
     private static Path jobFile(String id, int count, String update, int version, String script) throws Exception {
         Path file = dir.resolve(id + "-v" + version + ".nomad.hcl");
@@ -55,9 +56,7 @@ class DeploymentHealthE2EIT {
                   type = "service"
                   group "web" {
                     count = %d
-                    update {
-                      %s
-                    }
+                    %s
                     restart {
                       attempts = 0
                       mode = "fail"
@@ -74,7 +73,7 @@ class DeploymentHealthE2EIT {
                     }
                   }
                 }
-                """.formatted(id, count, update, version, script));
+                """.formatted(id, count, update == null ? "" : "update {\n" + update + "\n}", version, script));
         return file;
     }
 
@@ -245,6 +244,37 @@ class DeploymentHealthE2EIT {
         assertEquals(1, bad.code(), bad.output());
         assertTrue(bad.output().lines().anyMatch(l -> l.matches("\\s+Status\\s+= failed")), bad.output());
         assertTrue(bad.output().contains("Failed due to unhealthy allocations"), bad.output());
+    }
+
+    /**
+     * A service job with no {@code update} block gets Nomad's default strategy when it is registered, so it is placed
+     * under a deployment that the client's health reports (10 s of running, no checks) complete; {@code job run}
+     * follows it to the end, as {@code nomad job run} does.
+     */
+    @Test
+    void aServiceWithoutAnUpdateBlockGetsNomadsDefaultStrategyAndADeployment() throws Exception {
+        Result run = cli("plain-run", ROLL, "job", "run", jobFile("plain", 1, null, 0, SLEEP).toString());
+        assertEquals(0, run.code(), run.output());
+        assertTrue(run.output().contains("Monitoring deployment"), run.output());
+        assertTrue(run.output().lines().anyMatch(l -> l.matches("\\s+Description\\s+= Deployment completed "
+                + "successfully")), run.output());
+
+        JsonNode deployment = latest("plain");
+        assertEquals("successful", deployment.path("Status").asText(), deployment.toString());
+        assertEquals(1, deployment.path("TaskGroups").path("web").path("HealthyAllocs").asInt(), deployment.toString());
+        JsonNode job = agent.json("/v1/job/plain");
+        // As Nomad stores it: the job level keeps stagger and max_parallel, the group has the whole strategy.
+        JsonNode jobUpdate = job.path("Update");
+        assertEquals(30_000_000_000L, jobUpdate.path("Stagger").asLong(), job.toString());
+        assertEquals(1, jobUpdate.path("MaxParallel").asInt(), job.toString());
+        assertEquals("", jobUpdate.path("HealthCheck").asText("missing"), job.toString());
+        assertEquals(0, jobUpdate.path("HealthyDeadline").asLong(-1), job.toString());
+        JsonNode groupUpdate = job.path("TaskGroups").get(0).path("Update");
+        assertEquals(AgentProcess.JSON.readTree("""
+                {"Stagger": 30000000000, "MaxParallel": 1, "HealthCheck": "checks", "MinHealthyTime": 10000000000,
+                 "HealthyDeadline": 300000000000, "ProgressDeadline": 600000000000, "Canary": 0,
+                 "AutoRevert": false, "AutoPromote": false}"""), groupUpdate, job.toString());
+        assertTrue(job.path("Stable").asBoolean(), "the successful deployment made version 0 stable");
     }
 
     @Test

@@ -134,9 +134,15 @@ class JobFixesE2EIT {
         assertEquals(200, registered.statusCode(), registered.body());
         AgentProcess.await("a blocked evaluation", WAIT, () -> agent.json("/v1/job/nowhere/evaluations")
                 .findValues("Status").stream().anyMatch(s -> s.asText().equals("blocked")));
-        assertEquals("pending", jobStatus("default", "nowhere"));
+        // Nomad's default update strategy gave the service its deployment, nothing placed yet: running while it is
+        // active, as in Nomad (without a deployment it would be pending).
+        JsonNode deployment = agent.json("/v1/job/nowhere/deployment");
+        assertEquals("running", deployment.path("Status").asText(), deployment.toString());
+        assertEquals("running", jobStatus("default", "nowhere"));
         assertEquals(200, agent.call("DELETE", "/v1/job/nowhere", null, null).statusCode());
         AgentProcess.await("the stopped job is dead", WAIT, () -> jobStatus("default", "nowhere").equals("dead"));
+        assertEquals("cancelled", agent.json("/v1/deployment/" + deployment.path("ID").asText()).path("Status")
+                .asText(), "the stop cancels the deployment");
         AgentProcess.await("its blocked evaluation is cancelled", WAIT, () -> agent.json(
                 "/v1/job/nowhere/evaluations").findValues("Status").stream().noneMatch(s -> s.asText()
                 .equals("blocked")));

@@ -205,7 +205,10 @@ final class JobDiffs {
         return name.endsWith("s") ? name.substring(0, name.length() - 1) : name;
     }
 
+    /** The job without its job-level {@code Update}: Nomad's diff leaves it out, the groups carry the strategy. */
     private static JsonNode tree(Job job) {
-        return NomadJson.mapper().valueToTree(job);
+        com.fasterxml.jackson.databind.node.ObjectNode tree = NomadJson.mapper().valueToTree(job);
+        tree.remove("Update");
+        return tree;
     }
 }

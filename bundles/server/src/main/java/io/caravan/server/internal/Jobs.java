@@ -17,8 +17,8 @@ import io.caravan.jobspec.JobWarnings;
 
 /**
  * A submitted job made whole and checked, as Nomad's API canonicalises it: the defaults a user may leave out
- * (priority 50, the default namespace, restart and reschedule policies by job type, resources, log config) are
- * filled on the JSON tree, then every problem is reported at once with its field path. Pure.
+ * (priority 50, the default namespace, restart and reschedule policies by job type, update strategies, resources,
+ * log config) are filled on the JSON tree, then every problem is reported at once with its field path. Pure.
  */
 final class Jobs {
     static final Set<String> TYPES = Set.of("service", "batch", "system", "sysbatch");
@@ -43,6 +43,7 @@ final class Jobs {
         ObjectNode copy = job.deepCopy();
         defaults(copy, region, limits);
         check(copy, limits);
+        UpdateRules.stored(copy);
         try {
             return NomadJson.mapper().treeToValue(copy, Job.class);
         } catch (JsonProcessingException e) {
@@ -101,6 +102,7 @@ final class Jobs {
         }
         String type = job.path("Type").asText();
         boolean batchLike = type.equals("batch") || type.equals("sysbatch");
+        UpdateRules.canonicalize(job, type);
         if (job.get("TaskGroups") instanceof ArrayNode groups) {
             for (JsonNode g : groups) {
                 if (g instanceof ObjectNode group) {
@@ -261,7 +263,8 @@ final class Jobs {
             }
             blocks(problems, at + ".", group);
             disconnect(problems, at + ".Disconnect", group.path("Disconnect"));
-            update(problems, at + ".Update", job.path("Update"), group.path("Update"));
+            UpdateRules.validate(problems, at + ".Update", job.path("Type").asText(), job.path("Update"),
+                    group.path("Update"));
             entries(problems, at + ".Meta", group.path("Meta"));
             range(problems, at + ".EphemeralDisk.SizeMB", "ephemeral disk size",
                     group.path("EphemeralDisk").path("SizeMB"), 0, JobLimits.MAX_DISK_MB, "");
@@ -430,62 +433,6 @@ final class Jobs {
         }
         if (disconnect.path("LostAfter").asLong(0) > 0 && disconnect.path("StopOnClientAfter").asLong(0) > 0) {
             problems.add(at + ": lost_after and stop_on_client_after cannot both be set");
-        }
-    }
-
-    /**
-     * Nomad's update strategy rules, on the group's {@code update} block over the job's over Nomad's defaults (the
-     * strategy the deployment uses); nothing to check when neither block is set.
-     */
-    private static void update(List<String> problems, String at, JsonNode job, JsonNode group) {
-        if (!job.isObject() && !group.isObject()) {
-            return;
-        }
-        java.util.function.BiFunction<String, Long, Long> number = (field, dflt) -> {
-            JsonNode v = group.path(field).isNumber() ? group.path(field) : job.path(field);
-            return v.isNumber() ? v.asLong() : dflt;
-        };
-        String healthCheck = group.path("HealthCheck").asText("").isEmpty() ? job.path("HealthCheck").asText("")
-                : group.path("HealthCheck").asText();
-        if (!healthCheck.isEmpty() && !Set.of("checks", "task_states", "manual").contains(healthCheck)) {
-            problems.add(at + ".HealthCheck: invalid health check given: \"" + healthCheck
-                    + "\" (one of checks, task_states, manual)");
-        }
-        long maxParallel = number.apply("MaxParallel", 1L);
-        long canary = number.apply("Canary", 0L);
-        java.time.Duration minHealthy = java.time.Duration.ofNanos(number.apply("MinHealthyTime", 10_000_000_000L));
-        java.time.Duration healthy = java.time.Duration.ofNanos(number.apply("HealthyDeadline", 300_000_000_000L));
-        java.time.Duration progress = java.time.Duration.ofNanos(number.apply("ProgressDeadline", 600_000_000_000L));
-        boolean autoPromote = group.path("AutoPromote").isBoolean() ? group.path("AutoPromote").asBoolean()
-                : job.path("AutoPromote").asBoolean(false);
-        if (maxParallel < 0) {
-            problems.add(at + ".MaxParallel: max parallel can not be less than zero: " + maxParallel + " < 0");
-        }
-        if (canary < 0) {
-            problems.add(at + ".Canary: canary count can not be less than zero: " + canary + " < 0");
-        }
-        if (canary == 0 && autoPromote) {
-            problems.add(at + ".AutoPromote: auto promote requires a canary count greater than zero");
-        }
-        if (minHealthy.isNegative()) {
-            problems.add(at + ".MinHealthyTime: minimum healthy time may not be less than zero: "
-                    + io.caravan.api.GoDuration.format(minHealthy));
-        }
-        if (healthy.isNegative() || healthy.isZero()) {
-            problems.add(at + ".HealthyDeadline: healthy deadline must be greater than zero: "
-                    + io.caravan.api.GoDuration.format(healthy));
-        }
-        if (progress.isNegative()) {
-            problems.add(at + ".ProgressDeadline: progress deadline must be zero or greater: "
-                    + io.caravan.api.GoDuration.format(progress));
-        }
-        if (minHealthy.compareTo(healthy) >= 0) {
-            problems.add(at + ".MinHealthyTime: minimum healthy time must be less than healthy deadline: "
-                    + io.caravan.api.GoDuration.format(minHealthy) + " > " + io.caravan.api.GoDuration.format(healthy));
-        }
-        if (!progress.isZero() && healthy.compareTo(progress) >= 0) {
-            problems.add(at + ".HealthyDeadline: healthy deadline must be less than progress deadline: "
-                    + io.caravan.api.GoDuration.format(healthy) + " > " + io.caravan.api.GoDuration.format(progress));
         }
     }
 

@@ -9,6 +9,7 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.caravan.api.ErrorCode;
 import io.caravan.api.CaravanException;
+import io.caravan.api.model.Deployment;
 import io.caravan.api.model.Evaluation;
 import io.caravan.api.model.Job;
 import io.caravan.state.StateSnapshot;
@@ -33,6 +34,13 @@ class JobLifecycleTest {
                 """.formatted(id));
     }
 
+    /** {@link #job} with {@code update { max_parallel = 0 }}: Nomad makes no deployment for it. */
+    static JsonNode jobWithoutDeployment(String id) {
+        com.fasterxml.jackson.databind.node.ObjectNode body = (com.fasterxml.jackson.databind.node.ObjectNode) job(id);
+        ((com.fasterxml.jackson.databind.node.ObjectNode) body.get("Job")).putObject("Update").put("MaxParallel", 0);
+        return body;
+    }
+
     private Job stored(String id) {
         return h.snapshot().get(NomadTables.JOBS, NomadTables.key("default", id)).orElseThrow();
     }
@@ -47,13 +55,20 @@ class JobLifecycleTest {
         h.schedule();
         Evaluation blocked = evals("web").stream().filter(e -> Evaluation.STATUS_BLOCKED.equals(e.status()))
                 .findFirst().orElseThrow(() -> new AssertionError("no blocked eval: " + evals("web")));
-        assertEquals(Job.STATUS_PENDING, stored("web").status(), "blocked: pending, as Nomad");
+        // A service job gets Nomad's default update strategy, so its first evaluation made a deployment (with
+        // nothing placed yet): while it is active the job is running, as in Nomad.
+        Deployment deployment = h.snapshot().byIndex(NomadTables.DEPLOYMENTS, "job", NomadTables.key("default", "web"))
+                .findFirst().orElseThrow(() -> new AssertionError("no deployment"));
+        assertEquals(Deployment.STATUS_RUNNING, deployment.status());
+        assertEquals(Job.STATUS_RUNNING, stored("web").status(), "an active deployment: running, as Nomad");
 
         h.call("DELETE", "/v1/job/{id}", Map.of("id", "web"), null);
-        assertEquals(Job.STATUS_PENDING, stored("web").status(), "the stop's evaluation has not run yet");
+        assertEquals(Job.STATUS_RUNNING, stored("web").status(), "the stop's evaluation has not run yet");
         h.schedule();
 
         assertEquals(Job.STATUS_DEAD, stored("web").status());
+        assertEquals(Deployment.STATUS_CANCELLED, h.snapshot().get(NomadTables.DEPLOYMENTS, deployment.id())
+                .orElseThrow().status(), "stopping the job cancels its deployment");
         Evaluation canceled = h.snapshot().get(NomadTables.EVALS, blocked.id()).orElseThrow();
         assertEquals(Evaluation.STATUS_CANCELED, canceled.status());
         assertTrue(canceled.statusDescription().endsWith("successful"), canceled.statusDescription());
@@ -65,13 +80,13 @@ class JobLifecycleTest {
 
     @Test
     void anEvaluationThatStillFailsToPlaceLeavesTheBlockedOneAlone() throws Exception {
-        h.call("PUT", "/v1/jobs", Map.of(), job("web"));
+        h.call("PUT", "/v1/jobs", Map.of(), jobWithoutDeployment("web"));
         h.schedule();
-        h.call("PUT", "/v1/jobs", Map.of(), job("web")); // a new evaluation, which fails to place again
+        h.call("PUT", "/v1/jobs", Map.of(), jobWithoutDeployment("web")); // a new evaluation, failing again
         h.schedule();
         assertTrue(evals("web").stream().anyMatch(e -> Evaluation.STATUS_BLOCKED.equals(e.status())),
                 evals("web").toString());
-        assertEquals(Job.STATUS_PENDING, stored("web").status());
+        assertEquals(Job.STATUS_PENDING, stored("web").status(), "blocked and no deployment: pending, as Nomad");
     }
 
     @Test

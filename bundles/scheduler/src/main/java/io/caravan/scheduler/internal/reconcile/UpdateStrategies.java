@@ -10,7 +10,10 @@ import io.caravan.api.model.UpdateStrategy;
  * A group's effective {@code update} block: the group's fields over the job's, over Nomad's defaults
  * ({@code max_parallel = 1}, {@code health_check = "checks"}, {@code min_healthy_time = 10s},
  * {@code healthy_deadline = 5m}, {@code progress_deadline = 10m}, no canaries, no auto-revert or auto-promote).
- * A group with neither block has none: it is replaced without a deployment.
+ * Registration canonicalises as Nomad does: every service job's groups carry their whole strategy (the defaults when
+ * the jobspec has no {@code update} block), so each is replaced through a deployment unless its strategy says
+ * {@code max_parallel = 0}. Jobs without a rolling strategy (batch jobs: their job-level block is stored all zero;
+ * jobs stored before that canonicalisation without any block) are replaced without a deployment.
  */
 public final class UpdateStrategies {
     public static final UpdateStrategy DEFAULT = new UpdateStrategy(Duration.ofSeconds(30), 1,
