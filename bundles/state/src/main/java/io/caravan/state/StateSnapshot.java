@@ -50,8 +50,17 @@ public interface StateSnapshot {
     <T> Stream<T> byIndexPrefix(TableSpec<T> table, String index, String prefix);
 
     /**
+     * Rows under the index keys from {@code fromKey} (inclusive) to {@code toKey} (exclusive), by index key then
+     * primary key; {@code descending} reverses that order. With keys that sort by a row's change (e.g. node ID and its
+     * zero-padded modify index) it reads what changed since a point without reading the rest. Inside a
+     * {@link StateQuery} it registers no watch (a range has no key to watch): watch what covers it, e.g. another
+     * index's key, through the {@link WatchSet}.
+     */
+    <T> Stream<T> byIndexRange(TableSpec<T> table, String index, String fromKey, String toKey, boolean descending);
+
+    /**
      * The total of the table's aggregate under {@code key}: {@link AggregateSpec#empty()} when no row counts under it.
-     * Inside a {@link StateQuery} it registers a table watch.
+     * Inside a {@link StateQuery} it registers a watch on that total.
      */
     <T, A> A aggregate(TableSpec<T> table, AggregateSpec<T, ?, A> aggregate, String key);
 

@@ -40,10 +40,10 @@ public record TableSpec<T>(String name, Class<T> type, Function<? super T, Strin
             }
         }
         aggregates = List.copyOf(aggregates);
-        Set<String> aggregateNames = new HashSet<>();
         for (AggregateSpec<T, ?, ?> aggregate : aggregates) {
-            if (!aggregateNames.add(aggregate.name())) {
-                throw new IllegalArgumentException("duplicate aggregate '" + aggregate.name() + "' in table " + name);
+            if (!seen.add(aggregate.name()) || IndexSpec.ID.equals(aggregate.name())) { // names watches share
+                throw new IllegalArgumentException("duplicate index or aggregate '" + aggregate.name() + "' in table "
+                        + name);
             }
         }
     }

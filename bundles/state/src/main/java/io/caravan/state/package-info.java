@@ -6,7 +6,7 @@
  * blocking queries} that park as futures, not threads. Every value stored must be immutable. A
  * {@link io.caravan.state.ChangeListener} hears the rows each commit changed.
  */
-@Version("1.2.0")
+@Version("1.3.0")
 package io.caravan.state;
 
 import org.osgi.annotation.versioning.Version;

@@ -227,17 +227,21 @@ public final class NodeEndpoints implements NodeEndpoint {
         }
         return store.query(minIndex, maxWait, (s, ws) -> {
             ws.indexKey(NomadTables.ALLOCS.name(), "node", nodeId);
+            // Only what was written after knownIndex (a write after it has a larger modify index): the node's
+            // allocations by modify index, from there; and the latest one, whose modify index is the answer's.
+            String from = NomadTables.nodeModifyKey(nodeId, knownIndex + 1);
+            String to = nodeId + "\1";
             Map<String, Long> changed = new HashMap<>();
-            long[] indexAndTotal = new long[2];
-            s.byIndex(NomadTables.ALLOCS, "node", nodeId).forEach(a -> {
+            s.byIndexRange(NomadTables.ALLOCS, NomadTables.NODE_MODIFY, from, to, false).forEach(a -> {
                 if (a.allocModifyIndex() > knownIndex) {
                     changed.put(a.id(), a.allocModifyIndex());
                 }
-                indexAndTotal[0] = Math.max(indexAndTotal[0], a.modifyIndex());
-                indexAndTotal[1]++;
             });
-            long index = Math.max(indexAndTotal[0], 1);
-            return new Indexed<>(new ClientAllocs(changed, index, (int) indexAndTotal[1]), index);
+            long latest = s.byIndexRange(NomadTables.ALLOCS, NomadTables.NODE_MODIFY, nodeId + "\0", to, true)
+                    .findFirst().map(Allocation::modifyIndex).orElse(0L);
+            long index = Math.max(latest, 1);
+            int total = s.aggregate(NomadTables.ALLOCS, NomadTables.NODE_ALLOCS, nodeId);
+            return new Indexed<>(new ClientAllocs(changed, index, total), index);
         }).thenApply(Indexed::value);
     }
 

@@ -43,11 +43,27 @@ final class NomadTables {
     /** What each node's live allocations use, kept with every allocation write (placing and verifying read it). */
     static final AggregateSpec<Allocation, AllocatedResources, NodeLoad> NODE_LOAD = new AggregateSpec<>("node_load",
             Allocation::nodeId, NodeLoad::contribution, NodeLoad.EMPTY, NodeLoad::plus, NodeLoad::minus);
+    /** How many allocations each node has, terminal ones included (what a client's list counts). */
+    static final AggregateSpec<Allocation, Integer, Integer> NODE_ALLOCS = new AggregateSpec<>("node_allocs",
+            Allocation::nodeId, a -> 1, 0, Integer::sum, (total, one) -> total - one);
+    /**
+     * A node's allocations in the order they were last written: {@link #nodeModifyKey}. A client asking what changed
+     * since it last looked reads those only, not every allocation the node has.
+     */
+    static final String NODE_MODIFY = "node_modify";
     static final TableSpec<Allocation> ALLOCS = TableSpec.of("allocs", Allocation.class, Allocation::id)
             .withIndex(IndexSpec.single("job", a -> key(a.namespace(), a.jobId())))
             .withIndex(IndexSpec.single("node", Allocation::nodeId))
             .withIndex(IndexSpec.single("eval", Allocation::evalId))
-            .withAggregate(NODE_LOAD);
+            .withIndex(IndexSpec.single(NODE_MODIFY, a -> nodeModifyKey(a.nodeId(), a.modifyIndex())))
+            .withAggregate(NODE_LOAD)
+            .withAggregate(NODE_ALLOCS);
+
+    /** The {@link #NODE_MODIFY} key: node ID, NUL, the modify index zero-padded so keys sort as the indexes do. */
+    static String nodeModifyKey(String nodeId, long modifyIndex) {
+        String digits = Long.toString(modifyIndex);
+        return nodeId + "\0" + "0".repeat(Math.max(0, 19 - digits.length())) + digits;
+    }
     static final TableSpec<Node> NODES = TableSpec.of("nodes", Node.class, Node::id);
     static final TableSpec<Deployment> DEPLOYMENTS = TableSpec.of("deployment", Deployment.class, Deployment::id)
             .withIndex(IndexSpec.single("job", d -> key(d.namespace(), d.jobId())));

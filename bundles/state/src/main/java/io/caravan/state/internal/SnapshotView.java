@@ -111,10 +111,25 @@ final class SnapshotView implements StateSnapshot {
     }
 
     @Override
+    public <T> Stream<T> byIndexRange(TableSpec<T> table, String index, String fromKey, String toKey,
+                                      boolean descending) {
+        var tree = table(table).index(index);
+        if (descending) {
+            return stream(tree.descendingIteratorFrom(toKey)).dropWhile(e -> e.getKey().compareTo(toKey) >= 0)
+                    .takeWhile(e -> e.getKey().compareTo(fromKey) >= 0)
+                    .flatMap(e -> lookupDescending(table, e.getValue()));
+        }
+        return stream(tree.iteratorFrom(fromKey)).takeWhile(e -> e.getKey().compareTo(toKey) < 0)
+                .flatMap(e -> lookup(table, e.getValue()));
+    }
+
+    @Override
     @SuppressWarnings("unchecked") // the store keeps only what the aggregate's own functions produced
     public <T, A> A aggregate(TableSpec<T> table, AggregateSpec<T, ?, A> aggregate, String key) {
         TableState t = table(table);
-        watchTable(table);
+        if (watches != null) {
+            watches.indexKey(table.name(), aggregate.name(), key);
+        }
         Object total = t.aggregate(aggregate.name()).get(key);
         return total == null ? aggregate.empty() : (A) total;
     }
@@ -150,6 +165,10 @@ final class SnapshotView implements StateSnapshot {
 
     private static <T> Stream<T> lookup(TableSpec<T> table, PersistentTree<String, Object> ids) {
         return stream(ids.iterator()).map(e -> table.type().cast(e.getValue()));
+    }
+
+    private static <T> Stream<T> lookupDescending(TableSpec<T> table, PersistentTree<String, Object> ids) {
+        return stream(ids.descendingIterator()).map(e -> table.type().cast(e.getValue()));
     }
 
     private static <T> Stream<T> rows(TableSpec<T> table, Iterator<Map.Entry<String, Object>> it) {

@@ -44,7 +44,7 @@ final class TableWriter {
         rows = rows.put(id, row, edit);
         dirty = true;
         reindex(id, old, row, changes);
-        reaggregate(old, row);
+        reaggregate(old, row, changes);
         changes.touch(spec.name(), IndexSpec.ID, id);
         changes.row(spec.name(), id, old, row);
     }
@@ -57,7 +57,7 @@ final class TableWriter {
         rows = rows.remove(id, edit);
         dirty = true;
         reindex(id, old, null, changes);
-        reaggregate(old, null);
+        reaggregate(old, null, changes);
         changes.touch(spec.name(), IndexSpec.ID, id);
         changes.row(spec.name(), id, old, null);
         return true;
@@ -75,22 +75,27 @@ final class TableWriter {
 
     /** Moves the row's contribution from what {@code old} gave to what {@code row} gives, where that differs. */
     @SuppressWarnings("unchecked") // an aggregate's functions take what its own contribution function gives
-    private void reaggregate(Object old, Object row) {
+    private void reaggregate(Object old, Object row, Changes changes) {
         for (AggregateSpec<Object, ?, ?> spec : spec.aggregates()) {
             AggregateSpec<Object, Object, Object> aggregate = (AggregateSpec<Object, Object, Object>) spec;
             String keyBefore = aggregate.keyOf(old);
             String keyAfter = aggregate.keyOf(row);
             Object before = keyBefore == null ? null : aggregate.contributionOf(old);
             Object after = keyAfter == null ? null : aggregate.contributionOf(row);
-            if ((before == null && after == null) || (Objects.equals(keyBefore, keyAfter) && Objects.equals(before, after))) {
+            if (before == null && after == null
+                    || Objects.equals(keyBefore, keyAfter) && Objects.equals(before, after)) {
                 continue; // most updates: a client's status report leaves a node's usage as it was
             }
             PersistentTree<String, Object> totals = aggregates.get(aggregate.name());
             if (before != null) {
-                totals = total(totals, aggregate, keyBefore, aggregate.subtract().apply(total(totals, aggregate, keyBefore), before));
+                Object less = aggregate.subtract().apply(total(totals, aggregate, keyBefore), before);
+                totals = total(totals, aggregate, keyBefore, less);
+                changes.touch(spec.name(), aggregate.name(), keyBefore);
             }
             if (after != null) {
-                totals = total(totals, aggregate, keyAfter, aggregate.add().apply(total(totals, aggregate, keyAfter), after));
+                Object more = aggregate.add().apply(total(totals, aggregate, keyAfter), after);
+                totals = total(totals, aggregate, keyAfter, more);
+                changes.touch(spec.name(), aggregate.name(), keyAfter);
             }
             aggregates.put(aggregate.name(), totals);
         }
