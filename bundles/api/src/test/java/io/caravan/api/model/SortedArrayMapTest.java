@@ -39,6 +39,19 @@ class SortedArrayMapTest {
     }
 
     @Test
+    void numbersAreKeptUnboxedAndKeySetsShared() {
+        Map<String, Double> a = Copy.map(new HashMap<>(Map.of("binpack", 0.5, "job-anti-affinity", -1.0)));
+        Map<String, Double> b = Copy.map(new HashMap<>(Map.of("job-anti-affinity", 0.25, "binpack", 2.0)));
+        assertEquals(Map.of("binpack", 0.5, "job-anti-affinity", -1.0), a);
+        assertEquals(Double.valueOf(2.0), b.get("binpack"));
+        assertSame(((SortedArrayMap<?>) a).keys, ((SortedArrayMap<?>) b).keys, "one key array for both");
+        Map<String, Object> mixed = new HashMap<>();
+        mixed.put("n", 1.5);
+        mixed.put("s", "text");
+        assertEquals(mixed, Copy.map(mixed));
+    }
+
+    @Test
     void recordsKeepTheirMapsThroughJson() throws Exception {
         AllocMetric.NodeScoreMeta meta = new AllocMetric.NodeScoreMeta("n1",
                 Map.of("binpack", 0.5, "job-anti-affinity", -0.25), 0.125);
