@@ -114,8 +114,13 @@ final class DevAgent implements AutoCloseable {
 
     /** {@code jcmd PID GC.heap_info}, or a note why not (jcmd missing, attach refused). Bounded to 20 s. */
     String heapInfo() {
+        return heapInfo(pid());
+    }
+
+    /** {@link #heapInfo()} of any JVM. */
+    static String heapInfo(long pid) {
         try {
-            Process p = new ProcessBuilder("jcmd", Long.toString(pid()), "GC.heap_info").redirectErrorStream(true)
+            Process p = new ProcessBuilder("jcmd", Long.toString(pid), "GC.heap_info").redirectErrorStream(true)
                     .start();
             if (!p.waitFor(20, TimeUnit.SECONDS)) {
                 p.destroyForcibly();

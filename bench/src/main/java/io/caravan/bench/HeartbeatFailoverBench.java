@@ -89,7 +89,8 @@ public final class HeartbeatFailoverBench {
         long started = System.nanoTime();
         String jvmOpts = opts;
         try (Cluster cluster = Cluster.start(home, 3, false, i -> jvmOpts, serverKeys);
-             SimClient client = SimClient.start(home, cluster, simJar, nodes, jvmOpts)) {
+             SimClientAgent client = SimClientAgent.start(home, cluster, simJar, "nodes = " + nodes
+                     + "\nheartbeat.fraction = 1.0\nregister.per.second = " + REGISTER_RATE + "\n", jvmOpts)) {
             System.out.printf("cluster up, leader server%d; %d simulated nodes registering%n",
                     cluster.leader().index(), nodes);
             long readyAt = awaitReady(cluster.follower(), nodes, Duration.ofMinutes(15));
@@ -288,45 +289,6 @@ public final class HeartbeatFailoverBench {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return "";
-        }
-    }
-
-    /** The client-only agent hosting the simulator, in the cluster's temp dir; SIGTERM (then SIGKILL) on close. */
-    private record SimClient(Process process) implements AutoCloseable {
-        static SimClient start(Path home, Cluster cluster, Path simJar, int nodes, String opts) throws IOException {
-            Path dir = Files.createDirectories(cluster.dir.resolve("simclient"));
-            Path plugins = Files.createDirectories(dir.resolve("plugins"));
-            Files.copy(simJar, plugins.resolve(simJar.getFileName()));
-            Files.writeString(plugins.resolve("io.caravan.bench.nodesim.cfg"),
-                    "nodes = " + nodes + "\nheartbeat.fraction = 1.0\nregister.per.second = " + REGISTER_RATE + "\n");
-            int[] p = StartupBench.freePorts(3);
-            String servers = String.join(",", cluster.servers.stream().map(s -> "\"" + s.rpcAddress() + "\"")
-                    .toList());
-            Path config = dir.resolve("client.json");
-            Files.writeString(config, """
-                    {"name": "simclient", "data_dir": "%s", "bind_addr": "127.0.0.1", "plugin_dir": "%s",
-                     "advertise": {"http": "127.0.0.1", "rpc": "127.0.0.1", "serf": "127.0.0.1"},
-                     "ports": {"http": %d, "rpc": %d, "serf": %d},
-                     "client": {"enabled": true, "servers": [%s]}}
-                    """.formatted(dir.resolve("data"), plugins, p[0], p[1], p[2], servers));
-            ProcessBuilder pb = new ProcessBuilder(home.resolve("bin/caravan").toString(), "agent", "-config",
-                    config.toString()).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("client.log").toFile()));
-            pb.environment().put("CARAVAN_JAVA_OPTS", ("-Djava.io.tmpdir=" + dir + " " + opts).trim());
-            return new SimClient(pb.start());
-        }
-
-        boolean alive() {
-            return process.isAlive();
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            process.destroy();
-            if (!process.waitFor(20, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(10, TimeUnit.SECONDS);
-            }
         }
     }
 }

@@ -26,7 +26,12 @@ import java.util.regex.Pattern;
  * and reported running, placements per second, and the agent's heap and RSS. Raft is on (the dev agent's one-server
  * group, fsync'd log).
  *
- * <pre>bench/run SchedulingScenarioBench [jobs] [count] [nodes] [--no-results] [--opts "more agent JVM options"]</pre>
+ * <p>With {@code --servers N} (N > 1) it runs against N server agents in N processes instead (the followers
+ * replicating, writes through the leader), the simulator in a client agent of its own whose nodes talk to them over
+ * RPC, as clients do; CPU is then every process's, the simulator's included.
+ *
+ * <pre>bench/run SchedulingScenarioBench [jobs] [count] [nodes] [--servers N] [--no-results]
+ *     [--opts "more agent JVM options"]</pre>
  */
 public final class SchedulingScenarioBench {
     private static final Pattern RUNNING = Pattern.compile("\"Running\":(\\d+)");
@@ -35,10 +40,12 @@ public final class SchedulingScenarioBench {
     public static void main(String[] args) throws Exception {
         List<String> positional = new ArrayList<>();
         boolean record = true;
+        int servers = 1;
         String javaOpts = "-Xmx6g -XX:TieredStopAtLevel=4";
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--no-results" -> record = false;
+                case "--servers" -> servers = Integer.parseInt(args[++i]);
                 case "--opts" -> javaOpts += " " + args[++i]; // after the defaults, so they win
                 default -> positional.add(args[i]);
             }
@@ -52,23 +59,20 @@ public final class SchedulingScenarioBench {
         if (!Files.exists(simJar)) {
             throw new IllegalStateException("build the simulator first (bench/run does): mvn -q -pl bench/nodesim -am package");
         }
-        Path plugins = Files.createTempDirectory("caravan-bench-plugins-");
-        Files.copy(simJar, plugins.resolve(simJar.getFileName()));
-        Files.writeString(plugins.resolve("io.caravan.bench.nodesim.cfg"), "nodes = " + nodes + "\n");
-        String config = "\"plugin_dir\": \"" + plugins + "\", \"log_level\": \"INFO\"";
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5)).build();
         String loadBefore = Report.loadAverage();
         StringBuilder out = new StringBuilder();
-        try (DevAgent agent = DevAgent.start(home, config, javaOpts)) {
-            System.out.println("agent pid " + agent.pid() + " on " + agent.base);
+        try (Target agent = servers > 1 ? Target.cluster(home, servers, simJar, nodes, javaOpts)
+                : Target.devAgent(home, simJar, nodes, javaOpts)) {
+            System.out.println(agent.describe());
             Instant t0 = Instant.now();
-            awaitNodes(http, agent.base, nodes, Duration.ofMinutes(10));
+            awaitNodes(http, agent.base(), nodes, Duration.ofMinutes(10));
             double registerSeconds = Duration.between(t0, Instant.now()).toMillis() / 1000.0;
             System.out.printf("%d nodes ready after %.1f s%n", nodes, registerSeconds);
 
-            long cpu0 = StartupBench.cpuMs(agent.pid());
-            java.util.Map<String, Long> threads0 = DeploymentBench.threadCpuMs(agent.pid());
+            long cpu0 = agent.cpuMs();
+            java.util.Map<String, Long> threads0 = agent.threadCpuMs();
             ExecutorService submitters = Executors.newFixedThreadPool(8);
             AtomicInteger failures = new AtomicInteger();
             long start = System.nanoTime();
@@ -76,7 +80,7 @@ public final class SchedulingScenarioBench {
             for (int j = 0; j < jobs; j++) {
                 final int n = j;
                 submitted.add(submitters.submit(() -> {
-                    HttpRequest put = HttpRequest.newBuilder(URI.create(agent.base + "/v1/jobs"))
+                    HttpRequest put = HttpRequest.newBuilder(URI.create(agent.base() + "/v1/jobs"))
                             .PUT(HttpRequest.BodyPublishers.ofString(job("c1m-" + n, count))).build();
                     try {
                         if (http.send(put, HttpResponse.BodyHandlers.discarding()).statusCode() != 200) {
@@ -93,16 +97,16 @@ public final class SchedulingScenarioBench {
             submitters.shutdown();
             double submitSeconds = (System.nanoTime() - start) / 1e9;
             long target = (long) jobs * count;
-            PipelineTimings timings = new PipelineTimings(http, agent.base);
+            PipelineTimings timings = new PipelineTimings(http, agent.leaderBase());
             long[] progress;
             try {
-                progress = awaitRunning(http, agent.base, target, Duration.ofMinutes(30));
+                progress = awaitRunning(http, agent.base(), target, Duration.ofMinutes(30));
             } finally {
                 timings.close();
             }
             double totalSeconds = (System.nanoTime() - start) / 1e9;
-            long cpuMs = StartupBench.cpuMs(agent.pid()) - cpu0;
-            java.util.Map<String, Long> threads1 = DeploymentBench.threadCpuMs(agent.pid());
+            long cpuMs = agent.cpuMs() - cpu0;
+            java.util.Map<String, Long> threads1 = agent.threadCpuMs();
             List<java.util.Map.Entry<String, Long>> byThread = new ArrayList<>();
             threads1.forEach((name, ms) -> {
                 long d = ms - threads0.getOrDefault(name, 0L);
@@ -111,15 +115,18 @@ public final class SchedulingScenarioBench {
                 }
             });
             byThread.sort(java.util.Map.Entry.<String, Long>comparingByValue().reversed());
-            long rssKb = StartupBench.statusKb(agent.pid(), "VmRSS");
+            long rssKb = agent.rssKb();
             String heap = agent.heapInfo();
             out.append("## ").append(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC)
                             .format(java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")))
                     .append(" — scheduling scenario (SchedulingScenarioBench, C1M-class)\n\n")
                     .append(String.format("%,d service jobs × %,d allocations (each job constrained to `${meta.sim} = "
                             + "true`) on %,d simulated nodes (bench/nodesim: real NodeEndpoint, heartbeats, allocations "
-                            + "reported running), one dev agent with Raft on. Agent JVM options: `%s`.%n%n",
-                            jobs, count, nodes, javaOpts))
+                            + "reported running), %s. Agent JVM options: `%s`.%n%n",
+                            jobs, count, nodes, servers > 1 ? servers + " server agents in " + servers + " processes, "
+                                    + "the simulator in a client agent of its own (over RPC); CPU, and CPU by thread, "
+                                    + "of all of them; RSS and heap of the leader"
+                                    : "one dev agent with Raft on", javaOpts))
                     .append("| measure | value |\n|---|---|\n")
                     .append(String.format("| nodes registered and ready | %.1f s |%n", registerSeconds))
                     .append(String.format("| %,d registers submitted (8 submitters) | %.1f s, %d failed |%n", jobs,
@@ -202,6 +209,144 @@ public final class SchedulingScenarioBench {
             Thread.sleep(250);
         }
         return new long[] {running, queued};
+    }
+
+    /** What the scenario runs against: one dev agent, or servers with the simulator in a client agent. */
+    private interface Target extends AutoCloseable {
+        /** Where jobs are registered and read (the leader of a cluster). */
+        String base();
+
+        /** Whose {@code /v1/metrics} has the schedulers' timings: the leader's. */
+        String leaderBase() throws Exception;
+
+        long cpuMs();
+
+        java.util.Map<String, Long> threadCpuMs() throws java.io.IOException;
+
+        long rssKb();
+
+        String heapInfo();
+
+        String describe();
+
+        static Target devAgent(Path home, Path simJar, int nodes, String javaOpts) throws Exception {
+            Path plugins = Files.createTempDirectory("caravan-bench-plugins-");
+            Files.copy(simJar, plugins.resolve(simJar.getFileName()));
+            Files.writeString(plugins.resolve("io.caravan.bench.nodesim.cfg"), "nodes = " + nodes + "\n");
+            DevAgent agent = DevAgent.start(home, "\"plugin_dir\": \"" + plugins + "\", \"log_level\": \"INFO\"",
+                    javaOpts);
+            return new Target() {
+                @Override
+                public String base() {
+                    return agent.base;
+                }
+
+                @Override
+                public String leaderBase() {
+                    return agent.base;
+                }
+
+                @Override
+                public long cpuMs() {
+                    return StartupBench.cpuMs(agent.pid());
+                }
+
+                @Override
+                public java.util.Map<String, Long> threadCpuMs() throws java.io.IOException {
+                    return DeploymentBench.threadCpuMs(agent.pid());
+                }
+
+                @Override
+                public long rssKb() {
+                    return StartupBench.statusKb(agent.pid(), "VmRSS");
+                }
+
+                @Override
+                public String heapInfo() {
+                    return agent.heapInfo();
+                }
+
+                @Override
+                public String describe() {
+                    return "agent pid " + agent.pid() + " on " + agent.base;
+                }
+
+                @Override
+                public void close() throws Exception {
+                    agent.close();
+                    DevAgent.deleteTree(plugins);
+                }
+            };
+        }
+
+        static Target cluster(Path home, int servers, Path simJar, int nodes, String javaOpts) throws Exception {
+            Cluster cluster = Cluster.start(home, servers, false, i -> javaOpts);
+            SimClientAgent sim;
+            try {
+                sim = SimClientAgent.start(home, cluster, simJar, "nodes = " + nodes + "\n", javaOpts);
+            } catch (Exception e) {
+                cluster.close();
+                throw e;
+            }
+            return new Target() {
+                private Cluster.Server leader() {
+                    try {
+                        return cluster.leader();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException(e);
+                    }
+                }
+
+                @Override
+                public String base() {
+                    return leader().base();
+                }
+
+                @Override
+                public String leaderBase() {
+                    return leader().base();
+                }
+
+                @Override
+                public long cpuMs() {
+                    return cluster.cpuMs() + StartupBench.cpuMs(sim.pid());
+                }
+
+                @Override
+                public java.util.Map<String, Long> threadCpuMs() throws java.io.IOException {
+                    java.util.Map<String, Long> all = new java.util.TreeMap<>(cluster.threadCpuMs());
+                    DeploymentBench.threadCpuMs(sim.pid()).forEach((name, ms) -> all.merge("client " + name, ms,
+                            Long::sum));
+                    return all;
+                }
+
+                @Override
+                public long rssKb() {
+                    return StartupBench.statusKb(cluster.pid(leader()), "VmRSS");
+                }
+
+                @Override
+                public String heapInfo() {
+                    return DevAgent.heapInfo(cluster.pid(leader()));
+                }
+
+                @Override
+                public String describe() {
+                    return servers + " servers, leader server" + leader().index() + " on " + leader().base()
+                            + "; simulator client pid " + sim.pid();
+                }
+
+                @Override
+                public void close() throws Exception {
+                    try {
+                        sim.close();
+                    } finally {
+                        cluster.close();
+                    }
+                }
+            };
+        }
     }
 
     /**

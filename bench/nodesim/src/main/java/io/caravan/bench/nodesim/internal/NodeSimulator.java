@@ -46,6 +46,10 @@ public final class NodeSimulator {
         @AttributeDefinition(description = "How many nodes to simulate")
         int nodes() default 100;
 
+        @AttributeDefinition(description = "The number of the first node: simulators on several servers of one "
+                + "cluster simulate distinct nodes")
+        int first() default 0;
+
         String datacenter() default "dc1";
 
         @AttributeDefinition(description = "Racks (meta.rack) the nodes are spread over")
@@ -92,7 +96,7 @@ public final class NodeSimulator {
         pool.setRemoveOnCancelPolicy(true);
         this.timers = pool;
         for (int i = 0; i < config.nodes(); i++) {
-            nodes.add(new SimNode(node(config, i)));
+            nodes.add(new SimNode(node(config, config.first() + i)));
         }
         double perSecond = config.register_per_second();
         if (perSecond <= 0) {
