@@ -61,6 +61,9 @@ final class CommandStateMachine extends BaseStateMachine {
     /** How a snapshot file is named while it is written. */
     private static final String PARTIAL_PREFIX = "partial-";
     private static final long SNAPSHOT_CLOSE_WAIT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    private final long snapshotIntervalNanos;
+    /** When the last snapshot was captured (or this started); the apply thread's only. */
+    private long lastCaptureNanos;
     /** The thread writing a snapshot, if one is; guarded by this. */
     private Thread snapshotWriter;
     /** The index of a snapshot written and not yet reported to Ratis, else INVALID_LOG_INDEX; guarded by this. */
@@ -73,6 +76,14 @@ final class CommandStateMachine extends BaseStateMachine {
      * @param halt told once when the handler throws; stops the Raft server (this class must not block the apply thread)
      */
     CommandStateMachine(CommandHandler handler, ClientId ownClient, LongSupplier clock, Consumer<Throwable> halt) {
+        this(handler, ownClient, clock, halt, java.time.Duration.ZERO);
+    }
+
+    /** @param snapshotInterval at most one snapshot captured per interval (Nomad's {@code raft_snapshot_interval}) */
+    CommandStateMachine(CommandHandler handler, ClientId ownClient, LongSupplier clock, Consumer<Throwable> halt,
+                        java.time.Duration snapshotInterval) {
+        this.snapshotIntervalNanos = snapshotInterval.toNanos();
+        this.lastCaptureNanos = System.nanoTime();
         this.handler = handler;
         this.ownClient = ownClient;
         this.clock = clock;
@@ -273,7 +284,8 @@ final class CommandStateMachine extends BaseStateMachine {
 
     /**
      * Ratis calls this on the apply thread between entries, once {@code raft_snapshot_threshold} entries were applied
-     * since the last snapshot it was told of. The handler's state is captured here (exactly the last applied entry's)
+     * since the last snapshot it was told of; no snapshot is captured within {@code raft_snapshot_interval} of the last
+     * (Nomad's Raft checks the threshold once per interval). The handler's state is captured here (exactly the last applied entry's)
      * and written to disk on a thread of its own, so applying goes on meanwhile; Ratis is told of the snapshot, and
      * purges the log before it, only at its first call after the file is complete and synced (until then this answers
      * {@link RaftLog#INVALID_LOG_INDEX}, and Ratis asks again after each applied batch). A snapshot that was not fully
@@ -294,11 +306,15 @@ final class CommandStateMachine extends BaseStateMachine {
                 return RaftLog.INVALID_LOG_INDEX; // still writing
             }
         }
+        if (System.nanoTime() - lastCaptureNanos < snapshotIntervalNanos) {
+            return RaftLog.INVALID_LOG_INDEX; // raft_snapshot_interval: not yet (Ratis asks again after each batch)
+        }
         TermIndex last = getLastAppliedTermIndex();
         if (last == null || last.getIndex() < 0) {
             return RaftLog.INVALID_LOG_INDEX;
         }
         CommandHandler.CapturedState state = handler.captureState();
+        lastCaptureNanos = System.nanoTime();
         Thread writer = new Thread(() -> writeSnapshot(last, state), "caravan-raft-snapshot");
         writer.setDaemon(true);
         synchronized (this) {

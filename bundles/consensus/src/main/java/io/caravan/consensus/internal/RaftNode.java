@@ -123,7 +123,7 @@ final class RaftNode implements Replicator, AutoCloseable {
         this.group = RaftGroup.valueOf(GROUP_ID, settings.peers().stream()
                 .map(p -> RaftPeer.newBuilder().setId(p.id()).setAddress(p.address()).build())
                 .toList());
-        this.stateMachine = new CommandStateMachine(handler, clientId, clock, this::halt);
+        this.stateMachine = new CommandStateMachine(handler, clientId, clock, this::halt, settings.snapshotInterval());
         // Only a handler that takes several commands at one index gets batches; for others, writes go out as they come.
         this.retries = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "caravan-raft-retry");

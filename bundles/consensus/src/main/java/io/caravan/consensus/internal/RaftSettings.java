@@ -16,13 +16,16 @@ import io.caravan.tls.ReloadableTls;
  *     random one for a group of one that nobody joins; null for plaintext (a cluster without {@code encrypt})
  * @param tls the agent's TLS when {@code tls.rpc} is on: the Raft port uses its certificate instead of the secret's
  *     ({@link RaftTls#parameters(ReloadableTls)}); null otherwise
+ * @param snapshotInterval Nomad's {@code raft_snapshot_interval}: at most one snapshot per interval, once
+ *     {@code snapshotThreshold} entries were applied since the last ({@link Duration#ZERO}: at the threshold)
  */
 record RaftSettings(Peer self, List<Peer> peers, Path dir, long snapshotThreshold, long trailingLogs,
-        Duration leaderWait, byte[] secret, ReloadableTls tls) {
+        Duration leaderWait, byte[] secret, ReloadableTls tls, Duration snapshotInterval) {
 
     static final long DEFAULT_SNAPSHOT_THRESHOLD = 8192;   // Nomad's raft_snapshot_threshold default
     static final long DEFAULT_TRAILING_LOGS = 10240;       // Nomad's raft_trailing_logs default
     static final long DEFAULT_LEADER_WAIT_MS = 5000;       // Nomad's RPC hold timeout
+    static final String DEFAULT_SNAPSHOT_INTERVAL = "120s"; // Nomad's raft_snapshot_interval default (its Raft's)
 
     RaftSettings {
         if (snapshotThreshold < 1) {
@@ -31,8 +34,17 @@ record RaftSettings(Peer self, List<Peer> peers, Path dir, long snapshotThreshol
         if (trailingLogs < 0) {
             throw new IllegalArgumentException("raft.trailing.logs must not be negative, was " + trailingLogs);
         }
+        if (snapshotInterval == null || snapshotInterval.isNegative()) {
+            throw new IllegalArgumentException("raft.snapshot.interval must not be negative, was " + snapshotInterval);
+        }
         peers = withSelf(self, peers);
         secret = secret == null ? null : secret.clone();
+    }
+
+    /** Snapshots at the threshold, with no interval between them (the tests' settings). */
+    RaftSettings(Peer self, List<Peer> peers, Path dir, long snapshotThreshold, long trailingLogs,
+                 Duration leaderWait, byte[] secret, ReloadableTls tls) {
+        this(self, peers, dir, snapshotThreshold, trailingLogs, leaderWait, secret, tls, Duration.ZERO);
     }
 
     /** Without the agent's TLS. */
@@ -43,7 +55,8 @@ record RaftSettings(Peer self, List<Peer> peers, Path dir, long snapshotThreshol
 
     /** The same server with another group (this server is added if missing). */
     RaftSettings withPeers(List<Peer> group) {
-        return new RaftSettings(self, group, dir, snapshotThreshold, trailingLogs, leaderWait, secret, tls);
+        return new RaftSettings(self, group, dir, snapshotThreshold, trailingLogs, leaderWait, secret, tls,
+                snapshotInterval);
     }
 
     /** A secret of the gossip key's size that only this process knows: its Raft port accepts no one. */
@@ -89,9 +102,15 @@ record RaftSettings(Peer self, List<Peer> peers, Path dir, long snapshotThreshol
         } else {
             secret = config.dev_mode() ? randomSecret() : null;   // a dev agent's group is itself alone
         }
+        Duration snapshotInterval;
+        try {
+            snapshotInterval = io.caravan.api.GoDuration.parse(config.raft_snapshot_interval());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("io.caravan.server: raft.snapshot.interval: " + e.getMessage());
+        }
         return new RaftSettings(new Peer(config.node_id(), config.raft_addr()), peers, dir,
                 config.raft_snapshot_threshold(), config.raft_trailing_logs(),
-                Duration.ofMillis(config.raft_leader_wait_ms()), secret, tls);
+                Duration.ofMillis(config.raft_leader_wait_ms()), secret, tls, snapshotInterval);
     }
 
     private static byte[] gossipKey(String base64) {

@@ -48,6 +48,12 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
     /** Nomad's {@code raft_snapshot_threshold}: entries applied between automatic snapshots. */
     long raft_snapshot_threshold() default RaftSettings.DEFAULT_SNAPSHOT_THRESHOLD;
 
+    /**
+     * Nomad's {@code raft_snapshot_interval}: at most one snapshot per interval (Nomad's Raft checks the threshold
+     * that often), so a burst of writes is not followed by a snapshot of the whole state every few seconds.
+     */
+    String raft_snapshot_interval() default RaftSettings.DEFAULT_SNAPSHOT_INTERVAL;
+
     /** Nomad's {@code raft_trailing_logs}: entries kept in the log behind the latest snapshot. */
     long raft_trailing_logs() default RaftSettings.DEFAULT_TRAILING_LOGS;
 

@@ -166,6 +166,17 @@ class RaftNodeTest extends OneServerGroup {
     }
 
     @Test
+    void noSnapshotIsTakenWithinTheSnapshotInterval() throws Exception {
+        RaftSettings base = TestNodes.single("n6", TestNodes.freePort(), dir, 100);
+        started(new RaftSettings(base.self(), base.peers(), base.dir(), 100, base.trailingLogs(), base.leaderWait(),
+                base.secret(), null, Duration.ofHours(1)), new CountingHandler(false));
+        for (int i = 1; i <= 400; i++) {
+            submit(node, i);
+        }
+        assertTrue(node.latestSnapshotIndex() <= 0, "past the threshold four times, but within raft_snapshot_interval");
+    }
+
+    @Test
     void restartWithoutSnapshotReplaysTheWholeLog() throws Exception {
         int port = TestNodes.freePort();
         RaftSettings settings = TestNodes.single("n3", port, dir, 100_000);

@@ -36,6 +36,7 @@ class RaftSettingsTest {
         assertEquals(8192, s.snapshotThreshold());
         assertEquals(10240, s.trailingLogs());
         assertEquals(Duration.ofSeconds(5), s.leaderWait());
+        assertEquals(Duration.ofSeconds(120), s.snapshotInterval(), "Nomad's raft_snapshot_interval default");
     }
 
     @Test
@@ -43,10 +44,12 @@ class RaftSettingsTest {
         RaftSettings s = RaftSettings.fromConfig(config(Map.of(
                 "node_id", "a", "raft_addr", "10.0.0.1:4647", "raft_dir", "/r",
                 "raft_peers", new String[] {"b=10.0.0.2:4647", "a=10.0.0.1:4647"},
-                "raft_snapshot_threshold", 100L)));
+                "raft_snapshot_threshold", 100L, "raft_snapshot_interval", "5s")));
         assertEquals(List.of(new Peer("a", "10.0.0.1:4647"), new Peer("b", "10.0.0.2:4647")), s.peers());
         assertEquals(Path.of("/r"), s.dir());
         assertEquals(100, s.snapshotThreshold());
+        assertEquals(Duration.ofSeconds(5), s.snapshotInterval());
+        assertEquals(Duration.ofSeconds(5), s.withPeers(List.of()).snapshotInterval(), "kept by withPeers");
         assertEquals("10.0.0.2", s.peers().get(1).host());
         assertEquals(4647, s.peers().get(1).port());
     }
