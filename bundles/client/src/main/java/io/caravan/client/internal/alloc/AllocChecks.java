@@ -272,25 +272,29 @@ public final class AllocChecks {
         }
     }
 
-    private HttpClient verifying;
-    private HttpClient trusting;
+    /**
+     * The HTTP clients of every allocation's checks, by TLS mode, made at the first check that needs one: each JDK
+     * client holds a selector thread for as long as it lives, so one per allocation left a thread per allocation with
+     * HTTP checks. Requests carry their own timeouts.
+     */
+    private static final class Clients {
+        static final HttpClient VERIFYING = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
+                .connectTimeout(DEFAULT_TIMEOUT).build();
+    }
 
-    /** One client per allocation and TLS mode (each holds a selector thread); the request carries the timeout. */
-    private synchronized HttpClient client(boolean skipVerify) {
-        if (skipVerify) {
-            if (trusting == null) {
-                SSLParameters params = new SSLParameters();
-                params.setEndpointIdentificationAlgorithm("");
-                trusting = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
-                        .connectTimeout(DEFAULT_TIMEOUT).sslContext(trustAll()).sslParameters(params).build();
-            }
-            return trusting;
+    private static final class TrustingClients {
+        static final HttpClient TRUSTING = trusting();
+
+        private static HttpClient trusting() {
+            SSLParameters params = new SSLParameters();
+            params.setEndpointIdentificationAlgorithm("");
+            return HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
+                    .connectTimeout(DEFAULT_TIMEOUT).sslContext(trustAll()).sslParameters(params).build();
         }
-        if (verifying == null) {
-            verifying = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
-                    .connectTimeout(DEFAULT_TIMEOUT).build();
-        }
-        return verifying;
+    }
+
+    private static HttpClient client(boolean skipVerify) {
+        return skipVerify ? TrustingClients.TRUSTING : Clients.VERIFYING;
     }
 
     private Result tcp(Running r, Duration timeout) {

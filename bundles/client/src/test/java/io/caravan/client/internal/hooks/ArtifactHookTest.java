@@ -199,4 +199,18 @@ class ArtifactHookTest {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
                 .digest(text.getBytes(StandardCharsets.UTF_8)));
     }
+
+    @Test
+    void everyTasksHookSharesOneHttpClient() {
+        long selectors = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().endsWith("SelectorManager")).count();
+        List<ArtifactHook> hooks = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            hooks.add(new ArtifactHook(ArtifactSandbox.ISOLATED));
+        }
+        org.junit.jupiter.api.Assertions.assertSame(hooks.get(0).http(), hooks.get(49).http());
+        long after = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().endsWith("SelectorManager")).count();
+        assertTrue(after <= selectors + 1, "50 hooks, at most one more selector thread: " + selectors + " -> " + after);
+    }
 }
