@@ -75,11 +75,20 @@ final class Pass implements MetricSink {
     }
 
     private final TelemetryOptions options;
-    private final Map<Series, Reading> readings = new HashMap<>();
+    private final Map<Series, Reading> readings;
     private boolean closed;
 
     Pass(TelemetryOptions options) {
+        this(options, 0);
+    }
+
+    /**
+     * @param expected how many series the pass will likely report (the last pass's count): its map is sized for them
+     *     at once rather than doubled a dozen times on the way to a leader's hundreds of thousands of job gauges
+     */
+    Pass(TelemetryOptions options, int expected) {
         this.options = options;
+        this.readings = new HashMap<>(Math.max(16, (int) (expected / 0.75f) + 1));
     }
 
     /** What was reported; the pass takes no more reports (its map is published as it is). */

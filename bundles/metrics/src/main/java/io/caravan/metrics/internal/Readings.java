@@ -30,6 +30,11 @@ final class Readings {
         this.host = host;
     }
 
+    /** How many series the last pass published. */
+    int size() {
+        return published.size();
+    }
+
     /** Takes one pass's readings in place of the last's (the pass is spent: it takes no more reports). */
     synchronized void apply(Pass pass) {
         Map<Series, Pass.Reading> readings = pass.close();

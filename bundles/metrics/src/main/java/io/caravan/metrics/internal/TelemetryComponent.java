@@ -110,7 +110,7 @@ public final class TelemetryComponent implements Telemetry {
 
     /** One pass over every source; one that fails loses its series for this pass only. */
     void sample() {
-        Pass pass = new Pass(options);
+        Pass pass = new Pass(options, readings.size());
         List<MetricSource> all = new ArrayList<>(sources);
         all.add(runtime);
         for (MetricSource s : all) {
