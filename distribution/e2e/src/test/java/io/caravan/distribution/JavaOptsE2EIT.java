@@ -17,25 +17,22 @@ import org.junit.jupiter.api.Test;
 class JavaOptsE2EIT {
     @Test
     void aDevAgentStartsWithBothCompilersFromCaravanJavaOpts() throws Exception {
-        Path dir = Files.createTempDirectory("caravan-java-opts-");
-        try (AgentProcess agent = AgentProcess.startDevWithEnv(dir, "",
-                Map.of("CARAVAN_JAVA_OPTS", "-XX:TieredStopAtLevel=4"))) {
-            assertEquals(200, agent.get("/v1/agent/health").statusCode());
-            String cmdline = Files.readString(Path.of("/proc", Long.toString(agent.process.pid()), "cmdline"));
-            assertTrue(cmdline.contains("-XX:TieredStopAtLevel=4"), cmdline);
-        } finally {
-            AgentProcess.deleteTree(dir);
-        }
+        String cmdline = healthyWith("-XX:TieredStopAtLevel=4");
+        assertTrue(cmdline.contains("-XX:TieredStopAtLevel=4"), cmdline);
     }
 
     @Test
     void aCollectorFromCaravanJavaOptsReplacesTheSerialOne() throws Exception {
+        String cmdline = healthyWith("-XX:+UseParallelGC");
+        assertTrue(cmdline.contains("-XX:+UseParallelGC") && !cmdline.contains("-XX:+UseSerialGC"), cmdline);
+    }
+
+    /** Starts a dev agent with these options, checks it answers healthy, and returns its JVM's command line. */
+    private static String healthyWith(String javaOpts) throws Exception {
         Path dir = Files.createTempDirectory("caravan-java-opts-");
-        try (AgentProcess agent = AgentProcess.startDevWithEnv(dir, "",
-                Map.of("CARAVAN_JAVA_OPTS", "-XX:+UseParallelGC"))) {
+        try (AgentProcess agent = AgentProcess.startDevWithEnv(dir, "", Map.of("CARAVAN_JAVA_OPTS", javaOpts))) {
             assertEquals(200, agent.get("/v1/agent/health").statusCode());
-            String cmdline = Files.readString(Path.of("/proc", Long.toString(agent.process.pid()), "cmdline"));
-            assertTrue(cmdline.contains("-XX:+UseParallelGC") && !cmdline.contains("-XX:+UseSerialGC"), cmdline);
+            return Files.readString(Path.of("/proc", Long.toString(agent.process.pid()), "cmdline"));
         } finally {
             AgentProcess.deleteTree(dir);
         }
