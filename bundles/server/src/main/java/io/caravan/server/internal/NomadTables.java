@@ -55,7 +55,8 @@ final class NomadTables {
             .withIndex(IndexSpec.single("job", a -> key(a.namespace(), a.jobId())))
             .withIndex(IndexSpec.single("node", Allocation::nodeId))
             .withIndex(IndexSpec.single("eval", Allocation::evalId))
-            .withIndex(IndexSpec.single(NODE_MODIFY, a -> nodeModifyKey(a.nodeId(), a.modifyIndex())))
+            .withIndex(IndexSpec.single(NODE_MODIFY, a -> a.nodeId() == null ? null
+                    : nodeModifyKey(a.nodeId(), a.modifyIndex())))
             .withAggregate(NODE_LOAD)
             .withAggregate(NODE_ALLOCS);
 
