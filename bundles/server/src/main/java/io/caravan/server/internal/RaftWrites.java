@@ -6,7 +6,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -42,6 +41,7 @@ public final class RaftWrites implements EndpointProvider, WriteBarrier {
     static final Duration LEADER_HOLD = Duration.ofSeconds(5);
     static final String APPLY = "Raft.Apply";
     private static final Duration RETRY_DELAY = Duration.ofMillis(100);
+    private static final Duration COMPLETIONS_IDLE = Duration.ofSeconds(5);
 
     /** A command as the Raft log takes it, and what applying it gave. */
     record ApplyRequest(byte[] entry) {}
@@ -57,12 +57,23 @@ public final class RaftWrites implements EndpointProvider, WriteBarrier {
         limits = JobLimits.of(config);
     }
 
-    private final ExecutorService completions = Executors.newFixedThreadPool(2,
-            r -> {
-                Thread t = new Thread(r, "caravan-write-done");
-                t.setDaemon(true);
-                return t;
-            });
+    /**
+     * Two threads under load (a node simulator's thousands of calls complete here), none a few seconds after the
+     * last write: an idle server keeps no thread for this.
+     */
+    private final ExecutorService completions = completionPool();
+
+    private static ExecutorService completionPool() {
+        java.util.concurrent.ThreadPoolExecutor pool = new java.util.concurrent.ThreadPoolExecutor(2, 2,
+                COMPLETIONS_IDLE.toMillis(), TimeUnit.MILLISECONDS, new java.util.concurrent.LinkedBlockingQueue<>(),
+                r -> {
+                    Thread t = new Thread(r, "caravan-write-done");
+                    t.setDaemon(true);
+                    return t;
+                });
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
 
     /** Completes with the Raft log once this server has one with a leader; replaced while there is none. */
     private volatile CompletableFuture<Replicator> replicator = new CompletableFuture<>();
