@@ -107,6 +107,24 @@ class SharedTimersTest {
         assertEquals(0, timers.queued(), "its turns are no longer queued");
     }
 
+    @Test
+    void deadlinesRunOnTheGivenTimerAndGoWhenTheFutureCompletes() throws Exception {
+        ScheduledExecutorService timer = timers.timer("deadlines");
+        java.util.concurrent.CompletableFuture<String> late = Deadlines.orTimeout(
+                new java.util.concurrent.CompletableFuture<>(), 20, TimeUnit.MILLISECONDS, timer);
+        java.util.concurrent.ExecutionException e = assertThrows(java.util.concurrent.ExecutionException.class,
+                () -> late.get(5, TimeUnit.SECONDS));
+        assertTrue(e.getCause() instanceof java.util.concurrent.TimeoutException);
+        assertEquals("default", Deadlines.completeOnTimeout(new java.util.concurrent.CompletableFuture<>(),
+                "default", 20, TimeUnit.MILLISECONDS, timer).get(5, TimeUnit.SECONDS));
+        java.util.concurrent.CompletableFuture<String> quick = Deadlines.orTimeout(
+                new java.util.concurrent.CompletableFuture<>(), 1, TimeUnit.HOURS, timer);
+        assertEquals(1, timers.queued());
+        quick.complete("ok");
+        assertEquals(0, timers.queued(), "the deadline of a completed future is cancelled");
+        Deadlines.after(10, TimeUnit.MILLISECONDS, timer).get(5, TimeUnit.SECONDS);
+    }
+
     private static boolean threadNamed(String name) {
         return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals(name) && t.isAlive());
     }
