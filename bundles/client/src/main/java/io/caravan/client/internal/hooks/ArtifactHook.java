@@ -38,7 +38,7 @@ import io.caravan.api.model.TaskArtifact;
 public final class ArtifactHook implements TaskHook.Prestart {
     static final Duration HTTP_TIMEOUT = Duration.ofMinutes(5);
 
-    private final HttpClient http;
+    private HttpClient http;   // guarded by this
     /** Read at each download: a reload may change the client's artifact settings. */
     private final java.util.function.Supplier<ArtifactSandbox> sandbox;
     private boolean done;
@@ -48,13 +48,22 @@ public final class ArtifactHook implements TaskHook.Prestart {
     }
 
     public ArtifactHook(java.util.function.Supplier<ArtifactSandbox> sandbox) {
-        this(HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL)
-                .connectTimeout(Duration.ofSeconds(30)).build(), sandbox);
+        this(null, sandbox);
     }
 
+    /** @param http the client for downloads, or null to build one at the first (most tasks have no artifact) */
     ArtifactHook(HttpClient http, java.util.function.Supplier<ArtifactSandbox> sandbox) {
         this.http = http;
         this.sandbox = sandbox;
+    }
+
+    /** A JDK client keeps a selector thread from its creation until it is collected: built only when needed. */
+    private synchronized HttpClient http() {
+        if (http == null) {
+            http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL)
+                    .connectTimeout(Duration.ofSeconds(30)).build();
+        }
+        return http;
     }
 
     @Override
@@ -155,7 +164,7 @@ public final class ArtifactHook implements TaskHook.Prestart {
         if (lower.startsWith("http://") || lower.startsWith("https://")) {
             HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(source)).timeout(HTTP_TIMEOUT).GET();
             headers.forEach(request::header);
-            HttpResponse<InputStream> response = http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+            HttpResponse<InputStream> response = http().send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
             try (InputStream body = response.body()) {
                 if (response.statusCode() / 100 != 2) {
                     throw new ArtifactException("failed to download artifact \"" + source + "\": bad response code: "
