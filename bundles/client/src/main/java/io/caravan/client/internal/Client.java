@@ -116,7 +116,8 @@ public final class Client implements ClientAllocs, AutoCloseable {
         this.state = new ClientStateStore(settings.stateDir());
         this.secretId = state.secretFor(agent.nodeId());
         this.scheduler = scheduler("caravan-client");
-        this.workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
+        // task starts and stops, state writes: threads for the moment, gone 5 s after (an idle client keeps none)
+        this.workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 5, TimeUnit.SECONDS,
                 new SynchronousQueue<>(), threads("caravan-client-worker-"));
         this.fingerprintThread = shared == null ? scheduler("caravan-fingerprint")
                 : shared.worker("caravan-fingerprint");
