@@ -103,7 +103,12 @@ public final class SharedTimers implements SharedTimer, AutoCloseable {
             if (worker != null) {
                 worker.execute(counted(command));
             } else {
-                track(timer.schedule(counted(command), 0, TimeUnit.NANOSECONDS));
+                // Not tracked (a store's wake-up hands thousands of these at once): a view shut down skips them.
+                timer.execute(() -> {
+                    if (!shutdown) {
+                        counted(command).run();
+                    }
+                });
             }
         }
 
