@@ -14,7 +14,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -100,6 +99,7 @@ final class RaftNode implements Replicator, AutoCloseable {
     private final Set<CompletableFuture<Applied>> pending = ConcurrentHashMap.newKeySet();
     private final List<Runnable> stopListeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService retries;
+    private static final long RETRY_THREAD_IDLE_S = 5;
     private final Consumer<RaftProperties> tuning;
     private final SubmitBatcher batcher;
     private volatile RaftServer server;
@@ -125,11 +125,16 @@ final class RaftNode implements Replicator, AutoCloseable {
                 .toList());
         this.stateMachine = new CommandStateMachine(handler, clientId, clock, this::halt);
         // Only a handler that takes several commands at one index gets batches; for others, writes go out as they come.
-        this.retries = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "caravan-raft-retry");
-            t.setDaemon(true);
-            return t;
-        });
+        // Retries, and the start of each batch of consistent reads: a thread only while there are some.
+        java.util.concurrent.ScheduledThreadPoolExecutor retrying = new java.util.concurrent.ScheduledThreadPoolExecutor(
+                1, r -> {
+                    Thread t = new Thread(r, "caravan-raft-retry");
+                    t.setDaemon(true);
+                    return t;
+                });
+        retrying.setKeepAliveTime(RETRY_THREAD_IDLE_S, TimeUnit.SECONDS);
+        retrying.allowCoreThreadTimeOut(true);
+        this.retries = retrying;
         this.batcher = new SubmitBatcher(this::write, retries,
                 handler instanceof BatchingCommandHandler ? MAX_WRITES_IN_FLIGHT : Integer.MAX_VALUE,
                 maxBatchBytes(settings, tuning));
@@ -400,7 +405,13 @@ final class RaftNode implements Replicator, AutoCloseable {
                 reads.inFlight = next != null;
             }
             if (next != null) {
-                readBatch(next);
+                // Not on this thread: Ratis may complete a read while it holds its read queue's lock, which
+                // submitting the next read would wait for.
+                try {
+                    retries.execute(() -> readBatch(next));
+                } catch (RuntimeException closed) {
+                    next.completeExceptionally(stoppedException());
+                }
             }
             if (error == null) {
                 batch.complete(null);
