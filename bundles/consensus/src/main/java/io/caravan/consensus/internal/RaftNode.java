@@ -225,6 +225,11 @@ final class RaftNode implements Replicator, AutoCloseable {
         // answered) spares it a heartbeat round per read; past the lease it confirms its leadership by one.
         RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
         RaftServerConfigKeys.Read.setLeaderLeaseEnabled(p, true);
+        // Ratis' pool for client requests grows without bound by default (a thread per concurrent request, kept 60 s).
+        // This log has at most MAX_WRITES_IN_FLIGHT writes and one batch of reads out at a time, so a fixed pool of
+        // that size serves it; more threads only add to an agent's count under a burst of reads or writes.
+        RaftServerConfigKeys.ThreadPool.setClientCached(p, false);
+        RaftServerConfigKeys.ThreadPool.setClientSize(p, MAX_WRITES_IN_FLIGHT + 1);
         return p;
     }
 
