@@ -23,9 +23,9 @@ import java.util.stream.Stream;
  * {@code update { max_parallel }}; version 0 is deployed, then version 1 rolls out. Measures the time from each
  * register to its deployment being successful, and the agent's CPU during the rolling update: in total, per
  * allocation transition (each replaced allocation is placed, reported running and healthy, and its predecessor
- * stopped: three transitions), and by thread. The deployment watcher runs on the leader's timer thread
- * ({@code caravan-leader}, shared with heartbeat timers and the other leader duties), so that thread's CPU is an
- * upper bound of the watcher's own cost; the Raft writes it causes land on the Raft threads.
+ * stopped: three transitions), and by thread. The deployment watcher runs on the agent's shared timer thread
+ * ({@code caravan-timer}, shared with heartbeat timers, the other leader duties and every bundle's timers), so that
+ * thread's CPU is an upper bound of the watcher's own cost; the Raft writes it causes land on the Raft threads.
  *
  * <pre>java -cp bench/target/classes io.caravan.bench.DeploymentBench [count] [nodes] [max_parallel] [--no-results]</pre>
  */
@@ -88,7 +88,7 @@ public final class DeploymentBench {
                     byThread.merge(name, d, Long::sum);
                 }
             });
-            long leader = byThread.getOrDefault("caravan-leader", 0L);
+            long leader = byThread.getOrDefault("caravan-timer", 0L);
             out.append("## ").append(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC)
                             .format(java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")))
                     .append(" — rolling update (DeploymentBench)\n\n")
@@ -103,7 +103,7 @@ public final class DeploymentBench {
                     .append(String.format("| agent CPU during the rolling update | %,d ms |%n", rollingCpu))
                     .append(String.format("| agent CPU per allocation transition (%,d: place, running+healthy, stop "
                             + "old) | %.2f ms |%n", transitions, (double) rollingCpu / transitions))
-                    .append(String.format("| `caravan-leader` thread (watcher + other leader timers) | %,d ms (%.1f %% "
+                    .append(String.format("| `caravan-timer` thread (watcher + every shared timer) | %,d ms (%.1f %% "
                             + "of the agent's) |%n", leader, rollingCpu == 0 ? 0 : 100.0 * leader / rollingCpu))
                     .append("\nAgent CPU by thread during the rolling update (ms, threads over 1 %): ");
             List<String> parts = new ArrayList<>();

@@ -25,6 +25,7 @@ import io.caravan.api.endpoint.NodeEndpoint;
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.DriverInfo;
 import io.caravan.api.model.Node;
+import io.caravan.api.timer.SharedTimer;
 import io.caravan.client.ClientAllocs;
 import io.caravan.client.internal.alloc.AllocRunner;
 import io.caravan.client.internal.alloc.AllocUpdateBatcher;
@@ -40,8 +41,8 @@ import io.caravan.client.internal.hooks.LogRotator;
 import io.caravan.client.internal.node.BoundedNodeEndpoint;
 import io.caravan.client.internal.node.NodeBuilder;
 import io.caravan.client.internal.node.NodeRegistration;
-import io.caravan.client.internal.state.ClientStateStore.PersistedAlloc;
 import io.caravan.client.internal.state.ClientStateStore;
+import io.caravan.client.internal.state.ClientStateStore.PersistedAlloc;
 import io.caravan.metrics.MetricSink;
 import io.caravan.plugin.api.driver.ExecSession;
 import io.caravan.plugin.api.driver.TaskDriver;
@@ -81,6 +82,7 @@ public final class Client implements ClientAllocs, AutoCloseable {
     private final ExecutorService workers;
     private final ScheduledExecutorService fingerprintThread;
     private final ScheduledExecutorService logThread;
+    private final ScheduledExecutorService logRotations;
     private final ClientStateStore state;
     private final String secretId;
     private final FingerprintManager fingerprints;
@@ -97,7 +99,16 @@ public final class Client implements ClientAllocs, AutoCloseable {
     private volatile NodeFacts facts = NodeFacts.EMPTY;
     private volatile Map<String, DriverInfo> driverInfos = Map.of();
 
+    /** With threads of its own for fingerprinting and log rotation (tests). */
     public Client(ClientSettings settings, AgentIdentity agent, Clock clock, Timing timing) {
+        this(settings, agent, clock, timing, null);
+    }
+
+    /**
+     * @param shared the agent's shared timer: log checks run on it, log rotations and fingerprinting (which may block,
+     *     e.g. on cloud metadata) on worker threads that exist only while they have work; null: threads of its own
+     */
+    public Client(ClientSettings settings, AgentIdentity agent, Clock clock, Timing timing, SharedTimer shared) {
         this.settings = settings;
         this.agent = agent;
         Random random = new Random();
@@ -105,11 +116,14 @@ public final class Client implements ClientAllocs, AutoCloseable {
         this.state = new ClientStateStore(settings.stateDir());
         this.secretId = state.secretFor(agent.nodeId());
         this.scheduler = scheduler("caravan-client");
-        this.workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
+        // task starts and stops, state writes: threads for the moment, gone 5 s after (an idle client keeps none)
+        this.workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 5, TimeUnit.SECONDS,
                 new SynchronousQueue<>(), threads("caravan-client-worker-"));
-        this.fingerprintThread = scheduler("caravan-fingerprint");
-        this.logThread = scheduler("caravan-log-rotator");
-        this.logs = new LogRotator(logThread, timing.logCheck());
+        this.fingerprintThread = shared == null ? scheduler("caravan-fingerprint")
+                : shared.worker("caravan-fingerprint");
+        this.logThread = shared == null ? scheduler("caravan-log-rotator") : shared.timer("caravan-log-checks");
+        this.logRotations = shared == null ? logThread : shared.worker("caravan-log-rotator");
+        this.logs = new LogRotator(logThread, logRotations, timing.logCheck());
         this.fingerprints = new FingerprintManager(fingerprintThread, settings.fingerprintOptions(), agent.dataDir(),
                 this::factsChanged);
         this.drivers = new DriverManager(scheduler, clock, timing.driverPoll(), new DriverManager.Listener() {
@@ -247,6 +261,7 @@ public final class Client implements ClientAllocs, AutoCloseable {
         logs.close();
         fingerprintThread.shutdownNow();
         logThread.shutdownNow();
+        logRotations.shutdownNow();
         scheduler.shutdownNow();
         // Let state writes in flight finish (a bounded wait: a driver stop may take its whole kill_timeout).
         workers.shutdown();
@@ -331,7 +346,7 @@ public final class Client implements ClientAllocs, AutoCloseable {
         if (closed) {
             return;
         }
-        registration.endpoint(endpoint == null ? null : new BoundedNodeEndpoint(endpoint));
+        registration.endpoint(endpoint == null ? null : new BoundedNodeEndpoint(endpoint, scheduler));
         if (endpoint == null) {
             watcher.stop();
         }

@@ -10,6 +10,7 @@ import java.util.Set;
 import io.caravan.agent.AgentInfo;
 import io.caravan.api.endpoint.NodeEndpoint;
 import io.caravan.api.model.Allocation;
+import io.caravan.api.timer.SharedTimer;
 import io.caravan.client.ClientAllocs;
 import io.caravan.metrics.MetricSink;
 import io.caravan.metrics.MetricSource;
@@ -51,12 +52,12 @@ public final class ClientAgent implements ClientAllocs, MetricSource {
 
     @Activate
     public ClientAgent(Map<String, Object> properties, @Reference(name = "agent") AgentInfo agent,
-                       @Reference(name = "tls") AgentTls tls) {
+                       @Reference(name = "tls") AgentTls tls, @Reference(name = "timer") SharedTimer timer) {
         dataDir = agent.dataDir();
         ClientSettings settings = ClientSettings.from(properties, dataDir);
         client = new Client(settings, new Client.AgentIdentity(agent.nodeId(), agent.name(), agent.datacenter(),
                 agent.advertiseHttp(), tls.settings().http(), agent.version(), agent.dataDir()), Clock.systemUTC(),
-                Client.Timing.DEFAULT);
+                Client.Timing.DEFAULT, timer);
         introToken(properties);
         client.start();
     }

@@ -14,7 +14,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -100,6 +99,7 @@ final class RaftNode implements Replicator, AutoCloseable {
     private final Set<CompletableFuture<Applied>> pending = ConcurrentHashMap.newKeySet();
     private final List<Runnable> stopListeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService retries;
+    private static final long RETRY_THREAD_IDLE_S = 5;
     private final Consumer<RaftProperties> tuning;
     private final SubmitBatcher batcher;
     private volatile RaftServer server;
@@ -125,11 +125,16 @@ final class RaftNode implements Replicator, AutoCloseable {
                 .toList());
         this.stateMachine = new CommandStateMachine(handler, clientId, clock, this::halt, settings.snapshotInterval());
         // Only a handler that takes several commands at one index gets batches; for others, writes go out as they come.
-        this.retries = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "caravan-raft-retry");
-            t.setDaemon(true);
-            return t;
-        });
+        // Retries, and the start of each batch of consistent reads: a thread only while there are some.
+        java.util.concurrent.ScheduledThreadPoolExecutor retrying = new java.util.concurrent.ScheduledThreadPoolExecutor(
+                1, r -> {
+                    Thread t = new Thread(r, "caravan-raft-retry");
+                    t.setDaemon(true);
+                    return t;
+                });
+        retrying.setKeepAliveTime(RETRY_THREAD_IDLE_S, TimeUnit.SECONDS);
+        retrying.allowCoreThreadTimeOut(true);
+        this.retries = retrying;
         this.batcher = new SubmitBatcher(this::write, retries,
                 handler instanceof BatchingCommandHandler ? MAX_WRITES_IN_FLIGHT : Integer.MAX_VALUE,
                 maxBatchBytes(settings, tuning));
@@ -220,6 +225,11 @@ final class RaftNode implements Replicator, AutoCloseable {
         // answered) spares it a heartbeat round per read; past the lease it confirms its leadership by one.
         RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
         RaftServerConfigKeys.Read.setLeaderLeaseEnabled(p, true);
+        // Ratis' pool for client requests grows without bound by default (a thread per concurrent request, kept 60 s).
+        // This log has at most MAX_WRITES_IN_FLIGHT writes and one batch of reads out at a time, so a fixed pool of
+        // that size serves it; more threads only add to an agent's count under a burst of reads or writes.
+        RaftServerConfigKeys.ThreadPool.setClientCached(p, false);
+        RaftServerConfigKeys.ThreadPool.setClientSize(p, MAX_WRITES_IN_FLIGHT + 1);
         return p;
     }
 
@@ -364,10 +374,65 @@ final class RaftNode implements Replicator, AutoCloseable {
      */
     @Override
     public CompletionStage<Void> awaitConsistentRead() {
+        CompletableFuture<Void> batch;
+        boolean start;
+        synchronized (reads) {
+            if (reads.next == null) {
+                reads.next = new CompletableFuture<>();
+            }
+            batch = reads.next;
+            start = !reads.inFlight;
+            if (start) {
+                reads.inFlight = true;
+                reads.next = null;
+            }
+        }
+        if (start) {
+            readBatch(batch);
+        }
+        return batch.copy();
+    }
+
+    /**
+     * Reads that arrive together share one Ratis read request (one read index): 10,000 blocking queries arriving at
+     * once cost a few requests, not 10,000 (each of which took a thread of Ratis' client pool for a while). A read
+     * that arrives while a request is out waits for the next one, which starts only after it: its read index is then
+     * taken after the read arrived, as a consistent read needs.
+     */
+    private void readBatch(CompletableFuture<Void> batch) {
         CompletableFuture<Void> result = new CompletableFuture<>();
         read(System.nanoTime() + settings.leaderWait().toNanos(), result);
-        return result;
+        result.whenComplete((ok, error) -> {
+            CompletableFuture<Void> next;
+            synchronized (reads) {
+                next = reads.next;
+                reads.next = null;
+                reads.inFlight = next != null;
+            }
+            if (next != null) {
+                // Not on this thread: Ratis may complete a read while it holds its read queue's lock, which
+                // submitting the next read would wait for.
+                try {
+                    retries.execute(() -> readBatch(next));
+                } catch (RuntimeException closed) {
+                    next.completeExceptionally(stoppedException());
+                }
+            }
+            if (error == null) {
+                batch.complete(null);
+            } else {
+                batch.completeExceptionally(error);
+            }
+        });
     }
+
+    /** The consistent reads waiting for a read index. */
+    private static final class ReadBatches {
+        CompletableFuture<Void> next;   // the reads that wait for the next request; guarded by this
+        boolean inFlight;               // a request is out; guarded by this
+    }
+
+    private final ReadBatches reads = new ReadBatches();
 
     private void read(long deadline, CompletableFuture<Void> result) {
         RaftServer s = server;

@@ -61,6 +61,25 @@ class RaftNodeTest extends OneServerGroup {
     }
 
     @Test
+    void concurrentConsistentReadsAllCompleteAfterTheWritesBeforeThem() throws Exception {
+        CountingHandler handler = new CountingHandler(false);
+        started(TestNodes.single("n3", TestNodes.freePort(), dir, 100), handler);
+        List<java.util.concurrent.CompletableFuture<Void>> reads = new java.util.ArrayList<>();
+        for (int round = 1; round <= 20; round++) {
+            Applied written = submit(node, round);
+            for (int i = 0; i < 100; i++) {
+                long seen = handler.count;
+                reads.add(node.awaitConsistentRead().toCompletableFuture().thenRun(() ->
+                        assertTrue(node.lastAppliedIndex() >= written.index() && handler.count >= seen,
+                                "a read completes only once what was acknowledged before it is applied")));
+            }
+        }
+        java.util.concurrent.CompletableFuture.allOf(reads.toArray(new java.util.concurrent.CompletableFuture[0]))
+                .get(SUBMIT_SECONDS, TimeUnit.SECONDS);
+        assertEquals(2000, reads.stream().filter(f -> f.isDone() && !f.isCompletedExceptionally()).count());
+    }
+
+    @Test
     void withoutASecretTheRaftPortIsPlaintextAndOpenToAnyRatisClient() throws Exception {
         Peer self = new Peer("p1", "127.0.0.1:" + TestNodes.freePort());
         started(new RaftSettings(self, List.of(), dir, 100, RaftSettings.DEFAULT_TRAILING_LOGS, Duration.ofSeconds(5),

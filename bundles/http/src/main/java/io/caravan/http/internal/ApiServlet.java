@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -26,11 +27,13 @@ import io.caravan.api.acl.AclResolver;
 import io.caravan.api.acl.AclRule;
 import io.caravan.api.acl.Identity;
 import io.caravan.api.json.NomadJson;
+import io.caravan.api.timer.Deadlines;
+import io.caravan.api.timer.SharedTimer;
 import io.caravan.http.ApiEndpoint;
 import io.caravan.http.ApiRequest;
 import io.caravan.http.ApiResponse;
-import io.caravan.http.AsyncHandler;
 import io.caravan.http.ApiRoutes;
+import io.caravan.http.AsyncHandler;
 import io.caravan.http.HttpForward;
 import io.caravan.http.QueryMeta;
 import io.caravan.http.QueryOptions;
@@ -40,12 +43,12 @@ import io.caravan.http.StreamingBody;
 import io.caravan.http.WebSocketBody;
 import io.caravan.http.WriteBarrier;
 import io.caravan.rpc.LeaderLocator;
+import io.caravan.tls.AgentTls;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.Servlet;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import io.caravan.tls.AgentTls;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.Constants;
 import org.osgi.service.component.annotations.Activate;
@@ -130,6 +133,14 @@ public final class ApiServlet extends HttpServlet {
     /** The agent's TLS, known before the port opens (the agent always configures it); null in unit tests. */
     @Reference
     private transient volatile AgentTls tls;
+
+    /** Times the start-up hold: a view of the agent's shared timer; null in unit tests (the JDK's timer then). */
+    private transient volatile ScheduledExecutorService holdTimer;
+
+    @Reference
+    void bindTimer(SharedTimer shared) {
+        holdTimer = shared.timer("caravan-http-hold");
+    }
 
     @Activate
     public ApiServlet(HttpConfig config, Map<String, Object> properties, BundleContext bundle,
@@ -318,7 +329,10 @@ public final class ApiServlet extends HttpServlet {
             boolean starting = !current.configured()
                     || current.server() && router.find("GET", SERVER_ROUTE) instanceof Router.NotFound;
             if (starting && left > 0) {
-                return changes.copy().completeOnTimeout(null, left, TimeUnit.NANOSECONDS)
+                ScheduledExecutorService timer = holdTimer;
+                CompletableFuture<Void> next = changes.copy();
+                return (timer == null ? next.completeOnTimeout(null, left, TimeUnit.NANOSECONDS)
+                        : Deadlines.completeOnTimeout(next, null, left, TimeUnit.NANOSECONDS, timer))
                         .thenCompose(changed -> {
                             try {
                                 return dispatch(request, settings, holdUntil);

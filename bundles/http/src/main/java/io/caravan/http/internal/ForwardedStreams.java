@@ -42,10 +42,11 @@ final class ForwardedStreams {
     private static final Duration CONNECT = Duration.ofSeconds(10);
     private static final List<String> RESPONSE_HEADERS = List.of("Content-Type", "X-Nomad-Index");
 
-    private final HttpClient http;
+    private final java.util.function.Supplier<HttpClient> http;
     private final Executor readers;
 
-    ForwardedStreams(HttpClient http, Executor readers) {
+    /** @param http built at the first forward (a JDK client keeps a selector thread from its creation) */
+    ForwardedStreams(java.util.function.Supplier<HttpClient> http, Executor readers) {
         this.http = http;
         this.readers = readers;
     }
@@ -54,7 +55,7 @@ final class ForwardedStreams {
     void body(URI uri, Call call, RpcStream stream) {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).GET();
         ForwardedMark.forListener(call.headers()).forEach(request::header);
-        CompletableFuture<HttpResponse<InputStream>> sent = http.sendAsync(request.build(),
+        CompletableFuture<HttpResponse<InputStream>> sent = http.get().sendAsync(request.build(),
                 HttpResponse.BodyHandlers.ofInputStream());
         stream.receive(new RpcStream.Receiver() {
             @Override
@@ -103,7 +104,7 @@ final class ForwardedStreams {
 
     /** A WebSocket: opened to our listener; its text messages and the other side's frames relayed both ways. */
     void socket(URI uri, Call call, RpcStream stream) {
-        WebSocket.Builder builder = http.newWebSocketBuilder().connectTimeout(CONNECT);
+        WebSocket.Builder builder = http.get().newWebSocketBuilder().connectTimeout(CONNECT);
         ForwardedMark.forListener(call.headers()).forEach((name, value) -> {
             if (!name.equalsIgnoreCase("Content-Type")) {
                 builder.header(name, value);

@@ -51,7 +51,10 @@ public final class HttpForwarding implements EndpointProvider, StreamEndpointPro
         t.setDaemon(true);
         return t;
     });
-    private final HttpClient http;
+    /** Built at the first forward: a JDK client keeps a selector thread from its creation, and most agents never
+     *  forward (a server answers itself; a client forwards only what its servers serve). */
+    private final HttpClient.Builder builder;
+    private HttpClient http;   // guarded by this
     /** {@code https} when the listener is TLS (turning it on or off is a restart, as for the listener). */
     private final String scheme;
     private final ForwardedStreams streams;
@@ -68,9 +71,16 @@ public final class HttpForwarding implements EndpointProvider, StreamEndpointPro
             // Its own certificate, which verify_https_client asks for; the CA checked, not the role (a client's).
             builder.sslContext(https.selfContext()).sslParameters(https.parameters());
         }
-        this.http = builder.build();
+        this.builder = builder;
         this.scheme = https == null ? "http://" : "https://";
-        this.streams = new ForwardedStreams(http, executor);
+        this.streams = new ForwardedStreams(this::http, executor);
+    }
+
+    private synchronized HttpClient http() {
+        if (http == null) {
+            http = builder.build();
+        }
+        return http;
     }
 
     /** A reload must not drop the component (and its endpoint) for headers or other keys it does not use. */
@@ -144,7 +154,7 @@ public final class HttpForwarding implements EndpointProvider, StreamEndpointPro
                 .method(call.method(), call.body() == null || call.body().length == 0
                         ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(call.body()));
         ForwardedMark.forListener(call.headers()).forEach(request::header);
-        return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray()).thenApply(response -> {
+        return http().sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray()).thenApply(response -> {
             Map<String, String> headers = new LinkedHashMap<>();
             for (String name : RESPONSE_HEADERS) {
                 response.headers().firstValue(name).ifPresent(v -> headers.put(name, v));

@@ -82,6 +82,7 @@ public final class Gossip implements Membership, AutoCloseable {
     private boolean closed;              // guarded by lock
     private Server server;
     private ScheduledExecutorService scheduler;
+    private final ScheduledExecutorService sharedTimer;
     private ScheduledFuture<?> task;
     private ExecutorService notifier;
     private ExecutorService httpExecutor;
@@ -90,8 +91,17 @@ public final class Gossip implements Membership, AutoCloseable {
     private HttpClient client;
 
     public Gossip(GossipSettings settings) {
+        this(settings, null);
+    }
+
+    /**
+     * @param timer where the rounds run (the agent's shared timer: a round sends without waiting), or null for a
+     *     thread of its own
+     */
+    public Gossip(GossipSettings settings, ScheduledExecutorService timer) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.key = GossipKey.parse(settings.encrypt());
+        this.sharedTimer = timer;
     }
 
     /**
@@ -147,7 +157,8 @@ public final class Gossip implements Membership, AutoCloseable {
                 .executor(httpExecutor)
                 .build();
         notifier = Executors.newSingleThreadExecutor(daemon("caravan-serf-events"));
-        scheduler = Executors.newSingleThreadScheduledExecutor(daemon("caravan-serf-gossip"));
+        scheduler = sharedTimer != null ? sharedTimer
+                : Executors.newSingleThreadScheduledExecutor(daemon("caravan-serf-gossip"));
         long every = settings.gossipInterval().toMillis();
         task = scheduler.scheduleWithFixedDelay(this::round, every, every, TimeUnit.MILLISECONDS);
         LOG.info("Serf gossip for {} listening on {} (advertised {}){}", settings.name(), bind, advertise,

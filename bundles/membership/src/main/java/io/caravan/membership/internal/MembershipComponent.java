@@ -27,10 +27,11 @@ import org.osgi.service.metatype.annotations.Designate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.caravan.agent.AgentShutdown;
+import io.caravan.api.timer.SharedTimer;
 import io.caravan.membership.Member;
 import io.caravan.membership.Membership;
 import io.caravan.membership.MembershipException;
-import io.caravan.agent.AgentShutdown;
 import io.caravan.plugin.api.discover.DiscoverResolver;
 import io.caravan.plugin.api.discover.Discoverer;
 
@@ -58,7 +59,8 @@ public final class MembershipComponent implements Membership {
     private ServiceRegistration<Membership> registration;
 
     @Activate
-    public MembershipComponent(ServerPidConfig config, BundleContext context) throws IOException {
+    public MembershipComponent(ServerPidConfig config, BundleContext context, @Reference SharedTimer timer)
+            throws IOException {
         if (config.serf_bind().isBlank()) {
             // The agent writes serf.bind once it configures serf; until then no gossip and no service.
             LOG.info("Serf membership not started: io.caravan.server has no serf.bind");
@@ -67,7 +69,7 @@ public final class MembershipComponent implements Membership {
             return;
         }
         GossipSettings settings = settings(config);
-        this.gossip = new Gossip(settings);
+        this.gossip = new Gossip(settings, timer.timer("caravan-serf-gossip"));
         gossip.start();
         List<String> retryJoin = new ArrayList<>();
         for (String s : config.retry_join()) {

@@ -14,10 +14,14 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.osgi.framework.BundleContext;
 
+import io.caravan.api.timer.SharedTimers;
 import io.caravan.plugin.api.discover.DiscoverProvider;
 import io.caravan.plugin.api.discover.Discoverer;
 
 class MembershipComponentTest {
+    /** The agent's shared timer, as the components get it (gossip rounds run there). */
+    private static final SharedTimers TIMERS = new SharedTimers();
+
 
     /** A config proxy: DS-style, names with {@code _} looked up as {@code .} keys, defaults otherwise. */
     static ServerPidConfig config(Map<String, Object> values) {
@@ -61,7 +65,7 @@ class MembershipComponentTest {
                 new Class<?>[] {BundleContext.class}, (p, m, a) -> {
                     throw new AssertionError("must not register: " + m.getName());
                 });
-        MembershipComponent c = new MembershipComponent(config(Map.of("name", "s1")), none);
+        MembershipComponent c = new MembershipComponent(config(Map.of("name", "s1")), none, TIMERS);
         c.deactivate();
     }
 
@@ -70,7 +74,7 @@ class MembershipComponentTest {
         Map<String, Object> v = new HashMap<>(Map.of("name", "s1", "serf.bind", "127.0.0.1:0"));
         BundleContext ctx = (BundleContext) Proxy.newProxyInstance(BundleContext.class.getClassLoader(),
                 new Class<?>[] {BundleContext.class}, (p, m, a) -> null);
-        MembershipComponent c = new MembershipComponent(config(v), ctx);
+        MembershipComponent c = new MembershipComponent(config(v), ctx, TIMERS);
         try {
             Discoverer fake = args -> List.of(args.get("name") + ":" + args.get("port"));
             c.addDiscoverer(fake, Map.of(DiscoverProvider.PROPERTY, "fake"));
@@ -92,10 +96,10 @@ class MembershipComponentTest {
         BundleContext ctx = (BundleContext) Proxy.newProxyInstance(BundleContext.class.getClassLoader(),
                 new Class<?>[] {BundleContext.class}, (p, m, a) -> null);
         MembershipComponent target = new MembershipComponent(config(Map.of("name", "t", "serf.bind", "127.0.0.1:0")),
-                ctx);
+                ctx, TIMERS);
         // A retry interval far longer than the test: only a first attempt that finds the provider can join.
         MembershipComponent joiner = new MembershipComponent(config(Map.of("name", "j", "serf.bind", "127.0.0.1:0",
-                "retry.join", new String[] {"provider=late name=x"}, "retry.interval.ms", 600_000L)), ctx);
+                "retry.join", new String[] {"provider=late name=x"}, "retry.interval.ms", 600_000L)), ctx, TIMERS);
         try {
             Thread.sleep(300);   // as when the provider's bundle starts after membership's first attempt began
             Discoverer late = args -> List.of(target.self().address());

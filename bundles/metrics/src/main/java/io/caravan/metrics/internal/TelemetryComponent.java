@@ -13,6 +13,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import io.caravan.api.GoDuration;
+import io.caravan.api.timer.SharedTimer;
 import io.caravan.metrics.MetricSource;
 import io.caravan.metrics.Telemetry;
 import io.caravan.metrics.TelemetryOptions;
@@ -74,8 +75,22 @@ public final class TelemetryComponent implements Telemetry {
     private final boolean prometheus;
     private final ScheduledExecutorService sampler;
 
+    /** Samples on the agent's shared timer: a pass reads counters and gauges, it never waits. */
     @Activate
-    public TelemetryComponent(Config config) {
+    public TelemetryComponent(Config config, @Reference SharedTimer shared) {
+        this(config, shared.timer("caravan-telemetry"));
+    }
+
+    /** With a sampler thread of its own (tests). */
+    TelemetryComponent(Config config) {
+        this(config, Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "caravan-telemetry");
+            t.setDaemon(true);
+            return t;
+        }));
+    }
+
+    TelemetryComponent(Config config, ScheduledExecutorService sampler) {
         Duration interval = GoDuration.parse(config.collection_interval());
         if (interval.isNegative() || interval.isZero()) {
             throw new IllegalArgumentException("telemetry.collection_interval must be positive: "
@@ -86,11 +101,7 @@ public final class TelemetryComponent implements Telemetry {
         this.options = new TelemetryOptions(config.publish_allocation_metrics(), config.publish_node_metrics(),
                 !config.disable_rpc_rate_metrics_labels());
         this.prometheus = config.prometheus_metrics();
-        this.sampler = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "caravan-telemetry");
-            t.setDaemon(true);
-            return t;
-        });
+        this.sampler = sampler;
         sampler.scheduleAtFixedRate(this::sample, 0, interval.toNanos(), TimeUnit.NANOSECONDS);
     }
 

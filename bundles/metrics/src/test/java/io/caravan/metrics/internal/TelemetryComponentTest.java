@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.caravan.api.timer.SharedTimers;
 import io.caravan.metrics.MetricSource;
 import org.junit.jupiter.api.Test;
 
@@ -67,8 +68,9 @@ class TelemetryComponentTest {
     }
 
     @Test
-    void oneTaskSamplesEverySourceWithTheOptions() throws Exception {
-        TelemetryComponent on = new TelemetryComponent(config("50ms", true, false, "-nomad.runtime"));
+    void oneTaskOnTheSharedTimerSamplesEverySourceWithTheOptions() throws Exception {
+        SharedTimers shared = new SharedTimers();
+        TelemetryComponent on = new TelemetryComponent(config("50ms", true, false, "-nomad.runtime"), shared);
         AtomicInteger passes = new AtomicInteger();
         try {
             MetricSource source = sink -> {
@@ -89,8 +91,16 @@ class TelemetryComponentTest {
             on.removeSource(source);
             on.sample();
             assertEquals("", on.prometheus().orElseThrow(), "a source gone takes its series with it");
+            on.addSource(source);
+            on.deactivate();
+            Thread.sleep(100);   // a pass running at that moment ends
+            int stopped = passes.get();
+            Thread.sleep(200);
+            assertEquals(stopped, passes.get(), "no pass after deactivate");
+            assertEquals(0, shared.queued(), "its task left the shared timer");
         } finally {
             on.deactivate();
+            shared.close();
         }
     }
 

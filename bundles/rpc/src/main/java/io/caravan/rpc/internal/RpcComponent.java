@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.CompletionStage;
 
 import io.caravan.api.endpoint.NodeEndpoint;
+import io.caravan.api.timer.SharedTimer;
 import io.caravan.plugin.api.discover.DiscoverResolver;
 import io.caravan.plugin.api.discover.Discoverer;
 import io.caravan.rpc.EndpointProvider;
@@ -90,10 +91,12 @@ public final class RpcComponent implements Rpc {
     private List<String> configuredServers;
 
     @Activate
-    public RpcComponent(Config config, BundleContext context, @Reference AgentTls tls) throws Exception {
+    public RpcComponent(Config config, BundleContext context, @Reference AgentTls tls,
+                        @Reference SharedTimer shared) throws Exception {
         engine = new RpcEngine(config.client_enabled() ? config.node_id() : "",
                 Duration.ofMillis(config.leader_wait_ms()), Duration.ofMillis(config.call_timeout_ms()),
-                config.server_enabled() ? ServerProof.of(config.server_encrypt()) : ServerProof.NONE, tls.rpc());
+                config.server_enabled() ? ServerProof.of(config.server_encrypt()) : ServerProof.NONE, tls.rpc(),
+                shared.timer("caravan-rpc-timer"));
         try {
             if (config.server_enabled()) {
                 engine.listen(config.addresses_rpc(), config.ports_rpc(), Duration.ofMillis(config.call_timeout_ms()));

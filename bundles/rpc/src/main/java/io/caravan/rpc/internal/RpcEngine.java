@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
+import io.caravan.api.timer.Deadlines;
 import io.caravan.rpc.Rpc;
 import io.caravan.rpc.RpcStream;
 import io.caravan.tls.ReloadableTls;
@@ -59,11 +60,18 @@ final class RpcEngine implements Rpc, AutoCloseable {
      * @param tls the agent's TLS when {@code tls.rpc} is on (mutual TLS both ways, see {@link RpcListener}), or null
      */
     RpcEngine(String nodeId, Duration leaderWait, Duration callTimeout, ServerProof proof, ReloadableTls tls) {
+        this(nodeId, leaderWait, callTimeout, proof, tls,
+                Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "caravan-rpc-timer")));
+    }
+
+    /** @param timer call deadlines, leader polls and keep-alive pings (the agent's shared timer); shut down on close */
+    RpcEngine(String nodeId, Duration leaderWait, Duration callTimeout, ServerProof proof, ReloadableTls tls,
+              ScheduledExecutorService timer) {
         this.nodeId = nodeId;
         this.proof = proof;
         this.tls = tls;
         this.callTimeout = callTimeout;
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "caravan-rpc-timer"));
+        this.timer = timer;
         this.io = Executors.newCachedThreadPool(r -> daemon(r, "caravan-rpc-client"));
         HttpClient.Builder client = HttpClient.newBuilder().executor(io).connectTimeout(CONNECT_TIMEOUT)
                 .version(HttpClient.Version.HTTP_1_1);
@@ -222,7 +230,8 @@ final class RpcEngine implements Rpc, AutoCloseable {
             return CompletableFuture.failedFuture(new CaravanException(ErrorCode.NOT_FOUND,
                     "Unknown node " + node + ": no RPC connection to this server"));
         }
-        return channel.call(method, 0, RpcCodec.encode(request)).orTimeout(callTimeout.toMillis(), TimeUnit.MILLISECONDS)
+        return Deadlines.orTimeout(channel.call(method, 0, RpcCodec.encode(request)), callTimeout.toMillis(),
+                        TimeUnit.MILLISECONDS, timer)
                 .thenApply(bytes -> RpcCodec.decode(bytes, response));
     }
 
@@ -251,8 +260,8 @@ final class RpcEngine implements Rpc, AutoCloseable {
     }
 
     private CompletableFuture<byte[]> send(String address, String method, int hops, byte[] body, Duration timeout) {
-        return channel(address).thenCompose(c -> c.call(method, hops, body))
-                .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        return Deadlines.orTimeout(channel(address).thenCompose(c -> c.call(method, hops, body)), timeout.toMillis(),
+                TimeUnit.MILLISECONDS, timer);
     }
 
     private CompletableFuture<JdkChannel> channel(String address) {

@@ -7,12 +7,14 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.caravan.api.acl.AclToken;
+import io.caravan.api.timer.SharedTimer;
 import io.caravan.state.ChangeListener;
 import io.caravan.state.RowChange;
 import org.osgi.service.component.annotations.Activate;
@@ -39,6 +41,8 @@ import org.slf4j.LoggerFactory;
         configurationPolicy = ConfigurationPolicy.REQUIRE)
 public final class EventBroker implements ChangeListener, ServerState.AppliedListener {
     static final Duration HEARTBEAT = Duration.ofSeconds(10);
+    /** How long the pool keeps a thread with no subscriber work: an agent nobody streams from keeps none. */
+    private static final Duration POOL_IDLE = Duration.ofSeconds(30);
     private static final Logger LOG = LoggerFactory.getLogger(EventBroker.class);
 
     /** The server block's keys (Nomad's names and defaults). */
@@ -70,6 +74,7 @@ public final class EventBroker implements ChangeListener, ServerState.AppliedLis
     private final boolean enabled;
     private final EventBuffer buffer;
     private final ScheduledThreadPoolExecutor pool;
+    private final ScheduledExecutorService ticker;
     private final Set<EventSubscription> subscribers = ConcurrentHashMap.newKeySet();
     private final AutoCloseable registration;
     private final AtomicBoolean wakePending = new AtomicBoolean();
@@ -79,11 +84,18 @@ public final class EventBroker implements ChangeListener, ServerState.AppliedLis
     private List<RowChange> changed;
 
     @Activate
-    public EventBroker(@Reference ServerState state, Config config) {
-        this(state, config.enable_event_broker(), config.event_buffer_size(), HEARTBEAT);
+    public EventBroker(@Reference ServerState state, @Reference SharedTimer shared, Config config) {
+        this(state, config.enable_event_broker(), config.event_buffer_size(), HEARTBEAT,
+                shared.timer("caravan-events-heartbeat"));
     }
 
     EventBroker(ServerState state, boolean enabled, int bufferSize, Duration heartbeat) {
+        this(state, enabled, bufferSize, heartbeat, null);
+    }
+
+    /** @param ticker where the heartbeat sweep is timed (null: on the broker's own pool) */
+    private EventBroker(ServerState state, boolean enabled, int bufferSize, Duration heartbeat,
+                        ScheduledExecutorService ticker) {
         this.state = state;
         this.enabled = enabled;
         if (bufferSize < 1) {
@@ -98,10 +110,18 @@ public final class EventBroker implements ChangeListener, ServerState.AppliedLis
             return t;
         });
         pool.setRemoveOnCancelPolicy(true);
+        // Its threads start with the first subscriber's work and end a while after the last subscriber left.
+        pool.setKeepAliveTime(POOL_IDLE.toMillis(), TimeUnit.MILLISECONDS);
+        pool.allowCoreThreadTimeOut(true);
+        this.ticker = ticker == null ? pool : ticker;
         if (enabled) {
             registration = state.store().addChangeListener(this);
             state.addListener(this);
-            pool.scheduleAtFixedRate(this::sweep, heartbeat.toMillis(), heartbeat.toMillis(), TimeUnit.MILLISECONDS);
+            this.ticker.scheduleAtFixedRate(() -> {
+                if (!subscribers.isEmpty()) {
+                    run(this::sweep, 0);
+                }
+            }, heartbeat.toMillis(), heartbeat.toMillis(), TimeUnit.MILLISECONDS);
         } else {
             registration = () -> { };
         }
@@ -124,6 +144,7 @@ public final class EventBroker implements ChangeListener, ServerState.AppliedLis
         } catch (Exception e) {
             LOG.atDebug().addKeyValue("error", e.toString()).log("change listener not removed");
         }
+        ticker.shutdownNow();
         pool.shutdownNow();
         for (EventSubscription s : subscribers) {
             s.close("server stopping");
@@ -187,7 +208,7 @@ public final class EventBroker implements ChangeListener, ServerState.AppliedLis
         }
         // Waking a thousand subscribers is the pool's work, not the apply thread's; one pending wake-up covers
         // every batch appended before it runs.
-        if (wakePending.compareAndSet(false, true)) {
+        if (!subscribers.isEmpty() && wakePending.compareAndSet(false, true)) {
             run(this::wakeAll, 0);
         }
     }

@@ -9,13 +9,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 
 import io.caravan.api.GoDuration;
+import io.caravan.api.timer.SharedTimer;
 import io.caravan.consensus.Leadership;
 import io.caravan.server.internal.Keyring.RootKey;
 import io.caravan.state.StateSnapshot;
@@ -62,6 +62,8 @@ public final class KeyringDuties {
     private volatile Duration gcThreshold;
     private final AtomicBoolean writing = new AtomicBoolean();
     private ScheduledExecutorService timer;
+    private ScheduledExecutorService rekeyer;
+    private final AtomicBoolean rekeying = new AtomicBoolean();
     private long gcEvery;
     private java.util.concurrent.ScheduledFuture<?> gcTimer;
 
@@ -73,16 +75,14 @@ public final class KeyringDuties {
     @Activate
     public KeyringDuties(@Reference Leadership leadership, @Reference ServerState state,
                          @Reference KeyringService keyring, @Reference RaftWrites writes,
-                         @Reference Variables variables, Config config) {
+                         @Reference Variables variables, @Reference SharedTimer shared, Config config) {
         this(state.store()::snapshot, keyring, variables, writes, config);
-        ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "caravan-keyring-leader");
-            t.setDaemon(true);
-            return t;
-        });
-        pool.scheduleWithFixedDelay(this::ensureSafely, 0, CHECK_MS, TimeUnit.MILLISECONDS);
-        pool.scheduleWithFixedDelay(this::rekeySafely, CHECK_MS, CHECK_MS, TimeUnit.MILLISECONDS);
-        timer = pool;
+        // The checks only read the state and send writes: the shared timer. Re-encryption waits for each batch's
+        // write, so it runs on a worker of its own, which exists only while there is something to re-encrypt.
+        timer = shared.timer("caravan-keyring-leader");
+        rekeyer = shared.worker("caravan-keyring-rekey");
+        timer.scheduleWithFixedDelay(this::ensureSafely, 0, CHECK_MS, TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(this::rekeyIfDue, CHECK_MS, CHECK_MS, TimeUnit.MILLISECONDS);
         scheduleGc(config);
     }
 
@@ -129,6 +129,26 @@ public final class KeyringDuties {
     void deactivate() {
         if (timer != null) {
             timer.shutdownNow();
+            rekeyer.shutdownNow();
+        }
+    }
+
+    /** Hands a re-encryption pass to the worker when a key is being rotated out and no pass is running. */
+    private void rekeyIfDue() {
+        if (variables == null || state.snapshot().all(Keyring.ROOT_KEYS).noneMatch(RootKey::rekeying)
+                || !rekeying.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            rekeyer.execute(() -> {
+                try {
+                    rekeySafely();
+                } finally {
+                    rekeying.set(false);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException stopped) {
+            rekeying.set(false);
         }
     }
 

@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.caravan.api.timer.SharedTimer;
 import io.caravan.server.internal.Keyring.Keystore;
 import io.caravan.server.internal.Keyring.Material;
 import io.caravan.server.internal.Keyring.RootKey;
@@ -86,27 +87,33 @@ public final class KeyringService {
     private volatile String issuer = "";
 
     @Activate
-    public KeyringService(@Reference ServerState state, @Reference RaftWrites writes, Config config) {
-        this(state.store(), writes, loadKeystore(config.data_dir()), Clock.systemUTC(), true);
+    public KeyringService(@Reference ServerState state, @Reference RaftWrites writes, @Reference SharedTimer timer,
+                          Config config) {
+        // the pass only reads the state and sends writes without waiting for them: fit for the shared timer
+        this(state.store(), writes, loadKeystore(config.data_dir()), Clock.systemUTC(), timer.timer("caravan-keyring"));
         this.issuer = config.oidc_issuer() == null ? "" : config.oidc_issuer();
     }
 
+    /** @param tick whether replication passes run, on a thread of their own (tests) */
     KeyringService(StateStore store, RaftWrites writes, KeyPair keystore, Clock clock, boolean tick) {
+        this(store, writes, keystore, clock, tick ? new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "caravan-keyring");
+            t.setDaemon(true);
+            return t;
+        }) : null);
+    }
+
+    /** @param timer where the replication passes run, or null for none */
+    private KeyringService(StateStore store, RaftWrites writes, KeyPair keystore, Clock clock,
+                           ScheduledExecutorService timer) {
         this.store = store;
         this.writes = writes;
         this.keystore = keystore;
         this.published = Keyring.keystore(keystore.getPublic());
         this.clock = clock;
-        if (tick) {
-            ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(1, r -> {
-                Thread t = new Thread(r, "caravan-keyring");
-                t.setDaemon(true);
-                return t;
-            });
-            pool.scheduleWithFixedDelay(this::tickSafely, 0, TICK_MS, TimeUnit.MILLISECONDS);
-            this.timer = pool;
-        } else {
-            this.timer = null;
+        this.timer = timer;
+        if (timer != null) {
+            timer.scheduleWithFixedDelay(this::tickSafely, 0, TICK_MS, TimeUnit.MILLISECONDS);
         }
     }
 

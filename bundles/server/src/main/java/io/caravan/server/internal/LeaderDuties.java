@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -18,6 +17,7 @@ import io.caravan.api.model.Evaluation;
 import io.caravan.api.model.Job;
 import io.caravan.api.model.Node;
 import io.caravan.api.model.TaskGroup;
+import io.caravan.api.timer.SharedTimer;
 import io.caravan.consensus.Leadership;
 import io.caravan.metrics.MetricSink;
 import io.caravan.metrics.MetricSource;
@@ -74,17 +74,12 @@ public final class LeaderDuties implements ServerState.AppliedListener, MetricSo
     @Activate
     public LeaderDuties(@Reference Leadership leadership, @Reference ServerState state, @Reference RaftWrites writes,
                         ServerSchedulingConfig config, AclConfig acl, AclTokenGc.Config gc,
-                        CoreGc.Config coreGc) {
+                        CoreGc.Config coreGc, @Reference SharedTimer shared) {
         this.state = state;
         this.store = state.store();
         this.writes = writes;
-        ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "caravan-leader");
-            t.setDaemon(true);
-            return t;
-        });
-        pool.setRemoveOnCancelPolicy(true);
-        this.timers = pool;
+        // heartbeat timers, deployment and periodic-job deadlines, GC passes: short, and their writes are not awaited
+        this.timers = shared.timer("caravan-leader");
         this.broker = new EvalBroker(clock, DELIVERY_LIMIT, NACK_TIMEOUT, NACK_DELAY, this::failEval,
                 this::cancelEvals);
         this.blocked = new BlockedEvals(broker::enqueue, this::cancelEvals);

@@ -6,13 +6,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.caravan.api.CaravanException;
 import io.caravan.api.ErrorCode;
 import io.caravan.api.json.NomadJson;
+import io.caravan.api.timer.Deadlines;
+import io.caravan.api.timer.SharedTimer;
 import io.caravan.consensus.Applied;
 import io.caravan.consensus.NotLeaderException;
 import io.caravan.consensus.Replicator;
@@ -42,6 +44,7 @@ public final class RaftWrites implements EndpointProvider, WriteBarrier {
     static final Duration LEADER_HOLD = Duration.ofSeconds(5);
     static final String APPLY = "Raft.Apply";
     private static final Duration RETRY_DELAY = Duration.ofMillis(100);
+    private static final Duration COMPLETIONS_IDLE = Duration.ofSeconds(5);
 
     /** A command as the Raft log takes it, and what applying it gave. */
     record ApplyRequest(byte[] entry) {}
@@ -57,15 +60,47 @@ public final class RaftWrites implements EndpointProvider, WriteBarrier {
         limits = JobLimits.of(config);
     }
 
-    private final ExecutorService completions = Executors.newFixedThreadPool(2,
-            r -> {
-                Thread t = new Thread(r, "caravan-write-done");
-                t.setDaemon(true);
-                return t;
-            });
+    /**
+     * Two threads under load (a node simulator's thousands of calls complete here), none a few seconds after the
+     * last write: an idle server keeps no thread for this.
+     */
+    private final ExecutorService completions = completionPool();
+
+    private static ExecutorService completionPool() {
+        java.util.concurrent.ThreadPoolExecutor pool = new java.util.concurrent.ThreadPoolExecutor(2, 2,
+                COMPLETIONS_IDLE.toMillis(), TimeUnit.MILLISECONDS, new java.util.concurrent.LinkedBlockingQueue<>(),
+                r -> {
+                    Thread t = new Thread(r, "caravan-write-done");
+                    t.setDaemon(true);
+                    return t;
+                });
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
 
     /** Completes with the Raft log once this server has one with a leader; replaced while there is none. */
     private volatile CompletableFuture<Replicator> replicator = new CompletableFuture<>();
+
+    /** Times the waits for a leader: the agent's shared timer; without one (tests) the JDK's own timer thread. */
+    private volatile ScheduledExecutorService timer;
+
+    @Reference
+    void bindTimer(SharedTimer shared) {
+        timer = shared.timer("caravan-write-deadlines");
+    }
+
+    private <T> CompletableFuture<T> within(CompletableFuture<T> future, long nanos) {
+        ScheduledExecutorService t = timer;
+        return t == null ? future.orTimeout(nanos, TimeUnit.NANOSECONDS)
+                : Deadlines.orTimeout(future, nanos, TimeUnit.NANOSECONDS, t);
+    }
+
+    private CompletableFuture<Void> pause(Duration delay) {
+        ScheduledExecutorService t = timer;
+        return t == null ? CompletableFuture.runAsync(() -> { },
+                CompletableFuture.delayedExecutor(delay.toMillis(), TimeUnit.MILLISECONDS))
+                : Deadlines.after(delay.toMillis(), TimeUnit.MILLISECONDS, t);
+    }
 
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     synchronized void bindReplicator(Replicator log) {
@@ -115,7 +150,7 @@ public final class RaftWrites implements EndpointProvider, WriteBarrier {
      */
     private CompletableFuture<Applied> append(byte[] entry, long deadline) {
         long left = Math.max(1, deadline - System.nanoTime());
-        return replicator.copy().orTimeout(left, TimeUnit.NANOSECONDS)
+        return within(replicator.copy(), left)
                 .exceptionallyCompose(e -> CompletableFuture.failedFuture(
                         new CaravanException(ErrorCode.NO_LEADER, "No cluster leader")))
                 .thenCompose(log -> log.submit(entry).exceptionallyCompose(e -> forwardIfFollower(e, entry)))
@@ -131,8 +166,7 @@ public final class RaftWrites implements EndpointProvider, WriteBarrier {
                         return CompletableFuture.failedFuture(new CaravanException(ErrorCode.NO_LEADER,
                                 "No cluster leader"));
                     }
-                    return CompletableFuture.supplyAsync(() -> null, CompletableFuture.delayedExecutor(
-                            RETRY_DELAY.toMillis(), TimeUnit.MILLISECONDS)).thenCompose(x -> append(entry, deadline));
+                    return pause(RETRY_DELAY).thenCompose(x -> append(entry, deadline));
                 });
     }
 
@@ -165,7 +199,7 @@ public final class RaftWrites implements EndpointProvider, WriteBarrier {
         if (allowStale) {
             return CompletableFuture.completedFuture(null);
         }
-        CompletableFuture<Void> ready = replicator.copy().orTimeout(LEADER_HOLD.toMillis(), TimeUnit.MILLISECONDS)
+        CompletableFuture<Void> ready = within(replicator.copy(), LEADER_HOLD.toNanos())
                 .thenCompose(Replicator::awaitConsistentRead)
                 .exceptionallyCompose(e -> CompletableFuture.failedFuture(forCaller(unwrap(e))));
         return ready.isDone() ? ready : ready.thenApplyAsync(x -> x, completions);
@@ -202,7 +236,7 @@ public final class RaftWrites implements EndpointProvider, WriteBarrier {
                     CommandCodec.Entry admitted = admitted(q.entry());
                     // The follower's request ID is kept: a forward retried after a lost reply must apply once.
                     byte[] entry = CommandCodec.encode(admitted.requestId(), admitted.command());
-                    return replicator.copy().orTimeout(LEADER_HOLD.toMillis(), TimeUnit.MILLISECONDS)
+                    return within(replicator.copy(), LEADER_HOLD.toNanos())
                             .thenCompose(log -> log.submit(entry))
                             .exceptionallyCompose(e -> CompletableFuture.failedFuture(forCaller(unwrap(e))));
                 }));
@@ -253,6 +287,10 @@ public final class RaftWrites implements EndpointProvider, WriteBarrier {
     @Deactivate
     void deactivate() {
         completions.shutdown();
+        ScheduledExecutorService t = timer;
+        if (t != null) {
+            t.shutdownNow();
+        }
     }
 
     /** For leader duties and scheduler workers, which run on threads of their own. */

@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.concurrent.ScheduledExecutorService;
 
+import io.caravan.api.timer.SharedTimer;
 import io.caravan.consensus.CommandHandler;
 import io.caravan.state.StateSnapshot;
 import io.caravan.state.StateStore;
@@ -16,6 +17,7 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Modified;
+import org.osgi.service.component.annotations.Reference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,9 +35,18 @@ public final class ServerState implements CommandHandler {
     private final byte[] emptySnapshot;
     private final java.util.List<AppliedListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
+    /** Blocking-query deadlines and re-runs on the agent's shared timer: waiting queries hold no thread. */
     @Activate
+    public ServerState(@Reference SharedTimer timer) {
+        this(timer.timer("caravan-state"));
+    }
+
+    /** With a timer thread of its own (tests, benchmarks). */
     public ServerState() {
-        // One thread fires blocking-query deadlines and re-runs queries; waiting queries hold no thread.
+        this(ownTimer());
+    }
+
+    private static ScheduledExecutorService ownTimer() {
         java.util.concurrent.ScheduledThreadPoolExecutor pool = new java.util.concurrent.ScheduledThreadPoolExecutor(1,
                 r -> {
                     Thread t = new Thread(r, "caravan-state");
@@ -43,7 +54,11 @@ public final class ServerState implements CommandHandler {
                     return t;
                 });
         pool.setRemoveOnCancelPolicy(true); // a query answered early drops its deadline at once
-        timers = pool;
+        return pool;
+    }
+
+    private ServerState(ScheduledExecutorService timers) {
+        this.timers = timers;
         store = StateStore.create(NomadTables.ALL, timers, timers);
         fsm = new Fsm(store);
         emptySnapshot = snapshotBytes(store);

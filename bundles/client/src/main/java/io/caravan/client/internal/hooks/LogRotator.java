@@ -10,7 +10,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -55,9 +58,22 @@ public final class LogRotator implements AutoCloseable {
 
     private final Map<Path, Limits> watched = new ConcurrentHashMap<>();
     private final ScheduledFuture<?> checker;
+    private final Executor rotations;
+    /** Files whose rotation is handed off and not done yet. */
+    private final Set<Path> rotating = ConcurrentHashMap.newKeySet();
 
+    /** Checks and rotations on one thread. */
     public LogRotator(ScheduledExecutorService thread, Duration interval) {
-        checker = thread.scheduleWithFixedDelay(this::checkAll, interval.toMillis(), interval.toMillis(),
+        this(thread, thread, interval);
+    }
+
+    /**
+     * @param timer runs the checks, a {@code stat} per watched file (fit for a shared timer)
+     * @param rotations runs the rotations: copies of up to {@code max_file_size}, which may block on the disk
+     */
+    public LogRotator(ScheduledExecutorService timer, Executor rotations, Duration interval) {
+        this.rotations = rotations;
+        checker = timer.scheduleWithFixedDelay(this::checkAll, interval.toMillis(), interval.toMillis(),
                 TimeUnit.MILLISECONDS);
     }
 
@@ -75,12 +91,32 @@ public final class LogRotator implements AutoCloseable {
 
     public void checkAll() {
         watched.forEach((file, limits) -> {
+            if (!oversized(file, limits) || !rotating.add(file)) {
+                return;
+            }
             try {
-                rotateIfNeeded(file, limits);
-            } catch (IOException e) {
-                LOG.atWarn().addKeyValue("file", file).addKeyValue("error", e.toString()).log("log rotation failed");
+                rotations.execute(() -> {
+                    try {
+                        rotateIfNeeded(file, limits);
+                    } catch (IOException e) {
+                        LOG.atWarn().addKeyValue("file", file).addKeyValue("error", e.toString())
+                                .log("log rotation failed");
+                    } finally {
+                        rotating.remove(file);
+                    }
+                });
+            } catch (RejectedExecutionException stopping) {
+                rotating.remove(file);
             }
         });
+    }
+
+    private static boolean oversized(Path live, Limits limits) {
+        try {
+            return Files.isRegularFile(live) && Files.size(live) > limits.maxFileBytes();
+        } catch (IOException gone) {
+            return false;   // removed meanwhile: nothing to rotate
+        }
     }
 
     /** One check of one live file; public for tests. */

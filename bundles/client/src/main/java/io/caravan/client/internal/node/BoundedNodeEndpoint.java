@@ -3,12 +3,14 @@ package io.caravan.client.internal.node;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import io.caravan.api.endpoint.NodeEndpoint;
 import io.caravan.api.model.Allocation;
 import io.caravan.api.model.Node;
 import io.caravan.api.model.ServiceRegistration;
+import io.caravan.api.timer.Deadlines;
 
 /**
  * The client's calls with a deadline each. A server that stops answering without closing the connection (a paused
@@ -21,9 +23,12 @@ public final class BoundedNodeEndpoint implements NodeEndpoint {
     public static final Duration CALL_TIMEOUT = Duration.ofSeconds(15);
 
     private final NodeEndpoint delegate;
+    private final ScheduledExecutorService timer;
 
-    public BoundedNodeEndpoint(NodeEndpoint delegate) {
+    /** @param timer times the deadlines (the client's own timer: the JDK's would keep a thread of its own) */
+    public BoundedNodeEndpoint(NodeEndpoint delegate, ScheduledExecutorService timer) {
         this.delegate = delegate;
+        this.timer = timer;
     }
 
     @Override
@@ -91,7 +96,11 @@ public final class BoundedNodeEndpoint implements NodeEndpoint {
         return bounded(delegate.signIdentities(nodeId, secretId, requests), CALL_TIMEOUT);
     }
 
-    static <T> CompletionStage<T> bounded(CompletionStage<T> call, Duration timeout) {
-        return call.toCompletableFuture().copy().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    private <T> CompletionStage<T> bounded(CompletionStage<T> call, Duration timeout) {
+        return bounded(call, timeout, timer);
+    }
+
+    static <T> CompletionStage<T> bounded(CompletionStage<T> call, Duration timeout, ScheduledExecutorService timer) {
+        return Deadlines.orTimeout(call.toCompletableFuture().copy(), timeout.toMillis(), TimeUnit.MILLISECONDS, timer);
     }
 }

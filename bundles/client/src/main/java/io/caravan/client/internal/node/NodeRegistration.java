@@ -234,7 +234,8 @@ public final class NodeRegistration {
             // Within half the TTL: a heartbeat held by a silent server fails in time for a retry elsewhere.
             Duration deadline = ttl.dividedBy(2).compareTo(MIN_HEARTBEAT_DEADLINE) < 0 ? MIN_HEARTBEAT_DEADLINE
                     : ttl.dividedBy(2);
-            BoundedNodeEndpoint.bounded(endpoint.updateStatus(current.id(), current.secretId(), asked), deadline)
+            BoundedNodeEndpoint.bounded(endpoint.updateStatus(current.id(), current.secretId(), asked), deadline,
+                            scheduler)
                     .whenCompleteAsync((response, error) -> heartbeatDone(gen, asked, response, error), scheduler);
         } catch (RuntimeException e) {
             heartbeatDone(gen, asked, null, e);

@@ -7,9 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
 
 import io.caravan.api.model.LogConfig;
+import io.caravan.api.timer.SharedTimers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,6 +52,27 @@ class LogRotatorTest {
         assertEquals("tiny", Files.readString(out));
         assertEquals(List.of(), LogRotator.archives(out));
         assertEquals(List.of(1), LogRotator.archives(err));
+    }
+
+    @Test
+    void checksOnTheSharedTimerHandRotationsToAWorker() throws Exception {
+        try (SharedTimers shared = new SharedTimers("test-timer", Duration.ofMillis(200))) {
+            ScheduledExecutorService checks = shared.timer("log-checks");
+            ScheduledExecutorService rotations = shared.worker("test-log-rotator");
+            LogRotator rotator = new LogRotator(checks, rotations, Duration.ofMillis(20));
+            Path live = LogRotator.liveFile(logs, "web", "stdout");
+            Files.writeString(live, "x".repeat(50));
+            rotator.watch(live, new LogRotator.Limits(3, 10));
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (LogRotator.archives(live).isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals(List.of(1), LogRotator.archives(live), "the periodic check found it and the worker rotated it");
+            assertEquals(0, Files.size(live));
+            rotator.close();
+            checks.shutdownNow();
+            rotations.shutdownNow();
+        }
     }
 
     @Test

@@ -17,13 +17,16 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
+import io.caravan.api.timer.SharedTimer;
 import io.caravan.driver.executor.ExecutedTask;
 import io.caravan.driver.executor.LaunchSpec;
 import io.caravan.driver.executor.ProcessExecutor;
 import io.caravan.plugin.api.driver.DriverException;
 import io.caravan.plugin.api.driver.TaskId;
+import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,22 +48,49 @@ public final class WrapperProcessExecutor implements ProcessExecutor {
     private final UserSwitch userSwitch = new UserSwitch(HostTools.find("setpriv").orElse(null));
     private final Map<TaskId, WrappedTask> tasks = new ConcurrentHashMap<>();
     private final ScheduledExecutorService poller;
+    private final ScheduledExecutorService ticks;
 
+    /** With a polling thread of its own (tests). */
     public WrapperProcessExecutor() {
-        this.wrapper = Wrapper.onThisHost();
-        this.kill = new Kill(wrapper.shell());
-        this.poller = Executors.newSingleThreadScheduledExecutor(r -> {
+        this(null, Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "caravan-executor-poll");
             t.setDaemon(true);
             return t;
-        });
-        poller.scheduleWithFixedDelay(this::pollRecovered, RECOVERED_POLL.toMillis(), RECOVERED_POLL.toMillis(),
-                TimeUnit.MILLISECONDS);
+        }));
+    }
+
+    /**
+     * The agent's shared timer ticks; a poll (a liveness check and an exit-file read per task, and what completing a
+     * task's exit runs) is handed to a worker thread, which exists only while there are tasks to poll.
+     */
+    @Activate
+    public WrapperProcessExecutor(@Reference SharedTimer shared) {
+        this(shared.timer("caravan-executor-poll-tick"), shared.worker("caravan-executor-poll"));
+    }
+
+    private WrapperProcessExecutor(ScheduledExecutorService ticks, ScheduledExecutorService poller) {
+        this.wrapper = Wrapper.onThisHost();
+        this.kill = new Kill(wrapper.shell());
+        this.poller = poller;
+        this.ticks = ticks;
+        long every = RECOVERED_POLL.toMillis();
+        if (ticks == null) {
+            poller.scheduleWithFixedDelay(this::pollRecovered, every, every, TimeUnit.MILLISECONDS);
+        } else {
+            ticks.scheduleWithFixedDelay(() -> {
+                if (!tasks.isEmpty()) {
+                    poller.execute(this::pollRecovered);
+                }
+            }, every, every, TimeUnit.MILLISECONDS);
+        }
     }
 
     /** Stops watching; the tasks live on. */
     @Deactivate
     public void close() {
+        if (ticks != null) {
+            ticks.shutdownNow();
+        }
         poller.shutdownNow();
     }
 
