@@ -136,8 +136,10 @@ class JobFixesE2EIT {
                 .findValues("Status").stream().anyMatch(s -> s.asText().equals("blocked")));
         // Nomad's default update strategy gave the service its deployment, nothing placed yet: running while it is
         // active, as in Nomad (without a deployment it would be pending).
+        // The plan with the deployment and the blocked evaluation are two writes: wait for both.
+        AgentProcess.await("its deployment", WAIT, () -> agent.json("/v1/job/nowhere/deployment").path("Status")
+                .asText().equals("running"));
         JsonNode deployment = agent.json("/v1/job/nowhere/deployment");
-        assertEquals("running", deployment.path("Status").asText(), deployment.toString());
         assertEquals("running", jobStatus("default", "nowhere"));
         assertEquals(200, agent.call("DELETE", "/v1/job/nowhere", null, null).statusCode());
         AgentProcess.await("the stopped job is dead", WAIT, () -> jobStatus("default", "nowhere").equals("dead"));
