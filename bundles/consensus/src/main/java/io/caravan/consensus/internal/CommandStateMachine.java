@@ -74,12 +74,8 @@ final class CommandStateMachine extends BaseStateMachine {
      *     Ratis client on the Raft port) are refused before they reach the log
      * @param clock the leader's wall clock, read once per appended entry
      * @param halt told once when the handler throws; stops the Raft server (this class must not block the apply thread)
+     * @param snapshotInterval at most one snapshot captured per interval (Nomad's {@code raft_snapshot_interval})
      */
-    CommandStateMachine(CommandHandler handler, ClientId ownClient, LongSupplier clock, Consumer<Throwable> halt) {
-        this(handler, ownClient, clock, halt, java.time.Duration.ZERO);
-    }
-
-    /** @param snapshotInterval at most one snapshot captured per interval (Nomad's {@code raft_snapshot_interval}) */
     CommandStateMachine(CommandHandler handler, ClientId ownClient, LongSupplier clock, Consumer<Throwable> halt,
                         java.time.Duration snapshotInterval) {
         this.snapshotIntervalNanos = snapshotInterval.toNanos();
